@@ -1,0 +1,352 @@
+/*
+ * orma.h -- the native C API of orma, a library for one-sided communication
+ * (remote memory access) between the ranks of a job.
+ *
+ * A rank exposes a *window* of its memory; other ranks write it (orma_put) and
+ * read it (orma_get) without the owner taking part.  Accesses happen inside
+ * *epochs* opened and closed by synchronization calls (orma_win_fence).  The
+ * semantics follow MPI-3 one-sided communication (unified memory model), so a
+ * reader who knows MPI_Win_* knows this header.
+ *
+ * Conventions
+ *  - Every call returns ORMA_SUCCESS (0) or a negative ORMA_ERR_* code.  On an
+ *    error nothing was changed, output arguments were not written, and a
+ *    message naming the calling rank and the problem was stored for
+ *    orma_error_message() and logged (see ORMA_LOG_LEVEL).
+ *  - Output arguments end in _p and come last.
+ *  - Counts and sizes are size_t; displacements are orma_aint.
+ *  - Calls are made from one thread per rank (MPI_THREAD_FUNNELED-like).
+ *
+ * Start a job of N ranks with `orma-run -n N prog args...`; a program started
+ * without orma-run is a job of one rank.
+ */
+#ifndef ORMA_H
+#define ORMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define ORMA_VERSION_MAJOR 0
+#define ORMA_VERSION_MINOR 1
+#define ORMA_VERSION_PATCH 0
+#define ORMA_VERSION_STRING "0.1.0"
+
+/* ------------------------------------------------------------------------ */
+/* Status codes                                                              */
+/* ------------------------------------------------------------------------ */
+
+/* X(name, value, description): the single list the enum and orma_strerror()
+ * are generated from. */
+#define ORMA_STATUS_LIST(X)                                                   \
+    X(SUCCESS,          0,  "success")                                        \
+    X(ERR_ARG,         -1,  "invalid argument")                               \
+    X(ERR_NOT_INIT,    -2,  "orma is not initialized")                        \
+    X(ERR_WIN,         -3,  "invalid or freed window")                        \
+    X(ERR_RANK,        -4,  "rank out of range")                              \
+    X(ERR_RANGE,       -5,  "access outside the target window")               \
+    X(ERR_DISP,        -6,  "invalid displacement or displacement unit")      \
+    X(ERR_TYPE,        -7,  "invalid datatype or mismatched signatures")      \
+    X(ERR_COUNT,       -8,  "invalid count")                                  \
+    X(ERR_RMA_SYNC,    -9,  "RMA synchronization error")                      \
+    X(ERR_ASSERT,      -10, "invalid assert")                                 \
+    X(ERR_FLAVOR,      -11, "call not valid for this window flavour")         \
+    X(ERR_BASE,        -12, "invalid base address")                           \
+    X(ERR_INFO,        -13, "invalid info object or key")                     \
+    X(ERR_NOMEM,       -14, "out of memory")                                  \
+    X(ERR_SYS,         -15, "system call failed")                             \
+    X(ERR_PEER,        -16, "peer rank failed or is unreachable")             \
+    X(ERR_UNSUPPORTED, -17, "not supported by this build or transport")       \
+    X(ERR_OP,          -18, "operation not defined for this datatype")        \
+    X(ERR_INTERNAL,    -19, "internal error")
+
+#define ORMA_STATUS_ENUM_ENTRY(name, value, text) ORMA_##name = value,
+typedef enum orma_status {
+    ORMA_STATUS_LIST(ORMA_STATUS_ENUM_ENTRY)
+    ORMA_ERR_LAST = -20
+} orma_status;
+#undef ORMA_STATUS_ENUM_ENTRY
+
+/* Human-readable description of a status code ("unknown status" otherwise). */
+const char *orma_strerror(int status);
+
+/* The message stored by the last failing call of this thread, for example
+ * "rank 3: put of 64 bytes at displacement 4096 exceeds window size 4096".
+ * Empty string when no call has failed yet.  Never NULL. */
+const char *orma_error_message(void);
+
+/* ------------------------------------------------------------------------ */
+/* Job                                                                       */
+/* ------------------------------------------------------------------------ */
+
+/* Join the job.  argc/argv may be NULL; they are not modified.  Calling
+ * orma_init twice returns ORMA_ERR_ARG.  Errors: ORMA_ERR_SYS when the job's
+ * shared memory cannot be set up, ORMA_ERR_PEER when the launcher's job is
+ * unusable. */
+int orma_init(int *argc, char ***argv);
+
+/* Leave the job: a barrier with every rank, then every window still open is
+ * released.  Errors: ORMA_ERR_NOT_INIT. */
+int orma_finalize(void);
+
+/* *flag_p = 1 when orma_init has succeeded and orma_finalize was not called. */
+int orma_initialized(int *flag_p);
+
+/* This rank's number (0..size-1), or ORMA_ERR_NOT_INIT. */
+int orma_rank(void);
+
+/* Number of ranks in the job, or ORMA_ERR_NOT_INIT. */
+int orma_size(void);
+
+/* Block until every rank of the job has called orma_barrier. */
+int orma_barrier(void);
+
+/* Wall-clock time in seconds from an arbitrary origin (monotonic, ns
+ * resolution); orma_wtick() is its resolution.  Usable before orma_init. */
+double orma_wtime(void);
+double orma_wtick(void);
+
+/* ------------------------------------------------------------------------ */
+/* Info objects (key/value hints, as MPI_Info)                               */
+/* ------------------------------------------------------------------------ */
+
+typedef struct orma_info_s *orma_info;
+#define ORMA_INFO_NULL ((orma_info)0)
+#define ORMA_INFO_KEY_MAX 63   /* longest key, in characters */
+#define ORMA_INFO_VAL_MAX 255  /* longest value, in characters */
+
+int orma_info_create(orma_info *info_p);
+/* Sets or replaces key.  ORMA_ERR_INFO for an over-long key or value. */
+int orma_info_set(orma_info info, const char *key, const char *value);
+/* Copies the value of key into value (at most len bytes including the NUL)
+ * and sets *flag_p to 1, or sets *flag_p to 0 when the key is absent. */
+int orma_info_get(orma_info info, const char *key, size_t len, char *value,
+                  int *flag_p);
+int orma_info_free(orma_info *info_p);
+
+/* ------------------------------------------------------------------------ */
+/* Datatypes                                                                 */
+/* ------------------------------------------------------------------------ */
+
+typedef struct orma_type_s *orma_type;
+
+/* X(NAME, C type): the predefined element types. */
+#define ORMA_PREDEFINED_TYPE_LIST(X)                                          \
+    X(BYTE, unsigned char)                                                    \
+    X(CHAR, char)                                                             \
+    X(SIGNED_CHAR, signed char)                                               \
+    X(UNSIGNED_CHAR, unsigned char)                                           \
+    X(SHORT, short)                                                           \
+    X(UNSIGNED_SHORT, unsigned short)                                         \
+    X(INT, int)                                                               \
+    X(UNSIGNED, unsigned int)                                                 \
+    X(LONG, long)                                                             \
+    X(UNSIGNED_LONG, unsigned long)                                           \
+    X(LONG_LONG, long long)                                                   \
+    X(UNSIGNED_LONG_LONG, unsigned long long)                                 \
+    X(INT8, int8_t)                                                           \
+    X(INT16, int16_t)                                                         \
+    X(INT32, int32_t)                                                         \
+    X(INT64, int64_t)                                                         \
+    X(UINT8, uint8_t)                                                         \
+    X(UINT16, uint16_t)                                                       \
+    X(UINT32, uint32_t)                                                       \
+    X(UINT64, uint64_t)                                                       \
+    X(FLOAT, float)                                                           \
+    X(DOUBLE, double)                                                         \
+    X(LONG_DOUBLE, long double)                                               \
+    X(C_BOOL, _Bool)                                                          \
+    X(C_FLOAT_COMPLEX, float _Complex)                                        \
+    X(C_DOUBLE_COMPLEX, double _Complex)                                      \
+    X(C_LONG_DOUBLE_COMPLEX, long double _Complex)                            \
+    X(AINT, intptr_t)
+
+#define ORMA_TYPEID_ENTRY(name, ctype) ORMA_TYPEID_##name,
+enum orma_typeid { ORMA_PREDEFINED_TYPE_LIST(ORMA_TYPEID_ENTRY) ORMA_TYPEID_COUNT };
+#undef ORMA_TYPEID_ENTRY
+
+/* The predefined type objects live in one table of fixed-stride entries (its
+ * layout is private); ORMA_<NAME> is the address of entry ORMA_TYPEID_<NAME>. */
+struct orma_type_table_s;
+extern struct orma_type_table_s orma_predefined_types;
+#define ORMA_TYPE_STRIDE 64
+#define ORMA_PREDEFINED(id) \
+    ((orma_type)(void *)((char *)&orma_predefined_types + (size_t)(id) * ORMA_TYPE_STRIDE))
+#define ORMA_BYTE                  ORMA_PREDEFINED(ORMA_TYPEID_BYTE)
+#define ORMA_CHAR                  ORMA_PREDEFINED(ORMA_TYPEID_CHAR)
+#define ORMA_SIGNED_CHAR           ORMA_PREDEFINED(ORMA_TYPEID_SIGNED_CHAR)
+#define ORMA_UNSIGNED_CHAR         ORMA_PREDEFINED(ORMA_TYPEID_UNSIGNED_CHAR)
+#define ORMA_SHORT                 ORMA_PREDEFINED(ORMA_TYPEID_SHORT)
+#define ORMA_UNSIGNED_SHORT        ORMA_PREDEFINED(ORMA_TYPEID_UNSIGNED_SHORT)
+#define ORMA_INT                   ORMA_PREDEFINED(ORMA_TYPEID_INT)
+#define ORMA_UNSIGNED              ORMA_PREDEFINED(ORMA_TYPEID_UNSIGNED)
+#define ORMA_LONG                  ORMA_PREDEFINED(ORMA_TYPEID_LONG)
+#define ORMA_UNSIGNED_LONG         ORMA_PREDEFINED(ORMA_TYPEID_UNSIGNED_LONG)
+#define ORMA_LONG_LONG             ORMA_PREDEFINED(ORMA_TYPEID_LONG_LONG)
+#define ORMA_UNSIGNED_LONG_LONG    ORMA_PREDEFINED(ORMA_TYPEID_UNSIGNED_LONG_LONG)
+#define ORMA_INT8                  ORMA_PREDEFINED(ORMA_TYPEID_INT8)
+#define ORMA_INT16                 ORMA_PREDEFINED(ORMA_TYPEID_INT16)
+#define ORMA_INT32                 ORMA_PREDEFINED(ORMA_TYPEID_INT32)
+#define ORMA_INT64                 ORMA_PREDEFINED(ORMA_TYPEID_INT64)
+#define ORMA_UINT8                 ORMA_PREDEFINED(ORMA_TYPEID_UINT8)
+#define ORMA_UINT16                ORMA_PREDEFINED(ORMA_TYPEID_UINT16)
+#define ORMA_UINT32                ORMA_PREDEFINED(ORMA_TYPEID_UINT32)
+#define ORMA_UINT64                ORMA_PREDEFINED(ORMA_TYPEID_UINT64)
+#define ORMA_FLOAT                 ORMA_PREDEFINED(ORMA_TYPEID_FLOAT)
+#define ORMA_DOUBLE                ORMA_PREDEFINED(ORMA_TYPEID_DOUBLE)
+#define ORMA_LONG_DOUBLE           ORMA_PREDEFINED(ORMA_TYPEID_LONG_DOUBLE)
+#define ORMA_C_BOOL                ORMA_PREDEFINED(ORMA_TYPEID_C_BOOL)
+#define ORMA_C_FLOAT_COMPLEX       ORMA_PREDEFINED(ORMA_TYPEID_C_FLOAT_COMPLEX)
+#define ORMA_C_DOUBLE_COMPLEX      ORMA_PREDEFINED(ORMA_TYPEID_C_DOUBLE_COMPLEX)
+#define ORMA_C_LONG_DOUBLE_COMPLEX ORMA_PREDEFINED(ORMA_TYPEID_C_LONG_DOUBLE_COMPLEX)
+#define ORMA_AINT                  ORMA_PREDEFINED(ORMA_TYPEID_AINT)
+
+/* Size in bytes of one element of type.  ORMA_ERR_TYPE for a bad handle. */
+int orma_type_size(orma_type type, size_t *size_p);
+/* Name of a type ("ORMA_INT32"), or "invalid type". */
+const char *orma_type_name(orma_type type);
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Allocate size bytes (64-byte aligned) from this rank's shared heap.  A
+ * window later created on this memory with orma_win_create is reached by the
+ * other ranks of the node with plain loads and stores instead of a copy
+ * syscall.  size 0 returns a unique non-NULL pointer.  Errors: ORMA_ERR_NOMEM,
+ * ORMA_ERR_SYS, ORMA_ERR_NOT_INIT. */
+int orma_alloc_mem(size_t size, orma_info info, void **base_p);
+
+/* Release memory from orma_alloc_mem.  ORMA_ERR_BASE when base did not come
+ * from orma_alloc_mem (or was already freed); NULL is accepted and ignored.
+ * Memory still used by a window must not be freed before the window. */
+int orma_free_mem(void *base);
+
+/* ------------------------------------------------------------------------ */
+/* Windows                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef intptr_t orma_aint;   /* displacements and addresses */
+
+/* A window handle.  A freed handle is detected (ORMA_ERR_WIN), never used. */
+typedef uint64_t orma_win;
+#define ORMA_WIN_NULL ((orma_win)0)
+
+typedef enum orma_win_flavor {
+    ORMA_WIN_FLAVOR_CREATE = 1,   /* orma_win_create: user memory */
+    ORMA_WIN_FLAVOR_ALLOCATE = 2, /* orma_win_allocate: orma memory */
+    ORMA_WIN_FLAVOR_DYNAMIC = 3,  /* orma_win_create_dynamic + attach */
+    ORMA_WIN_FLAVOR_SHARED = 4    /* orma_win_allocate_shared */
+} orma_win_flavor;
+
+/* All window creation and orma_win_free are collective over every rank of
+ * the job, called in the same order by all.  disp_unit > 0 is the unit of
+ * target displacements at this rank.  size may differ between ranks and may
+ * be 0.  Creation errors: ORMA_ERR_DISP (disp_unit <= 0), ORMA_ERR_ARG (NULL
+ * output), ORMA_ERR_BASE (create: NULL base with size > 0), ORMA_ERR_NOMEM,
+ * ORMA_ERR_SYS, ORMA_ERR_INFO. */
+
+/* Allocate size bytes (64-byte aligned) that the other ranks of the node
+ * access directly, and a window on them.  *base_p receives the local base. */
+int orma_win_allocate(size_t size, int disp_unit, orma_info info,
+                      void **base_p, orma_win *win_p);
+
+/* Like orma_win_allocate, but the memory of all ranks is one contiguous
+ * segment (rank r's part follows rank r-1's) that every rank can load and
+ * store directly; see orma_win_shared_query. */
+int orma_win_allocate_shared(size_t size, int disp_unit, orma_info info,
+                             void **base_p, orma_win *win_p);
+
+/* Size, displacement unit and local address of rank's part of a shared
+ * window.  rank may be -1: the first rank with a non-zero size (or rank 0).
+ * Errors: ORMA_ERR_FLAVOR (not a shared window), ORMA_ERR_RANK. */
+int orma_win_shared_query(orma_win win, int rank, size_t *size_p,
+                          int *disp_unit_p, void **base_p);
+
+/* A window on existing memory [base, base+size).  Memory from
+ * orma_alloc_mem is accessed directly; other memory through single-copy
+ * system calls (process_vm_readv/writev). */
+int orma_win_create(void *base, size_t size, int disp_unit, orma_info info,
+                    orma_win *win_p);
+
+/* A window without memory; regions are attached later.  Target
+ * displacements are addresses at the target (cast with (orma_aint)ptr), and
+ * the displacement unit is 1. */
+int orma_win_create_dynamic(orma_info info, orma_win *win_p);
+
+/* Expose [base, base+size) of this rank in a dynamic window (local call).
+ * Errors: ORMA_ERR_FLAVOR, ORMA_ERR_BASE (NULL, overlaps an attached
+ * region), ORMA_ERR_NOMEM (more regions than ORMA_MAX_ATTACH). */
+int orma_win_attach(orma_win win, void *base, size_t size);
+
+/* Remove the region attached at base (local call).  ORMA_ERR_BASE when no
+ * region starts at base. */
+int orma_win_detach(orma_win win, const void *base);
+
+/* Free the window (collective) and set *win_p to ORMA_WIN_NULL.  Errors:
+ * ORMA_ERR_WIN, ORMA_ERR_RMA_SYNC when an epoch with pending operations is
+ * still open on the window. */
+int orma_win_free(orma_win *win_p);
+
+/* Queries of the local part of a window. */
+int orma_win_get_base(orma_win win, void **base_p);
+int orma_win_get_size(orma_win win, size_t *size_p);
+int orma_win_get_disp_unit(orma_win win, int *disp_unit_p);
+int orma_win_get_flavor(orma_win win, orma_win_flavor *flavor_p);
+
+/* ------------------------------------------------------------------------ */
+/* Communication                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Write origin_count elements of origin_type from origin into the window of
+ * rank target, starting target_disp * disp_unit bytes past its base (dynamic
+ * windows: at address target_disp).  The origin buffer must not be modified
+ * until the epoch is closed: the transfer may be deferred to the closing
+ * synchronization call.  Both types must currently be predefined and the two
+ * signatures must have the same size in bytes.  A count of 0 does nothing
+ * (after the epoch and argument checks).
+ * Errors: ORMA_ERR_WIN, ORMA_ERR_RANK, ORMA_ERR_TYPE, ORMA_ERR_DISP (negative
+ * displacement), ORMA_ERR_RANGE (beyond the target window or attached
+ * regions), ORMA_ERR_RMA_SYNC (no access epoch open to target), ORMA_ERR_ARG
+ * (NULL buffer with a non-zero count). */
+int orma_put(const void *origin, size_t origin_count, orma_type origin_type,
+             int target, orma_aint target_disp, size_t target_count,
+             orma_type target_type, orma_win win);
+
+/* Read from the target window into origin; as orma_put.  origin must not be
+ * read until the epoch is closed. */
+int orma_get(void *origin, size_t origin_count, orma_type origin_type,
+             int target, orma_aint target_disp, size_t target_count,
+             orma_type target_type, orma_win win);
+
+/* ------------------------------------------------------------------------ */
+/* Synchronization                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* Asserts (bitwise or), as MPI's MPI_MODE_*. */
+#define ORMA_MODE_NOCHECK   (1 << 0)
+#define ORMA_MODE_NOSTORE   (1 << 1) /* no local stores to the window since last sync */
+#define ORMA_MODE_NOPUT     (1 << 2) /* no puts/accumulates to this rank until next sync */
+#define ORMA_MODE_NOPRECEDE (1 << 3) /* fence completes no operations: no barrier */
+#define ORMA_MODE_NOSUCCEED (1 << 4) /* fence opens no new epoch */
+
+/* Collective over all ranks.  Closes the current fence epoch (every operation
+ * this rank issued is complete at its target and every operation targeting
+ * this rank is complete here) and, unless ORMA_MODE_NOSUCCEED, opens the next.
+ * The opening of an epoch only publishes it: operations to a target that has
+ * opened go straight to its memory, others are queued until it has.  Closing
+ * costs one barrier; none with ORMA_MODE_NOPRECEDE.  NOPRECEDE and NOSUCCEED
+ * must be given by all ranks or none.
+ * Errors: ORMA_ERR_WIN, ORMA_ERR_ASSERT (unknown bits), ORMA_ERR_RMA_SYNC
+ * (NOPRECEDE after operations were issued in the epoch, or fence while
+ * another kind of epoch is open). */
+int orma_win_fence(int assert, orma_win win);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* ORMA_H */

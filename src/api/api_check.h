@@ -1,0 +1,35 @@
+/* api_check.h -- what every entry point checks first. */
+#ifndef ORMA_API_CHECK_H
+#define ORMA_API_CHECK_H
+
+#include "rma_win.h"
+#include "util_status.h"
+
+extern int api_state; /* 0 before orma_init, 1 running, 2 finalized */
+
+static inline int api_check_init(const char *call)
+{
+    if (__builtin_expect(api_state == 1, 1))
+        return ORMA_SUCCESS;
+    return util_error(ORMA_ERR_NOT_INIT, "%s: orma is %s", call,
+                      api_state == 0 ? "not initialized (call orma_init first)" : "already finalized");
+}
+
+/* The live window behind handle, or ORMA_ERR_WIN. */
+static inline int api_check_win(const char *call, orma_win handle, struct rma_win **win_p)
+{
+    int status = api_check_init(call);
+    if (status)
+        return status;
+    struct rma_win *win = rma_win_lookup(handle);
+    if (__builtin_expect(!win, 0))
+        return util_error(ORMA_ERR_WIN, "%s: window handle 0x%llx is %s", call, (unsigned long long)handle,
+                          handle == ORMA_WIN_NULL ? "ORMA_WIN_NULL" : "not a live window (freed or never created)");
+    *win_p = win;
+    return ORMA_SUCCESS;
+}
+
+/* ORMA_INFO_NULL or a valid info object (api_info.c). */
+int api_info_valid(const char *call, orma_info info);
+
+#endif

@@ -1,0 +1,64 @@
+/* api_init.c -- joining and leaving the job. */
+#include "api_check.h"
+#include "boot_job.h"
+#include "rma_runtime.h"
+#include "util_time.h"
+
+#include <time.h>
+
+int api_state;
+
+int orma_init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    if (api_state != 0)
+        return util_error(ORMA_ERR_ARG, "orma_init: orma is %s",
+                          api_state == 1 ? "already initialized" : "finalized and cannot restart");
+    int status = rma_runtime_start();
+    if (status)
+        return status;
+    api_state = 1;
+    return ORMA_SUCCESS;
+}
+
+int orma_finalize(void)
+{
+    int status = api_check_init("orma_finalize");
+    if (status)
+        return status;
+    status = rma_runtime_stop();
+    api_state = 2;
+    return status;
+}
+
+int orma_initialized(int *flag_p)
+{
+    if (!flag_p)
+        return util_error(ORMA_ERR_ARG, "orma_initialized: flag_p is NULL");
+    *flag_p = api_state == 1;
+    return ORMA_SUCCESS;
+}
+
+/* No message: tests and programs ask for the rank to print it. */
+int orma_rank(void) { return api_state == 1 ? boot_job.rank : ORMA_ERR_NOT_INIT; }
+
+int orma_size(void) { return api_state == 1 ? boot_job.size : ORMA_ERR_NOT_INIT; }
+
+int orma_barrier(void)
+{
+    int status = api_check_init("orma_barrier");
+    if (status)
+        return status;
+    boot_job_barrier();
+    return ORMA_SUCCESS;
+}
+
+double orma_wtime(void) { return (double)util_time_ns() * 1e-9; }
+
+double orma_wtick(void)
+{
+    struct timespec ts;
+    clock_getres(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}

@@ -1,0 +1,15 @@
+/* api_type.c -- datatype queries. */
+#include "api_check.h"
+#include "dtype_type.h"
+
+int orma_type_size(orma_type type, size_t *size_p)
+{
+    if (!dtype_is_valid(type))
+        return util_error(ORMA_ERR_TYPE, "orma_type_size: not a valid datatype");
+    if (!size_p)
+        return util_error(ORMA_ERR_ARG, "orma_type_size: size_p is NULL");
+    *size_p = type->size;
+    return ORMA_SUCCESS;
+}
+
+const char *orma_type_name(orma_type type) { return dtype_is_valid(type) ? type->name : "invalid type"; }

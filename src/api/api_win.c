@@ -1,0 +1,170 @@
+/* api_win.c -- window creation, queries and synchronization entry points. */
+#include "api_check.h"
+#include "rma_comm.h"
+
+/* Local checks of a creation call; the verdict is handed to the collective
+ * so that all ranks fail together. */
+static int api_win_create_common(const char *call, int flavor, void *base, size_t size, int disp_unit,
+                                 orma_info info, void **base_p, orma_win *win_p)
+{
+    int status = api_check_init(call);
+    if (status)
+        return status;
+    status = api_info_valid(call, info);
+    if (!status && disp_unit <= 0)
+        status = util_error(ORMA_ERR_DISP, "%s: displacement unit %d is not positive", call, disp_unit);
+    if (!status && !win_p)
+        status = util_error(ORMA_ERR_ARG, "%s: win_p is NULL", call);
+    if (!status && base_p == NULL &&
+        (flavor == ORMA_WIN_FLAVOR_ALLOCATE || flavor == ORMA_WIN_FLAVOR_SHARED))
+        status = util_error(ORMA_ERR_ARG, "%s: base_p is NULL", call);
+    if (!status && flavor == ORMA_WIN_FLAVOR_CREATE && !base && size)
+        status = util_error(ORMA_ERR_BASE, "%s: base is NULL for a window of %zu bytes", call, size);
+    orma_win handle;
+    struct rma_win *win;
+    int rc = rma_win_create(flavor, base, size, disp_unit, status, &handle, &win);
+    if (status)
+        return status;
+    if (rc)
+        return rc;
+    if (base_p)
+        *base_p = win->base;
+    *win_p = handle;
+    return ORMA_SUCCESS;
+}
+
+int orma_win_allocate(size_t size, int disp_unit, orma_info info, void **base_p, orma_win *win_p)
+{
+    return api_win_create_common("orma_win_allocate", ORMA_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info,
+                                 base_p, win_p);
+}
+
+int orma_win_allocate_shared(size_t size, int disp_unit, orma_info info, void **base_p, orma_win *win_p)
+{
+    return api_win_create_common("orma_win_allocate_shared", ORMA_WIN_FLAVOR_SHARED, NULL, size, disp_unit,
+                                 info, base_p, win_p);
+}
+
+int orma_win_create(void *base, size_t size, int disp_unit, orma_info info, orma_win *win_p)
+{
+    return api_win_create_common("orma_win_create", ORMA_WIN_FLAVOR_CREATE, base, size, disp_unit, info, NULL,
+                                 win_p);
+}
+
+int orma_win_create_dynamic(orma_info info, orma_win *win_p)
+{
+    return api_win_create_common("orma_win_create_dynamic", ORMA_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, info, NULL,
+                                 win_p);
+}
+
+int orma_win_free(orma_win *win_p)
+{
+    if (!win_p)
+        return util_error(ORMA_ERR_ARG, "orma_win_free: win_p is NULL");
+    struct rma_win *win;
+    int status = api_check_win("orma_win_free", *win_p, &win);
+    if (status)
+        return status;
+    status = rma_epoch_apply(&win->epoch_state, RMA_EV_FREE);
+    if (status)
+        return status;
+    status = rma_win_free(win);
+    *win_p = ORMA_WIN_NULL;
+    return status;
+}
+
+int orma_win_shared_query(orma_win handle, int rank, size_t *size_p, int *disp_unit_p, void **base_p)
+{
+    struct rma_win *win;
+    int status = api_check_win("orma_win_shared_query", handle, &win);
+    if (status)
+        return status;
+    if (win->flavor != ORMA_WIN_FLAVOR_SHARED)
+        return util_error(ORMA_ERR_FLAVOR, "orma_win_shared_query: the window was not created with "
+                          "orma_win_allocate_shared");
+    if (rank < -1 || rank >= win->nranks)
+        return util_error(ORMA_ERR_RANK, "orma_win_shared_query: rank %d is not in 0..%d (or -1)", rank,
+                          win->nranks - 1);
+    if (!size_p || !disp_unit_p || !base_p)
+        return util_error(ORMA_ERR_ARG, "orma_win_shared_query: NULL output argument");
+    if (rank == -1) {
+        rank = 0;
+        for (int r = 0; r < win->nranks; r++) {
+            if (win->targets[r].size) {
+                rank = r;
+                break;
+            }
+        }
+    }
+    *size_p = win->targets[rank].size;
+    *disp_unit_p = win->targets[rank].disp_unit;
+    *base_p = win->targets[rank].base;
+    return ORMA_SUCCESS;
+}
+
+int orma_win_attach(orma_win handle, void *base, size_t size)
+{
+    struct rma_win *win;
+    int status = api_check_win("orma_win_attach", handle, &win);
+    if (status)
+        return status;
+    if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC)
+        return util_error(ORMA_ERR_FLAVOR, "orma_win_attach: the window is not dynamic");
+    if (!base || !size)
+        return util_error(ORMA_ERR_BASE, "orma_win_attach: region [%p, +%zu) is empty or NULL", base, size);
+    if ((uintptr_t)base + size < (uintptr_t)base)
+        return util_error(ORMA_ERR_BASE, "orma_win_attach: region [%p, +%zu) wraps around", base, size);
+    return rma_win_attach(win, base, size);
+}
+
+int orma_win_detach(orma_win handle, const void *base)
+{
+    struct rma_win *win;
+    int status = api_check_win("orma_win_detach", handle, &win);
+    if (status)
+        return status;
+    if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC)
+        return util_error(ORMA_ERR_FLAVOR, "orma_win_detach: the window is not dynamic");
+    return rma_win_detach(win, base);
+}
+
+#define API_WIN_QUERY(fn, type, expr)                                                              \
+    int fn(orma_win handle, type *out_p)                                                           \
+    {                                                                                              \
+        struct rma_win *win;                                                                       \
+        int status = api_check_win(#fn, handle, &win);                                             \
+        if (status)                                                                                \
+            return status;                                                                         \
+        if (!out_p)                                                                                \
+            return util_error(ORMA_ERR_ARG, #fn ": output argument is NULL");                      \
+        *out_p = (expr);                                                                           \
+        return ORMA_SUCCESS;                                                                       \
+    }
+
+API_WIN_QUERY(orma_win_get_base, void *, win->base)
+API_WIN_QUERY(orma_win_get_size, size_t, win->size)
+API_WIN_QUERY(orma_win_get_disp_unit, int, win->disp_unit)
+API_WIN_QUERY(orma_win_get_flavor, orma_win_flavor, (orma_win_flavor)win->flavor)
+
+#define API_FENCE_ASSERTS                                                                          \
+    (ORMA_MODE_NOCHECK | ORMA_MODE_NOSTORE | ORMA_MODE_NOPUT | ORMA_MODE_NOPRECEDE | ORMA_MODE_NOSUCCEED)
+
+int orma_win_fence(int assert, orma_win handle)
+{
+    struct rma_win *win;
+    int status = api_check_win("orma_win_fence", handle, &win);
+    if (status)
+        return status;
+    if (assert & ~API_FENCE_ASSERTS)
+        return util_error(ORMA_ERR_ASSERT, "orma_win_fence: unknown assert bits 0x%x",
+                          (unsigned)(assert & ~API_FENCE_ASSERTS));
+    int event = RMA_EV_FENCE;
+    if (assert & ORMA_MODE_NOPRECEDE)
+        event = (assert & ORMA_MODE_NOSUCCEED) ? RMA_EV_FENCE_NOPRECEDE_NOSUCCEED : RMA_EV_FENCE_NOPRECEDE;
+    else if (assert & ORMA_MODE_NOSUCCEED)
+        event = RMA_EV_FENCE_NOSUCCEED;
+    status = rma_epoch_apply(&win->epoch_state, event);
+    if (status)
+        return status;
+    return rma_fence(win, assert);
+}

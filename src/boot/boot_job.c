@@ -1,0 +1,164 @@
+/* boot_job.c -- joining a job started by orma-run, or being a job of one. */
+#include "boot_job.h"
+#include "shm_barrier.h"
+#include "util_config.h"
+#include "util_log.h"
+#include "util_random.h"
+#include "util_status.h"
+#include "util_time.h"
+#include "util_wait.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#define BOOT_MAGIC 0x6f726d61u /* "orma" */
+#define BOOT_OPEN_TIMEOUT_NS (UINT64_C(60) * 1000000000)
+
+/* The job segment.  Written once by rank 0 (header) and by each rank in its
+ * own slot; the barrier's flags have one writer each. */
+struct boot_job_shared {
+    _Atomic uint32_t magic; /* rank 0, last, once the rest is initialized */
+    uint32_t size;          /* rank 0 */
+    char pad[56];
+    /* followed by the barrier (shm_barrier_size(size) bytes), then
+     * size * BOOT_SLOT_SIZE bytes of exchange slots */
+};
+
+struct boot_job boot_job = {.rank = 0, .size = 1, .status_fd = -1};
+
+static size_t boot_seg_size(int n)
+{
+    return sizeof(struct boot_job_shared) + shm_barrier_size(n) + (size_t)n * BOOT_SLOT_SIZE;
+}
+
+static void *boot_barrier_mem(void) { return (char *)boot_job.shared + sizeof(struct boot_job_shared); }
+
+static char *boot_slots(void) { return (char *)boot_barrier_mem() + shm_barrier_size(boot_job.size); }
+
+void boot_job_name(char *buf, size_t len, const char *fmt, ...)
+{
+    int n = snprintf(buf, len, "%s", boot_job.prefix);
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf + n, len - (size_t)n, fmt, ap);
+    va_end(ap);
+}
+
+/* Rank 0 may not have created the segment yet: retry until it exists and is
+ * initialized.  If rank 0 died, the launcher ends the job. */
+static int boot_job_map_segment(const char *name, size_t len)
+{
+    struct util_backoff backoff = {0};
+    uint64_t deadline = util_time_ns() + BOOT_OPEN_TIMEOUT_NS;
+    int saved = util_log_level;
+    for (;;) {
+        util_log_level = UTIL_LOG_NONE; /* "not there yet" is expected */
+        int status = shm_seg_open(name, len, &boot_job.seg);
+        util_log_level = saved;
+        if (status == ORMA_SUCCESS) {
+            boot_job.shared = boot_job.seg.base;
+            if (atomic_load_explicit(&boot_job.shared->magic, memory_order_acquire) == BOOT_MAGIC)
+                return ORMA_SUCCESS;
+            shm_seg_unmap(&boot_job.seg);
+        }
+        if (util_time_ns() > deadline)
+            return util_error(ORMA_ERR_PEER, "job segment %s did not appear within 60 s", name);
+        util_backoff_pause(&backoff);
+    }
+}
+
+int boot_job_start(void)
+{
+    boot_job.pid = getpid();
+    int launched = util_config.boot_rank >= 0;
+    if (launched) {
+        if (util_config.boot_size < 1 || util_config.boot_rank >= util_config.boot_size ||
+            strlen(util_config.boot_job) < 16 || strlen(util_config.boot_job) >= sizeof boot_job.token ||
+            strspn(util_config.boot_job, "0123456789abcdef") != strlen(util_config.boot_job))
+            return util_error(ORMA_ERR_PEER, "inconsistent launcher settings (ORMA_BOOT_RANK=%d, "
+                              "ORMA_BOOT_SIZE=%d): start jobs with orma-run",
+                              util_config.boot_rank, util_config.boot_size);
+        boot_job.rank = util_config.boot_rank;
+        boot_job.size = util_config.boot_size;
+        boot_job.status_fd = util_config.boot_fd;
+        snprintf(boot_job.token, sizeof boot_job.token, "%s", util_config.boot_job);
+    } else {
+        boot_job.rank = 0;
+        boot_job.size = 1;
+        boot_job.status_fd = -1;
+        int status = util_random_hex(16, boot_job.token);
+        if (status)
+            return status;
+    }
+    util_set_rank(boot_job.rank);
+    snprintf(boot_job.prefix, sizeof boot_job.prefix, "/orma-%u-%s-", (unsigned)getuid(), boot_job.token);
+    boot_job.barrier_episode = 0;
+    if (boot_job.size == 1)
+        return ORMA_SUCCESS;
+
+    char name[SHM_NAME_MAX];
+    boot_job_name(name, sizeof name, "job");
+    size_t len = boot_seg_size(boot_job.size);
+    int status;
+    if (boot_job.rank == 0) {
+        status = shm_seg_create(name, len, &boot_job.seg);
+        if (status)
+            return status;
+        boot_job.shared = boot_job.seg.base;
+        boot_job.shared->size = (uint32_t)boot_job.size;
+        atomic_store_explicit(&boot_job.shared->magic, BOOT_MAGIC, memory_order_release);
+    } else {
+        status = boot_job_map_segment(name, len);
+        if (status)
+            return status;
+        if (boot_job.shared->size != (uint32_t)boot_job.size) {
+            shm_seg_unmap(&boot_job.seg);
+            return util_error(ORMA_ERR_PEER, "job segment is for %u ranks, this rank expects %d",
+                              boot_job.shared->size, boot_job.size);
+        }
+    }
+    boot_job_barrier();
+    if (boot_job.rank == 0)
+        shm_seg_unlink(name); /* everybody has it mapped */
+    return ORMA_SUCCESS;
+}
+
+void boot_job_barrier(void)
+{
+    if (boot_job.size > 1)
+        shm_barrier_wait(boot_barrier_mem(), boot_job.size, boot_job.rank, &boot_job.barrier_episode);
+}
+
+void boot_job_allgather(const void *mine, size_t len, void *all)
+{
+    if (boot_job.size == 1) {
+        memcpy(all, mine, len);
+        return;
+    }
+    char *slots = boot_slots();
+    memcpy(slots + (size_t)boot_job.rank * BOOT_SLOT_SIZE, mine, len);
+    boot_job_barrier();
+    for (int r = 0; r < boot_job.size; r++)
+        memcpy((char *)all + (size_t)r * len, slots + (size_t)r * BOOT_SLOT_SIZE, len);
+    boot_job_barrier(); /* the slots may be reused by the next allgather */
+}
+
+void boot_job_finish(void)
+{
+    if (boot_job.status_fd >= 0) {
+        int32_t rank = boot_job.rank;
+        ssize_t rc;
+        do
+            rc = write(boot_job.status_fd, &rank, sizeof rank);
+        while (rc < 0 && errno == EINTR);
+        close(boot_job.status_fd);
+        boot_job.status_fd = -1;
+    }
+    if (boot_job.shared)
+        shm_seg_unmap(&boot_job.seg);
+    boot_job.shared = NULL;
+}

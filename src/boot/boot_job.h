@@ -1,0 +1,56 @@
+/* boot_job.h -- how a job starts and its ranks find each other.
+ *
+ * Under orma-run (ORMA_BOOT_* set) rank 0 creates the job segment, the others
+ * map it, and once all have, rank 0 unlinks its name.  The segment holds the
+ * job barrier and one exchange slot per rank for allgathers.  Without
+ * orma-run the process is a job of one rank and needs no segment.
+ *
+ * Every shared object of the job is named by boot_job_name():
+ * "/orma-<uid>-<token>-<what>", so the launcher can remove whatever a crashed
+ * job left. */
+#ifndef ORMA_BOOT_JOB_H
+#define ORMA_BOOT_JOB_H
+
+#include "shm_seg.h"
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define BOOT_SLOT_SIZE 256 /* bytes one rank contributes to an allgather */
+
+struct boot_job {
+    int rank;
+    int size;
+    pid_t pid;
+    int status_fd;   /* the launcher's finalize pipe, or -1 */
+    char token[40];  /* random, 32 hex digits */
+    char prefix[80]; /* "/orma-<uid>-<token>-" */
+    struct shm_seg seg;
+    struct boot_job_shared *shared;
+    uint32_t barrier_episode;
+};
+
+extern struct boot_job boot_job;
+
+/* Join the job described by util_config (after util_config_load). */
+int boot_job_start(void);
+
+/* Leave it: tell the launcher this rank finalized and unmap. */
+void boot_job_finish(void);
+
+/* Barrier over every rank of the job. */
+void boot_job_barrier(void);
+
+/* Every rank contributes len <= BOOT_SLOT_SIZE bytes; all receive size*len
+ * bytes in rank order.  Collective. */
+void boot_job_allgather(const void *mine, size_t len, void *all);
+
+/* "/orma-<uid>-<token>-" followed by the formatted suffix. */
+void boot_job_name(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* True when shared objects can be unlinked as soon as they are created
+ * (a one-rank job: nobody else will open them). */
+static inline int boot_job_alone(void) { return boot_job.size == 1; }
+
+#endif

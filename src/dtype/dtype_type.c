@@ -1,0 +1,8 @@
+/* dtype_type.c -- the predefined type objects behind ORMA_INT32 and friends. */
+#include "dtype_type.h"
+
+#define DTYPE_PREDEFINED(name_, ctype)                                          \
+    [ORMA_TYPEID_##name_] = {DTYPE_MAGIC, ORMA_TYPEID_##name_, sizeof(ctype), sizeof(ctype), 1, 1, \
+                             "ORMA_" #name_, {0}},
+
+struct orma_type_table_s orma_predefined_types = {{ORMA_PREDEFINED_TYPE_LIST(DTYPE_PREDEFINED)}};

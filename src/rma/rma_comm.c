@@ -1,0 +1,146 @@
+/* rma_comm.c -- the slow paths of put and get, and the queue of operations
+ * whose target has not opened the epoch yet (deferred, as in [004]). */
+#include "rma_comm.h"
+#include "shm_cma.h"
+#include "util_config.h"
+#include "util_status.h"
+#include "util_wait.h"
+
+#include <stdlib.h>
+
+static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w)
+{
+    struct rma_target *t = &win->targets[target];
+    switch (t->path) {
+    case RMA_PATH_DIRECT:
+        w->path = RMA_PATH_DIRECT;
+        w->ptr = t->base + offset;
+        return ORMA_SUCCESS;
+    case RMA_PATH_CMA:
+        w->path = RMA_PATH_CMA;
+        w->raddr = t->raddr + offset;
+        return ORMA_SUCCESS;
+    case RMA_PATH_DYNAMIC:
+        return rma_dyn_resolve(win, target, (uint64_t)offset, len, w);
+    default:
+        return util_error(ORMA_ERR_RANGE, "rank %d exposes no memory in this window", target);
+    }
+}
+
+static int rma_where_copy(struct rma_win *win, int kind, int target, void *origin, size_t len,
+                          const struct rma_where *w)
+{
+    if (w->path == RMA_PATH_DIRECT) {
+        if (kind == RMA_OP_PUT)
+            memcpy(w->ptr, origin, len);
+        else
+            memcpy(origin, w->ptr, len);
+        return ORMA_SUCCESS;
+    }
+    pid_t pid = win->targets[target].pid;
+    return kind == RMA_OP_PUT ? shm_cma_write(pid, w->raddr, origin, len)
+                              : shm_cma_read(pid, w->raddr, origin, len);
+}
+
+static int rma_target_opened(struct rma_win *win, struct rma_target *t)
+{
+    if (t->seen_epoch == win->fence_epoch)
+        return 1;
+    if (!util_config.eager)
+        return 0;
+    uint32_t published = atomic_load_explicit(&t->ctl->fence_seq.value, memory_order_acquire);
+    if (!util_seq_geq(published, win->fence_epoch))
+        return 0;
+    t->seen_epoch = win->fence_epoch;
+    return 1;
+}
+
+static int rma_queue_push(struct rma_win *win, int kind, int target, void *origin, size_t len, size_t offset)
+{
+    if (win->nqueued == win->queue_cap) {
+        size_t cap = win->queue_cap ? 2 * win->queue_cap : 64;
+        struct rma_op *q = realloc(win->queue, cap * sizeof *q);
+        if (!q)
+            return util_error(ORMA_ERR_NOMEM, "out of memory queueing operation %zu of the epoch", cap);
+        win->queue = q;
+        win->queue_cap = cap;
+    }
+    win->queue[win->nqueued++] = (struct rma_op){kind, target, origin, len, offset};
+    win->targets[target].queued++;
+    return ORMA_SUCCESS;
+}
+
+static int rma_op_perform(struct rma_win *win, const struct rma_op *op)
+{
+    struct rma_where w;
+    int status = rma_where_resolve(win, op->target, op->len, op->offset, &w);
+    if (status)
+        return status;
+    return rma_where_copy(win, op->kind, op->target, op->origin, op->len, &w);
+}
+
+/* Perform, in issue order, the queued operations for one target (which has
+ * opened the epoch) and drop them from the queue. */
+static int rma_queue_flush_target(struct rma_win *win, int target)
+{
+    int status = ORMA_SUCCESS;
+    size_t keep = 0;
+    for (size_t i = 0; i < win->nqueued; i++) {
+        if (win->queue[i].target == target) {
+            int rc = rma_op_perform(win, &win->queue[i]);
+            if (!status)
+                status = rc;
+        } else {
+            win->queue[keep++] = win->queue[i];
+        }
+    }
+    win->nqueued = keep;
+    win->targets[target].queued = 0;
+    return status;
+}
+
+int rma_comm_slow(struct rma_win *win, int kind, int target, void *origin, size_t len, size_t offset)
+{
+    struct rma_target *t = &win->targets[target];
+    if (len == 0)
+        return ORMA_SUCCESS;
+    if (t->path == RMA_PATH_DYNAMIC) {
+        /* Check the region now, so a bad address is reported by the call
+         * that made it, not by the closing synchronization. */
+        struct rma_where w;
+        int status = rma_dyn_resolve(win, target, (uint64_t)offset, len, &w);
+        if (status)
+            return status;
+    } else if (t->path == RMA_PATH_NONE) {
+        return util_error(ORMA_ERR_RANGE, "rank %d exposes no memory in this window", target);
+    }
+    if (!rma_target_opened(win, t))
+        return rma_queue_push(win, kind, target, origin, len, offset);
+    int status = t->queued ? rma_queue_flush_target(win, target) : ORMA_SUCCESS;
+    struct rma_where w;
+    int rc = rma_where_resolve(win, target, len, offset, &w);
+    if (!rc)
+        rc = rma_where_copy(win, kind, target, origin, len, &w);
+    return status ? status : rc;
+}
+
+int rma_comm_drain(struct rma_win *win)
+{
+    int status = ORMA_SUCCESS;
+    for (size_t i = 0; i < win->nqueued; i++) {
+        struct rma_op *op = &win->queue[i];
+        struct rma_target *t = &win->targets[op->target];
+        if (t->seen_epoch != win->fence_epoch) {
+            util_wait_geq(&t->ctl->fence_seq, win->fence_epoch);
+            if (util_config.eager)
+                t->seen_epoch = win->fence_epoch;
+        }
+        int rc = rma_op_perform(win, op);
+        if (!status)
+            status = rc;
+    }
+    for (size_t i = 0; i < win->nqueued; i++)
+        win->targets[win->queue[i].target].queued = 0;
+    win->nqueued = 0;
+    return status;
+}

@@ -1,0 +1,65 @@
+/* rma_comm.h -- performing put and get.
+ *
+ * The fast path is inline: a target whose memory is mapped here and that has
+ * opened the current epoch gets a plain memcpy, nothing else.  Everything
+ * else -- a target not yet known to be open (its operation is queued until
+ * the closing synchronization), single-copy syscalls, dynamic windows --
+ * goes through rma_comm_slow, out of line.  Arguments are checked before
+ * (src/api); offsets are in bytes past the target's base, or the address at
+ * the target for dynamic windows. */
+#ifndef ORMA_RMA_COMM_H
+#define ORMA_RMA_COMM_H
+
+#include "rma_win.h"
+
+#include <string.h>
+
+/* Where the bytes of one access are, resolved once. */
+struct rma_where {
+    int path;        /* RMA_PATH_DIRECT or RMA_PATH_CMA */
+    char *ptr;       /* DIRECT */
+    uintptr_t raddr; /* CMA */
+};
+
+struct rma_region_copy {
+    uint64_t base, size, seg_seq, seg_off;
+};
+
+int rma_comm_slow(struct rma_win *win, int kind, int target, void *origin, size_t len, size_t offset);
+
+/* Complete every queued operation, waiting for each target to open the
+ * current epoch.  Returns the first failure, after trying all. */
+int rma_comm_drain(struct rma_win *win);
+
+/* Dynamic windows: locate [addr, addr+len) at target. */
+int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where);
+
+static inline int rma_target_ready(const struct rma_win *win, const struct rma_target *t)
+{
+    return t->seen_epoch == win->fence_epoch && !t->queued;
+}
+
+static inline int rma_put(struct rma_win *win, int target, const void *origin, size_t len, size_t offset)
+{
+    struct rma_target *t = &win->targets[target];
+    if (__builtin_expect(t->path == RMA_PATH_DIRECT && rma_target_ready(win, t), 1)) {
+        memcpy(t->base + offset, origin, len);
+        return ORMA_SUCCESS;
+    }
+    return rma_comm_slow(win, RMA_OP_PUT, target, (void *)origin, len, offset);
+}
+
+static inline int rma_get(struct rma_win *win, int target, void *origin, size_t len, size_t offset)
+{
+    struct rma_target *t = &win->targets[target];
+    if (__builtin_expect(t->path == RMA_PATH_DIRECT && rma_target_ready(win, t), 1)) {
+        memcpy(origin, t->base + offset, len);
+        return ORMA_SUCCESS;
+    }
+    return rma_comm_slow(win, RMA_OP_GET, target, origin, len, offset);
+}
+
+/* Fence: rma_fence.c */
+int rma_fence(struct rma_win *win, int assert);
+
+#endif

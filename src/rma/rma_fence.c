@@ -1,0 +1,35 @@
+/* rma_fence.c -- fence synchronization, as [004] and DESIGN section 4 say:
+ *
+ * - opening an epoch only publishes its number in our control block; an
+ *   origin that sees it goes straight to our memory, one that does not
+ *   queues its operations;
+ * - closing completes the queue (waiting only for targets that have not
+ *   opened) and ends in one barrier, so that nobody leaves while others still
+ *   access its memory.  With NOPRECEDE there is nothing to close: no barrier.
+ *
+ * A fence that closes and opens publishes the new epoch before the barrier,
+ * so after the barrier every target is known to be open: the operations of
+ * the new epoch take the inline path without reading anybody's control
+ * block. */
+#include "rma_comm.h"
+#include "util_config.h"
+
+int rma_fence(struct rma_win *win, int assert)
+{
+    int status = ORMA_SUCCESS;
+    int closes = !(assert & ORMA_MODE_NOPRECEDE);
+    int opens = !(assert & ORMA_MODE_NOSUCCEED);
+    if (closes && win->nqueued)
+        status = rma_comm_drain(win);
+    if (opens) {
+        win->fence_epoch++;
+        util_wake_store(&win->my_ctl->fence_seq, win->fence_epoch);
+    }
+    if (closes) {
+        rma_win_barrier(win);
+        if (opens && util_config.eager)
+            for (int r = 0; r < win->nranks; r++)
+                win->targets[r].seen_epoch = win->fence_epoch;
+    }
+    return status;
+}

@@ -1,0 +1,74 @@
+#include "rma_heap.h"
+#include "boot_job.h"
+#include "util_status.h"
+
+#include <stdlib.h>
+
+static struct rma_heap_block *rma_heap_blocks;
+static uint64_t rma_heap_next_seq = 1;
+
+int rma_heap_alloc(size_t size, void **base_p)
+{
+    struct rma_heap_block *b = calloc(1, sizeof *b);
+    if (!b)
+        return util_error(ORMA_ERR_NOMEM, "out of memory allocating %zu bytes", size);
+    char name[SHM_NAME_MAX];
+    b->seq = rma_heap_next_seq++;
+    boot_job_name(name, sizeof name, "m%llu-r%d", (unsigned long long)b->seq, boot_job.rank);
+    int status = shm_seg_create(name, size ? size : 1, &b->seg);
+    if (status) {
+        free(b);
+        return status;
+    }
+    if (boot_job_alone())
+        shm_seg_unlink(name);
+    b->base = b->seg.base;
+    b->size = size;
+    b->next = rma_heap_blocks;
+    rma_heap_blocks = b;
+    *base_p = b->base;
+    return ORMA_SUCCESS;
+}
+
+static void rma_heap_block_free(struct rma_heap_block *b)
+{
+    if (!boot_job_alone())
+        shm_seg_unlink(b->seg.name);
+    shm_seg_unmap(&b->seg);
+    free(b);
+}
+
+int rma_heap_free(void *base)
+{
+    for (struct rma_heap_block **p = &rma_heap_blocks; *p; p = &(*p)->next) {
+        if ((*p)->base == base) {
+            struct rma_heap_block *b = *p;
+            *p = b->next;
+            rma_heap_block_free(b);
+            return ORMA_SUCCESS;
+        }
+    }
+    return util_error(ORMA_ERR_BASE, "orma_free_mem(%p): not memory from orma_alloc_mem, or already freed",
+                      base);
+}
+
+const struct rma_heap_block *rma_heap_find(const void *base, size_t len)
+{
+    uintptr_t lo = (uintptr_t)base;
+    for (struct rma_heap_block *b = rma_heap_blocks; b; b = b->next) {
+        uintptr_t blo = (uintptr_t)b->base;
+        size_t bsize = b->seg.size;
+        if (lo >= blo && lo - blo <= bsize && len <= bsize - (lo - blo))
+            return b;
+    }
+    return NULL;
+}
+
+void rma_heap_release_all(void)
+{
+    while (rma_heap_blocks) {
+        struct rma_heap_block *b = rma_heap_blocks;
+        rma_heap_blocks = b->next;
+        rma_heap_block_free(b);
+    }
+}

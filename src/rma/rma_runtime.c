@@ -1,0 +1,23 @@
+#include "rma_runtime.h"
+#include "rma_heap.h"
+#include "rma_win.h"
+#include "boot_job.h"
+#include "shm_cma.h"
+#include "util_config.h"
+
+int rma_runtime_start(void)
+{
+    util_config_load();
+    shm_cma_allow_peers();
+    return boot_job_start();
+}
+
+int rma_runtime_stop(void)
+{
+    /* Nobody may access our windows or heap once we unmap them. */
+    boot_job_barrier();
+    rma_win_foreach(rma_win_release);
+    rma_heap_release_all();
+    boot_job_finish();
+    return ORMA_SUCCESS;
+}

@@ -1,0 +1,98 @@
+/* rma_win.h -- a window as one rank sees it: its own part, and for every
+ * target the path to the target's memory, decided once at creation. */
+#ifndef ORMA_RMA_WIN_H
+#define ORMA_RMA_WIN_H
+
+#include "rma_ctl.h"
+#include "rma_epoch.h"
+#include "shm_seg.h"
+
+#include <orma.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+enum rma_path {
+    RMA_PATH_NONE,   /* the target exposes no memory (size 0) */
+    RMA_PATH_DIRECT, /* mapped here: load and store */
+    RMA_PATH_CMA,    /* private memory of another process: single-copy syscalls */
+    RMA_PATH_DYNAMIC /* decided per access from the target's region table */
+};
+
+/* A segment of a dynamic-window target mapped here on first access. */
+struct rma_dyn_map {
+    uint64_t seq;
+    struct shm_seg seg;
+    struct rma_dyn_map *next;
+};
+
+struct rma_target {
+    char *base;       /* DIRECT: the target's window base, mapped here */
+    uintptr_t raddr;  /* CMA: the target's base in its own address space */
+    size_t size;
+    int disp_unit;
+    int path;
+    pid_t pid;
+    uint32_t seen_epoch; /* last fence epoch known opened by the target */
+    uint32_t queued;     /* operations queued for this target */
+    struct rma_ctl_rank *ctl;
+    struct shm_seg seg;      /* our mapping of its memory, when we own one */
+    struct rma_dyn_map *dyn; /* dynamic windows */
+};
+
+enum rma_op_kind { RMA_OP_PUT, RMA_OP_GET };
+
+/* An operation waiting for its target to open the epoch.  The origin buffer
+ * belongs to the epoch until it closes, so it is referenced, not copied. */
+struct rma_op {
+    int kind;
+    int target;
+    void *origin;
+    size_t len;
+    size_t offset; /* bytes past the target base (dynamic: the address) */
+};
+
+struct rma_win {
+    uint32_t index, gen; /* the handle */
+    uint32_t id;         /* creation number, the same at every rank */
+    int flavor;
+    int rank, nranks;
+    void *base;
+    size_t size;
+    int disp_unit;
+    int epoch_state;
+    uint32_t fence_epoch;     /* the last fence epoch this rank opened */
+    uint32_t barrier_episode;
+    struct shm_seg ctl_seg;
+    struct rma_ctl_header *ctl;
+    struct rma_ctl_rank *my_ctl;
+    struct shm_seg data_seg;  /* allocate: our part; shared: the whole segment */
+    struct rma_target *targets;
+    struct rma_op *queue;
+    size_t nqueued, queue_cap;
+    uint32_t nattached;       /* dynamic: regions attached here */
+};
+
+/* The handle table: a freed or forged handle is detected, never followed. */
+int rma_win_register(struct rma_win *win, orma_win *handle_p);
+void rma_win_unregister(struct rma_win *win);
+struct rma_win *rma_win_lookup(orma_win handle);
+/* Calls fn on every live window (for orma_finalize). */
+void rma_win_foreach(void (*fn)(struct rma_win *));
+
+/* Collective creation.  arg_status is the caller's verdict on its own
+ * arguments: every rank takes part even when its arguments are bad, so that a
+ * local error becomes the same failure everywhere instead of a hang. */
+int rma_win_create(int flavor, void *base, size_t size, int disp_unit, int arg_status, orma_win *handle_p,
+                   struct rma_win **win_p);
+int rma_win_free(struct rma_win *win);
+/* Local teardown without the collective part (orma_finalize). */
+void rma_win_release(struct rma_win *win);
+
+int rma_win_barrier(struct rma_win *win);
+
+/* Dynamic windows */
+int rma_win_attach(struct rma_win *win, void *base, size_t size);
+int rma_win_detach(struct rma_win *win, const void *base);
+
+#endif

@@ -1,0 +1,307 @@
+/* rma_win_create.c -- collective creation and freeing of windows.
+ *
+ * Every rank describes its part in a record (how to reach its memory), the
+ * records are allgathered, every rank maps what it can reach directly, all
+ * agree that everything worked, and only then are the names unlinked: from
+ * there on nothing of the window is left in /dev/shm, however the job ends. */
+#include "rma_win.h"
+#include "rma_heap.h"
+#include "boot_job.h"
+#include "shm_barrier.h"
+#include "util_config.h"
+#include "util_status.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+struct rma_win_record {
+    int32_t status;
+    int32_t pid;
+    int32_t disp_unit;
+    int32_t path;
+    uint64_t base;    /* CMA: the address at the owner */
+    uint64_t size;
+    uint64_t seg_off; /* DIRECT: where the part starts in the segment */
+    char seg[48];     /* DIRECT: the segment's name after the job prefix */
+};
+
+_Static_assert(sizeof(struct rma_win_record) <= BOOT_SLOT_SIZE, "record must fit an exchange slot");
+
+static uint32_t rma_win_next_id;
+
+/* The first failure among the ranks, reported once per rank. */
+static int rma_win_agree(int status, const char *what)
+{
+    int32_t mine = status, *all = malloc((size_t)boot_job.size * sizeof *all);
+    if (!all)
+        return util_error(ORMA_ERR_NOMEM, "out of memory during %s", what);
+    boot_job_allgather(&mine, sizeof mine, all);
+    int result = status;
+    for (int r = 0; r < boot_job.size && !result; r++)
+        if (all[r])
+            result = util_error(ORMA_ERR_PEER, "%s failed at rank %d (%s)", what, r, orma_strerror(all[r]));
+    free(all);
+    return result;
+}
+
+static int rma_win_create_ctl(struct rma_win *win, uint32_t max_attach)
+{
+    char name[SHM_NAME_MAX];
+    boot_job_name(name, sizeof name, "w%u-c", win->id);
+    size_t len = sizeof(struct rma_ctl_header) + (size_t)win->nranks * RMA_CTL_BLOCK_SIZE(max_attach) +
+                 shm_barrier_size(win->nranks);
+    int status = shm_seg_create(name, len, &win->ctl_seg);
+    if (status)
+        return status;
+    if (boot_job_alone())
+        shm_seg_unlink(name);
+    win->ctl = win->ctl_seg.base;
+    win->ctl->nranks = (uint32_t)win->nranks;
+    win->ctl->max_attach = max_attach;
+    win->ctl->magic = RMA_CTL_MAGIC;
+    return ORMA_SUCCESS;
+}
+
+static int rma_win_open_ctl(struct rma_win *win)
+{
+    char name[SHM_NAME_MAX];
+    boot_job_name(name, sizeof name, "w%u-c", win->id);
+    int status = shm_seg_open(name, 0, &win->ctl_seg);
+    if (status)
+        return status;
+    win->ctl = win->ctl_seg.base;
+    if (win->ctl->magic != RMA_CTL_MAGIC || win->ctl->nranks != (uint32_t)win->nranks)
+        return util_error(ORMA_ERR_PEER, "control segment %s of window %u is not valid", name, win->id);
+    return ORMA_SUCCESS;
+}
+
+/* This rank's part: create what must be created, fill the record. */
+static int rma_win_local_part(struct rma_win *win, void *base, size_t size, struct rma_win_record *rec)
+{
+    char name[SHM_NAME_MAX];
+    rec->path = RMA_PATH_NONE;
+    switch (win->flavor) {
+    case ORMA_WIN_FLAVOR_ALLOCATE:
+        if (!size)
+            return ORMA_SUCCESS;
+        snprintf(rec->seg, sizeof rec->seg, "w%u-r%d", win->id, win->rank);
+        boot_job_name(name, sizeof name, "%s", rec->seg);
+        int status = shm_seg_create(name, size, &win->data_seg);
+        if (status)
+            return status;
+        if (boot_job_alone())
+            shm_seg_unlink(name);
+        win->base = win->data_seg.base;
+        rec->path = RMA_PATH_DIRECT;
+        return ORMA_SUCCESS;
+    case ORMA_WIN_FLAVOR_CREATE:
+        win->base = base;
+        if (!size)
+            return ORMA_SUCCESS;
+        const struct rma_heap_block *b = rma_heap_find(base, size);
+        if (b) {
+            rec->path = RMA_PATH_DIRECT;
+            snprintf(rec->seg, sizeof rec->seg, "%s", b->seg.name + strlen(boot_job.prefix));
+            rec->seg_off = (uint64_t)((char *)base - (char *)b->base);
+        } else {
+            rec->path = RMA_PATH_CMA;
+            rec->base = (uint64_t)(uintptr_t)base;
+        }
+        return ORMA_SUCCESS;
+    case ORMA_WIN_FLAVOR_DYNAMIC:
+        rec->path = RMA_PATH_DYNAMIC;
+        return ORMA_SUCCESS;
+    case ORMA_WIN_FLAVOR_SHARED:
+        rec->path = RMA_PATH_DIRECT; /* the segment comes once all sizes are known */
+        return ORMA_SUCCESS;
+    }
+    return util_error(ORMA_ERR_INTERNAL, "unknown window flavour %d", win->flavor);
+}
+
+/* allocate_shared: rank 0 creates one segment for every part, in rank order. */
+static int rma_win_shared_segment(struct rma_win *win, struct rma_win_record *recs)
+{
+    uint64_t total = 0;
+    for (int r = 0; r < win->nranks; r++) {
+        recs[r].seg_off = total;
+        snprintf(recs[r].seg, sizeof recs[r].seg, "w%u-s", win->id);
+        total += recs[r].size;
+    }
+    char name[SHM_NAME_MAX];
+    boot_job_name(name, sizeof name, "w%u-s", win->id);
+    int status = ORMA_SUCCESS;
+    if (win->rank == 0) {
+        status = shm_seg_create(name, total, &win->data_seg);
+        if (!status && boot_job_alone())
+            shm_seg_unlink(name);
+    }
+    status = rma_win_agree(status, "creating the shared segment");
+    if (!status && win->rank != 0)
+        status = shm_seg_open(name, total, &win->data_seg);
+    if (!status)
+        win->base = (char *)win->data_seg.base + recs[win->rank].seg_off;
+    return status;
+}
+
+static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_record *rec)
+{
+    struct rma_target *t = &win->targets[r];
+    t->size = rec->size;
+    t->disp_unit = rec->disp_unit;
+    t->pid = rec->pid;
+    t->path = rec->path;
+    t->ctl = rma_ctl_block(win->ctl, r);
+    if (r == win->rank && (t->path == RMA_PATH_CMA || t->path == RMA_PATH_DIRECT)) {
+        t->path = RMA_PATH_DIRECT; /* our own memory: plain copies */
+        t->base = win->base;
+        return ORMA_SUCCESS;
+    }
+    if (t->path == RMA_PATH_CMA) {
+        t->raddr = (uintptr_t)rec->base;
+        return ORMA_SUCCESS;
+    }
+    if (t->path != RMA_PATH_DIRECT)
+        return ORMA_SUCCESS;
+    if (win->flavor == ORMA_WIN_FLAVOR_SHARED) {
+        t->base = (char *)win->data_seg.base + rec->seg_off;
+        return ORMA_SUCCESS;
+    }
+    char name[SHM_NAME_MAX];
+    boot_job_name(name, sizeof name, "%s", rec->seg);
+    int status = shm_seg_open(name, 0, &t->seg);
+    if (status)
+        return status;
+    if (rec->seg_off + rec->size > t->seg.size)
+        return util_error(ORMA_ERR_PEER, "rank %d's part of window %u lies outside segment %s", r, win->id,
+                          name);
+    t->base = (char *)t->seg.base + rec->seg_off;
+    return ORMA_SUCCESS;
+}
+
+void rma_win_release(struct rma_win *win)
+{
+    if (win->targets) {
+        for (int r = 0; r < win->nranks; r++) {
+            struct rma_target *t = &win->targets[r];
+            shm_seg_unmap(&t->seg);
+            while (t->dyn) {
+                struct rma_dyn_map *m = t->dyn;
+                t->dyn = m->next;
+                shm_seg_unmap(&m->seg);
+                free(m);
+            }
+        }
+    }
+    shm_seg_unmap(&win->ctl_seg);
+    shm_seg_unmap(&win->data_seg);
+    rma_win_unregister(win);
+    free(win->targets);
+    free(win->queue);
+    free(win);
+}
+
+static void rma_win_unlink_names(struct rma_win *win)
+{
+    if (boot_job_alone())
+        return; /* unlinked at creation */
+    if (win->data_seg.base && win->flavor == ORMA_WIN_FLAVOR_ALLOCATE)
+        shm_seg_unlink(win->data_seg.name);
+    if (win->rank == 0) {
+        shm_seg_unlink(win->ctl_seg.name);
+        if (win->flavor == ORMA_WIN_FLAVOR_SHARED)
+            shm_seg_unlink(win->data_seg.name);
+    }
+}
+
+int rma_win_create(int flavor, void *base, size_t size, int disp_unit, int arg_status, orma_win *handle_p,
+                   struct rma_win **win_p)
+{
+    orma_win handle = ORMA_WIN_NULL;
+    int status = arg_status;
+    struct rma_win_record rec = {0}, *recs = NULL;
+    struct rma_win *win = calloc(1, sizeof *win);
+    if (win) {
+        win->id = rma_win_next_id;
+        win->flavor = flavor;
+        win->rank = boot_job.rank;
+        win->nranks = boot_job.size;
+        win->size = size;
+        win->disp_unit = disp_unit;
+        win->epoch_state = RMA_EPOCH_NONE;
+        win->targets = calloc((size_t)win->nranks, sizeof *win->targets);
+    }
+    recs = calloc((size_t)boot_job.size, sizeof *recs);
+    rma_win_next_id++; /* every rank counts every creation call alike */
+    if (!status && (!win || !win->targets || !recs))
+        status = util_error(ORMA_ERR_NOMEM, "out of memory creating a window");
+    if (!status)
+        status = rma_win_local_part(win, base, size, &rec);
+    if (!status && win->rank == 0)
+        status = rma_win_create_ctl(win, flavor == ORMA_WIN_FLAVOR_DYNAMIC ? util_config.max_attach : 0);
+
+    rec.status = status;
+    rec.pid = (int32_t)getpid();
+    rec.disp_unit = disp_unit;
+    rec.size = size;
+    if (recs) {
+        boot_job_allgather(&rec, sizeof rec, recs);
+    } else {
+        struct rma_win_record *none = calloc((size_t)boot_job.size, sizeof *none);
+        boot_job_allgather(&rec, sizeof rec, none ? none : &rec); /* still take part */
+        free(none);
+    }
+    for (int r = 0; r < boot_job.size && !status; r++)
+        if (recs[r].status)
+            status = util_error(ORMA_ERR_PEER, "window creation failed at rank %d (%s)", r,
+                                orma_strerror(recs[r].status));
+    if (status)
+        goto err_free; /* every rank saw the same records: all stop here */
+    if (flavor == ORMA_WIN_FLAVOR_SHARED)
+        status = rma_win_shared_segment(win, recs);
+    if (!status && win->rank != 0)
+        status = rma_win_open_ctl(win);
+    for (int r = 0; r < win->nranks && !status; r++)
+        status = rma_win_map_target(win, r, &recs[r]);
+    if (!status) {
+        win->my_ctl = rma_ctl_block(win->ctl, win->rank);
+        status = rma_win_register(win, &handle);
+    }
+    status = rma_win_agree(status, "window creation");
+    rma_win_unlink_names(win);
+    if (status)
+        goto err_free;
+    free(recs);
+    *handle_p = handle;
+    *win_p = win;
+    return ORMA_SUCCESS;
+
+err_free:
+    free(recs);
+    if (win) {
+        if (!boot_job_alone()) {
+            if (win->data_seg.base && win->flavor == ORMA_WIN_FLAVOR_ALLOCATE)
+                shm_seg_unlink(win->data_seg.name);
+            if (win->rank == 0 && win->ctl_seg.base)
+                shm_seg_unlink(win->ctl_seg.name);
+        }
+        rma_win_release(win);
+    }
+    return status;
+}
+
+int rma_win_barrier(struct rma_win *win)
+{
+    if (win->nranks > 1)
+        shm_barrier_wait(rma_ctl_barrier(win->ctl), win->nranks, win->rank, &win->barrier_episode);
+    return ORMA_SUCCESS;
+}
+
+int rma_win_free(struct rma_win *win)
+{
+    /* Nobody may still be reading or writing our memory when we unmap. */
+    rma_win_barrier(win);
+    rma_win_release(win);
+    return ORMA_SUCCESS;
+}

@@ -1,0 +1,61 @@
+#include "shm_cma.h"
+#include "util_status.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/uio.h>
+
+void shm_cma_allow_peers(void)
+{
+#ifdef PR_SET_PTRACER
+    prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+#endif
+}
+
+static int shm_cma_error(int err, pid_t pid, uintptr_t remote, size_t len, const char *what)
+{
+    int status = ORMA_ERR_SYS;
+    if (err == ESRCH)
+        status = ORMA_ERR_PEER;
+    else if (err == EFAULT)
+        status = ORMA_ERR_RANGE;
+    return util_error(status, "single-copy %s of %zu bytes at address 0x%lx of pid %d failed: %s", what,
+                      len, (unsigned long)remote, (int)pid, strerror(err));
+}
+
+int shm_cma_write(pid_t pid, uintptr_t remote, const void *local, size_t len)
+{
+    while (len) {
+        struct iovec l = {.iov_base = (void *)local, .iov_len = len};
+        struct iovec r = {.iov_base = (void *)remote, .iov_len = len};
+        ssize_t n = process_vm_writev(pid, &l, 1, &r, 1, 0);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            return shm_cma_error(n < 0 ? errno : EFAULT, pid, remote, len, "write");
+        }
+        local = (const char *)local + n;
+        remote += (uintptr_t)n;
+        len -= (size_t)n;
+    }
+    return ORMA_SUCCESS;
+}
+
+int shm_cma_read(pid_t pid, uintptr_t remote, void *local, size_t len)
+{
+    while (len) {
+        struct iovec l = {.iov_base = local, .iov_len = len};
+        struct iovec r = {.iov_base = (void *)remote, .iov_len = len};
+        ssize_t n = process_vm_readv(pid, &l, 1, &r, 1, 0);
+        if (n <= 0) {
+            if (n < 0 && errno == EINTR)
+                continue;
+            return shm_cma_error(n < 0 ? errno : EFAULT, pid, remote, len, "read");
+        }
+        local = (char *)local + n;
+        remote += (uintptr_t)n;
+        len -= (size_t)n;
+    }
+    return ORMA_SUCCESS;
+}

@@ -1,0 +1,33 @@
+/* shm_seg.h -- named shared-memory segments (POSIX shm, /dev/shm).
+ *
+ * Segments are created O_EXCL with mode 0600; their names are chosen by the
+ * caller (boot_job_name gives "/orma-<uid>-<token>-<what>").  A mapping stays
+ * valid after the name is unlinked, so owners unlink as soon as every peer
+ * has mapped the segment. */
+#ifndef ORMA_SHM_SEG_H
+#define ORMA_SHM_SEG_H
+
+#include <stddef.h>
+
+#define SHM_NAME_MAX 96
+
+struct shm_seg {
+    void *base;
+    size_t size; /* mapped length (a multiple of the page size) */
+    char name[SHM_NAME_MAX];
+};
+
+/* Create, size and map a new segment of at least size bytes (zero-filled). */
+int shm_seg_create(const char *name, size_t size, struct shm_seg *seg_p);
+
+/* Map an existing segment.  size 0 maps the whole object. */
+int shm_seg_open(const char *name, size_t size, struct shm_seg *seg_p);
+
+/* Remove the name (the mapping stays).  A missing name is not an error. */
+void shm_seg_unlink(const char *name);
+
+void shm_seg_unmap(struct shm_seg *seg);
+
+size_t shm_page_size(void);
+
+#endif

@@ -1,0 +1,63 @@
+/* util_config.h -- every ORMA_* environment variable, declared once.
+ *
+ * X(NAME, field, kind, default, help): ORMA_<NAME> is parsed at orma_init
+ * into util_config.<field>.  No other code calls getenv() for ORMA_*
+ * variables; orma-info prints this table. */
+#ifndef ORMA_UTIL_CONFIG_H
+#define ORMA_UTIL_CONFIG_H
+
+#include <stdint.h>
+
+#define UTIL_CONFIG_LIST(X)                                                     \
+    X(LOG_LEVEL, log_level, LEVEL, "warn",                                     \
+      "messages printed on stderr: none, error, warn, info or debug")           \
+    X(SPIN, spin, UINT, "2000",                                                 \
+      "polls of a shared word before a waiting rank starts yielding its core")  \
+    X(YIELD, yield, UINT, "50",                                                 \
+      "sched_yield calls before a waiting rank sleeps in the kernel")           \
+    X(SLEEP_US, sleep_us, UINT, "1000",                                         \
+      "longest single sleep of a waiting rank, microseconds")                   \
+    X(EAGER, eager, BOOL, "1",                                                  \
+      "1: operations go straight to memory once the target opened its epoch; "  \
+      "0: defer every operation to the closing synchronization call")           \
+    X(MAX_ATTACH, max_attach, UINT, "64",                                       \
+      "regions one rank may attach to one dynamic window")                      \
+    X(BOOT_RANK, boot_rank, INT, "-1", "set by orma-run: rank of this process") \
+    X(BOOT_SIZE, boot_size, INT, "0", "set by orma-run: number of ranks")       \
+    X(BOOT_JOB, boot_job, STRING, "", "set by orma-run: the job's random token")\
+    X(BOOT_FD, boot_fd, INT, "-1",                                              \
+      "set by orma-run: descriptor on which a rank reports its finalize")
+
+enum util_config_kind { UTIL_CFG_LEVEL, UTIL_CFG_UINT, UTIL_CFG_INT, UTIL_CFG_BOOL, UTIL_CFG_STRING };
+
+#define UTIL_CONFIG_FIELD_LEVEL int
+#define UTIL_CONFIG_FIELD_UINT uint32_t
+#define UTIL_CONFIG_FIELD_INT int
+#define UTIL_CONFIG_FIELD_BOOL int
+#define UTIL_CONFIG_FIELD_STRING const char *
+#define UTIL_CONFIG_STRUCT_FIELD(name, field, kind, def, help) UTIL_CONFIG_FIELD_##kind field;
+
+struct util_config {
+    UTIL_CONFIG_LIST(UTIL_CONFIG_STRUCT_FIELD)
+};
+
+extern struct util_config util_config;
+
+/* Parse the environment into util_config (defaults for unset or invalid
+ * values, with a warning for invalid ones and for unknown ORMA_* names). */
+void util_config_load(void);
+
+/* One row of the table as orma-info prints it. */
+struct util_config_row {
+    const char *name;  /* "ORMA_LOG_LEVEL" */
+    const char *value; /* current value as text */
+    const char *def;
+    const char *source; /* "environment" or "default" */
+    const char *help;
+};
+
+/* Number of rows; util_config_row(i) fills row i (after util_config_load). */
+int util_config_count(void);
+void util_config_row(int i, struct util_config_row *row_p);
+
+#endif

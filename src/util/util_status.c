@@ -1,0 +1,39 @@
+/* util_status.c -- status strings and the per-thread last error message. */
+#include "util_status.h"
+#include "util_log.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+
+#define UTIL_STATUS_CASE(name, value, text) case ORMA_##name: return text;
+
+const char *orma_strerror(int status)
+{
+    switch (status) {
+    ORMA_STATUS_LIST(UTIL_STATUS_CASE)
+    default: return "unknown status";
+    }
+}
+
+static _Thread_local char util_last_message[512];
+static int util_rank = -1;
+
+void util_set_rank(int rank) { util_rank = rank; }
+int util_get_rank(void) { return util_rank; }
+
+const char *orma_error_message(void) { return util_last_message; }
+
+int util_error(int status, const char *fmt, ...)
+{
+    int n;
+    if (util_rank >= 0)
+        n = snprintf(util_last_message, sizeof util_last_message, "rank %d: ", util_rank);
+    else
+        n = snprintf(util_last_message, sizeof util_last_message, "rank ?: ");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(util_last_message + n, sizeof util_last_message - (size_t)n, fmt, ap);
+    va_end(ap);
+    util_log_raw(UTIL_LOG_ERROR, "%s (%s)", util_last_message, orma_strerror(status));
+    return status;
+}

@@ -1,0 +1,67 @@
+/* util_wait.h -- waiting for a word in shared memory without burning a core.
+ *
+ * Ranks may outnumber cores, so a waiter polls briefly (ORMA_SPIN), then
+ * yields its core (ORMA_YIELD times), then sleeps on a futex (at most
+ * ORMA_SLEEP_US at a time, so a lost wake-up costs a delay, never a hang).
+ *
+ * A waitable word pairs a 32-bit value with a count of sleepers, in the same
+ * cache line: the writer stores the value and calls the kernel only when
+ * somebody sleeps.  Values are sequence numbers compared modulo 2^32. */
+#ifndef ORMA_UTIL_WAIT_H
+#define ORMA_UTIL_WAIT_H
+
+#include <stdatomic.h>
+#include <stdint.h>
+
+struct util_waitword {
+    _Atomic uint32_t value;
+    _Atomic uint32_t sleepers;
+};
+
+/* true when a is at or past b, modulo 2^32 */
+static inline int util_seq_geq(uint32_t a, uint32_t b) { return (int32_t)(a - b) >= 0; }
+
+void util_wait_slow(struct util_waitword *w, uint32_t target);
+void util_wake_slow(struct util_waitword *w);
+
+/* Wait until w->value has reached target (acquire). */
+static inline void util_wait_geq(struct util_waitword *w, uint32_t target)
+{
+    if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
+        return;
+    util_wait_slow(w, target);
+}
+
+/* Publish a new value (release) and wake sleepers if there are any. */
+static inline void util_wake_store(struct util_waitword *w, uint32_t value)
+{
+    atomic_store_explicit(&w->value, value, memory_order_seq_cst);
+    if (atomic_load_explicit(&w->sleepers, memory_order_seq_cst))
+        util_wake_slow(w);
+}
+
+static inline uint32_t util_wake_add(struct util_waitword *w, uint32_t delta)
+{
+    uint32_t v = atomic_fetch_add_explicit(&w->value, delta, memory_order_seq_cst) + delta;
+    if (atomic_load_explicit(&w->sleepers, memory_order_seq_cst))
+        util_wake_slow(w);
+    return v;
+}
+
+/* For conditions on several words: call util_backoff_pause in the polling
+ * loop; it spins, then yields, then sleeps for growing periods. */
+struct util_backoff {
+    uint32_t step;
+};
+void util_backoff_pause(struct util_backoff *b);
+
+static inline void util_cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#elif defined(__aarch64__)
+    __asm__ __volatile__("yield");
+#endif
+}
+
+#endif
