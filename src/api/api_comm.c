@@ -10,7 +10,7 @@ static inline int api_rma_check(const char *call, const void *origin, size_t ori
                                 orma_type target_type, orma_win handle, struct rma_win **win_p, size_t *len_p,
                                 size_t *offset_p)
 {
-    struct rma_win *win;
+    struct rma_win *win = NULL;
     int status = api_check_win(call, handle, &win);
     if (status)
         return status;
@@ -54,7 +54,7 @@ static inline int api_rma_check(const char *call, const void *origin, size_t ori
 int orma_put(const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
              size_t target_count, orma_type target_type, orma_win handle)
 {
-    struct rma_win *win;
+    struct rma_win *win = NULL;
     size_t len, offset;
     int status = api_rma_check("orma_put", origin, origin_count, origin_type, target, target_disp, target_count,
                                target_type, handle, &win, &len, &offset);
@@ -66,7 +66,7 @@ int orma_put(const void *origin, size_t origin_count, orma_type origin_type, int
 int orma_get(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
              size_t target_count, orma_type target_type, orma_win handle)
 {
-    struct rma_win *win;
+    struct rma_win *win = NULL;
     size_t len, offset;
     int status = api_rma_check("orma_get", origin, origin_count, origin_type, target, target_disp, target_count,
                                target_type, handle, &win, &len, &offset);

@@ -21,7 +21,7 @@ static int api_win_create_common(const char *call, int flavor, void *base, size_
     if (!status && flavor == ORMA_WIN_FLAVOR_CREATE && !base && size)
         status = util_error(ORMA_ERR_BASE, "%s: base is NULL for a window of %zu bytes", call, size);
     orma_win handle;
-    struct rma_win *win;
+    struct rma_win *win = NULL;
     int rc = rma_win_create(flavor, base, size, disp_unit, status, &handle, &win);
     if (status)
         return status;
@@ -61,7 +61,7 @@ int orma_win_free(orma_win *win_p)
 {
     if (!win_p)
         return util_error(ORMA_ERR_ARG, "orma_win_free: win_p is NULL");
-    struct rma_win *win;
+    struct rma_win *win = NULL;
     int status = api_check_win("orma_win_free", *win_p, &win);
     if (status)
         return status;
@@ -75,7 +75,7 @@ int orma_win_free(orma_win *win_p)
 
 int orma_win_shared_query(orma_win handle, int rank, size_t *size_p, int *disp_unit_p, void **base_p)
 {
-    struct rma_win *win;
+    struct rma_win *win = NULL;
     int status = api_check_win("orma_win_shared_query", handle, &win);
     if (status)
         return status;
@@ -104,7 +104,7 @@ int orma_win_shared_query(orma_win handle, int rank, size_t *size_p, int *disp_u
 
 int orma_win_attach(orma_win handle, void *base, size_t size)
 {
-    struct rma_win *win;
+    struct rma_win *win = NULL;
     int status = api_check_win("orma_win_attach", handle, &win);
     if (status)
         return status;
@@ -119,7 +119,7 @@ int orma_win_attach(orma_win handle, void *base, size_t size)
 
 int orma_win_detach(orma_win handle, const void *base)
 {
-    struct rma_win *win;
+    struct rma_win *win = NULL;
     int status = api_check_win("orma_win_detach", handle, &win);
     if (status)
         return status;
@@ -131,7 +131,7 @@ int orma_win_detach(orma_win handle, const void *base)
 #define API_WIN_QUERY(fn, type, expr)                                                              \
     int fn(orma_win handle, type *out_p)                                                           \
     {                                                                                              \
-        struct rma_win *win;                                                                       \
+        struct rma_win *win = NULL;                                                                   \
         int status = api_check_win(#fn, handle, &win);                                             \
         if (status)                                                                                \
             return status;                                                                         \
@@ -151,7 +151,7 @@ API_WIN_QUERY(orma_win_get_flavor, orma_win_flavor, (orma_win_flavor)win->flavor
 
 int orma_win_fence(int assert, orma_win handle)
 {
-    struct rma_win *win;
+    struct rma_win *win = NULL;
     int status = api_check_win("orma_win_fence", handle, &win);
     if (status)
         return status;

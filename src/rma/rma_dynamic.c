@@ -129,7 +129,7 @@ static int rma_dyn_map_segment(struct rma_win *win, int target, uint64_t seq, ch
 
 int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where)
 {
-    struct rma_region_copy reg;
+    struct rma_region_copy reg = {0};
     if (!rma_dyn_find(win->targets[target].ctl, addr, len, &reg))
         return util_error(ORMA_ERR_RANGE, "access of %zu bytes at address 0x%llx of rank %d is not inside "
                           "a region attached to the dynamic window", len, (unsigned long long)addr, target);
@@ -139,7 +139,7 @@ int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, 
         return ORMA_SUCCESS;
     }
     if (reg.seg_seq) {
-        char *seg_base;
+        char *seg_base = NULL;
         int status = rma_dyn_map_segment(win, target, reg.seg_seq, &seg_base);
         if (status)
             return status;

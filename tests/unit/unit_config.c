@@ -1,0 +1,50 @@
+/* unit_config.c -- the ORMA_* table: defaults, valid and invalid values,
+ * unknown names, and the rows orma-info prints. */
+#include "check.h"
+#include "util_config.h"
+#include "util_log.h"
+
+#include <stdlib.h>
+
+static const struct util_config_row *row_of(const char *name, struct util_config_row *row)
+{
+    for (int i = 0; i < util_config_count(); i++) {
+        util_config_row(i, row);
+        if (!strcmp(row->name, name))
+            return row;
+    }
+    return NULL;
+}
+
+int main(void)
+{
+    struct util_config_row row;
+    unsetenv("ORMA_SPIN");
+    setenv("ORMA_LOG_LEVEL", "none", 1); /* the warnings below are expected */
+    util_config_load();
+    CHECK(util_config.spin == 2000 && util_config.eager == 1 && util_config.max_attach == 64);
+    CHECK(row_of("ORMA_SPIN", &row) && !strcmp(row.source, "default") && !strcmp(row.value, "2000"));
+    CHECK(util_log_level == UTIL_LOG_NONE);
+
+    setenv("ORMA_SPIN", "17", 1);
+    setenv("ORMA_EAGER", "off", 1);
+    setenv("ORMA_MAX_ATTACH", "-3", 1);  /* invalid: default kept */
+    setenv("ORMA_SLEEP_US", "12abc", 1); /* invalid */
+    setenv("ORMA_NO_SUCH_SETTING", "1", 1);
+    util_config_load();
+    CHECK(util_config.spin == 17);
+    CHECK(util_config.eager == 0);
+    CHECK(util_config.max_attach == 64);
+    CHECK(util_config.sleep_us == 1000);
+    CHECK(row_of("ORMA_SPIN", &row) && !strcmp(row.source, "environment") && !strcmp(row.value, "17"));
+    CHECK(row_of("ORMA_MAX_ATTACH", &row) && !strcmp(row.source, "default"));
+    CHECK(!row_of("ORMA_NO_SUCH_SETTING", &row));
+    for (int i = 0; i < util_config_count(); i++) {
+        util_config_row(i, &row);
+        CHECK(!strncmp(row.name, "ORMA_", 5) && row.help && *row.help && row.def);
+    }
+    setenv("ORMA_LOG_LEVEL", "debug", 1);
+    util_config_load();
+    CHECK(util_log_level == UTIL_LOG_DEBUG);
+    return 0;
+}
