@@ -15,8 +15,9 @@ int main(int argc, char **argv)
     orma_put(&rank, 1, ORMA_INT, (rank + 1) % size, 0, 1, ORMA_INT, win);
     orma_win_fence(ORMA_MODE_NOSUCCEED, win);
 
-    printf("rank %d of %d received %d\n", rank, size, *slot);
+    int got = *slot;
+    printf("rank %d of %d received %d\n", rank, size, got);
     orma_win_free(&win);
     orma_finalize();
-    return *slot == (rank + size - 1) % size ? 0 : 1;
+    return got == (rank + size - 1) % size ? 0 : 1;
 }
