@@ -1,0 +1,105 @@
+/* floor_cacheline.c -- the fastest possible round trip between two ranks:
+ * rank 0 stores k into its own cache line, rank 1 spins until it sees k and
+ * stores k into its own line, rank 0 spins until it sees that.  One round
+ * trip (~100 ns) is close to the timer's resolution, so a sample times
+ * PER_SAMPLE round trips and divides. */
+#include <sched.h>
+#include <stdatomic.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <orma.h>
+
+#include "check.h"
+#include "floor.h"
+#include "report.h"
+
+#define PER_SAMPLE 1000
+#define SAMPLES 50
+#define SAMPLES_QUICK 20
+/* Room to align a 64-byte line inside each rank's part of the window. */
+#define PART_BYTES 192
+/* Polls before yielding (~8 us with a 30 ns pause): a peer on another core
+ * answers in well under 1 us, while a peer sharing this core (the machine
+ * is busy) cannot answer at all until this rank yields. */
+#define SPINS_BEFORE_YIELD 256
+
+static _Atomic uint64_t *line_of(orma_win win, int rank)
+{
+    size_t size;
+    int unit;
+    void *base;
+    BENCH_CHECK(orma_win_shared_query(win, rank, &size, &unit, &base));
+    uintptr_t a = ((uintptr_t)base + 63) & ~(uintptr_t)63;
+    return (_Atomic uint64_t *)a;
+}
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+static void wait_for(_Atomic uint64_t *p, uint64_t v)
+{
+    unsigned spins = 0;
+    while (atomic_load_explicit(p, memory_order_acquire) != v) {
+        if (++spins > SPINS_BEFORE_YIELD)
+            sched_yield();
+        else
+            cpu_relax();
+    }
+}
+
+/* PER_SAMPLE round trips numbered from *k + 1; both ranks call this. */
+static void round_trips(int rank, _Atomic uint64_t *mine,
+                        _Atomic uint64_t *peer, uint64_t *k)
+{
+    for (int i = 0; i < PER_SAMPLE; i++) {
+        uint64_t v = ++*k;
+        if (rank == 0) {
+            atomic_store_explicit(mine, v, memory_order_release);
+            wait_for(peer, v);
+        } else {
+            wait_for(peer, v);
+            atomic_store_explicit(mine, v, memory_order_release);
+        }
+    }
+}
+
+int bench_floor_cacheline(const bench_ctx *ctx)
+{
+    void *base;
+    orma_win win;
+    BENCH_CHECK(orma_win_allocate_shared(PART_BYTES, 1, ORMA_INFO_NULL, &base,
+                                         &win));
+    int rank = ctx->rank;
+    _Atomic uint64_t *mine = NULL, *peer = NULL;
+    if (rank <= 1) {
+        mine = line_of(win, rank);
+        peer = line_of(win, 1 - rank);
+        atomic_store_explicit(mine, 0, memory_order_relaxed);
+    }
+    BENCH_CHECK(orma_barrier());
+
+    long n = ctx->opts->reps > 0 ? ctx->opts->reps
+           : ctx->opts->quick ? SAMPLES_QUICK : SAMPLES;
+    double *us = bench_xmalloc((size_t)n * sizeof *us);
+    uint64_t k = 0;
+    bench_progress("cacheline", 8);
+    if (rank <= 1)
+        round_trips(rank, mine, peer, &k); /* warm-up */
+    for (long s = 0; s < n; s++) {
+        /* Both ranks start together, so a sample is not a wait. */
+        BENCH_CHECK(orma_barrier());
+        double t0 = orma_wtime();
+        if (rank <= 1)
+            round_trips(rank, mine, peer, &k);
+        us[s] = (orma_wtime() - t0) * 1e6 / PER_SAMPLE;
+    }
+    bench_emit(ctx, "floor", "cacheline", "none", "shared", 8, 16.0, us, n);
+    free(us);
+    BENCH_CHECK(orma_win_free(&win));
+    return BENCH_OK;
+}

@@ -1,0 +1,50 @@
+/* opts.h -- the options every suite shares, and their parsing.
+ *
+ *   --sizes LIST   comma list of message sizes, K/M/G suffixes (1K = 1024)
+ *   --reps N       repetitions per data point (default: chosen per point)
+ *   --json FILE    append one JSON object per result line to FILE
+ *   --quick        fewer sizes and a shorter time per point
+ *   --window LIST  only these windows (suite-defined names)
+ *   --op LIST      only these operations (suite-defined names)
+ */
+#ifndef BENCH_OPTS_H
+#define BENCH_OPTS_H
+
+#include <stddef.h>
+
+/* Exit statuses of orma-bench, also returned by suite run functions. */
+enum { BENCH_OK = 0, BENCH_FAIL = 1, BENCH_USAGE = 2 };
+
+#define BENCH_MAX_SIZES 64
+#define BENCH_SIZE_LIMIT ((size_t)1 << 30) /* a sanity bound, not a design one */
+
+typedef struct bench_opts {
+    size_t sizes[BENCH_MAX_SIZES];
+    int nsizes;            /* never 0 after bench_opts_parse */
+    long reps;             /* 0: chosen per data point (plan.h) */
+    const char *json_path; /* NULL: no JSON output */
+    int quick;
+    const char *windows;   /* NULL: every window */
+    const char *ops;       /* NULL: every operation */
+} bench_opts;
+
+/* Parse argv[first..argc-1].  Returns 0, 1 when --help was given, or -1
+ * with a message in err. */
+int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
+                     char *err, size_t errlen);
+
+/* Largest of o->sizes. */
+size_t bench_opts_max_size(const bench_opts *o);
+
+/* 1 when name is an element of the comma list (a NULL list holds all). */
+int bench_list_has(const char *list, const char *name);
+
+/* Check that every element of list is one of known (NULL-terminated).
+ * Returns 0, or -1 with the offending element in bad. */
+int bench_list_check(const char *list, const char *const *known, char *bad,
+                     size_t badlen);
+
+/* "8", "64K", "4M": sizes as the user writes them. */
+void bench_format_size(size_t bytes, char *buf, size_t len);
+
+#endif

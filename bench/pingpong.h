@@ -1,0 +1,20 @@
+/* pingpong.h -- the pingpong suite: round trips between 2 ranks.
+ *
+ * Ops (--op): put, get (orma, fence, on every window of windows.h) and the
+ * floors cacheline, memcpy, cma (floor.h) that the orma numbers are judged
+ * against; the summary prints the ratios of the project's bar. */
+#ifndef BENCH_PINGPONG_H
+#define BENCH_PINGPONG_H
+
+#include "bench.h"
+
+int bench_pingpong_run(const bench_ctx *ctx);
+
+/* put/get + fence round trips on one window kind, every size (pp_orma.c).
+ * Returns a BENCH_* status, the same on both ranks. */
+int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind);
+
+/* The bar's ratios from this run's results (pp_summary.c); rank 0 prints. */
+void pp_summary(const bench_ctx *ctx);
+
+#endif

@@ -1,0 +1,190 @@
+/* pp_orma.c -- put/get + fence round trips between ranks 0 and 1.
+ *
+ * One repetition, timed on rank 0 around exactly this:
+ *   put: rank 0 puts n bytes into rank 1's window; fence; rank 1 puts the
+ *        same bytes (from its window) back into rank 0's window; fence.
+ *   get: rank 0 gets n bytes of rank 1's window; fence; rank 1 gets n bytes
+ *        of rank 0's window; fence.
+ * Then, untimed: each rank checks all n bytes it received against the
+ * pattern of this repetition, prepares the next repetition's data, and
+ * fences once more so nobody overwrites a buffer still being checked (and,
+ * for get, so the owner's new window content is complete before it is read).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <orma.h>
+
+#include "check.h"
+#include "ctl.h"
+#include "pattern.h"
+#include "pingpong.h"
+#include "plan.h"
+#include "report.h"
+#include "windows.h"
+
+#define PP_WARMUP 3 /* page faults, cold caches, lazy set-up in the library */
+#define PP_CALIB 4  /* repetitions timed to choose the count */
+
+typedef struct pp_state {
+    const bench_ctx *ctx;
+    bench_window w;
+    int put;              /* 1: put, 0: get */
+    int me, peer;
+    unsigned char *send;  /* put: rank 0's origin buffer */
+    unsigned char *recv;  /* get: the origin buffer */
+    size_t n;             /* message size of the current point */
+    uint64_t rep;         /* repetition number, across points */
+    int ok;               /* nothing wrong yet in the current point */
+} pp_state;
+
+/* put: the data travels 0 -> 1 -> 0, one stream.  get: each rank's window
+ * holds its own stream, so salt by owner. */
+static uint64_t seed_put(const pp_state *s)
+{
+    return bench_pattern_seed(s->rep, 0);
+}
+
+static uint64_t seed_get(const pp_state *s, int owner)
+{
+    return bench_pattern_seed(s->rep, 1u + (unsigned)owner);
+}
+
+/* Data for repetition s->rep: put's origin at rank 0, get's target windows. */
+static void prepare(pp_state *s)
+{
+    if (s->put) {
+        if (s->me == 0)
+            bench_pattern_fill(s->send, s->n, seed_put(s));
+    } else {
+        bench_pattern_fill(s->w.base, s->n, seed_get(s, s->me));
+    }
+}
+
+static double timed(pp_state *s)
+{
+    orma_win win = s->w.win;
+    size_t n = s->n;
+    double t0 = orma_wtime();
+    if (s->put) {
+        if (s->me == 0)
+            BENCH_CHECK(orma_put(s->send, n, ORMA_BYTE, 1, s->w.disp[1], n,
+                                 ORMA_BYTE, win));
+        BENCH_CHECK(orma_win_fence(0, win));
+        if (s->me == 1)
+            BENCH_CHECK(orma_put(s->w.base, n, ORMA_BYTE, 0, s->w.disp[0], n,
+                                 ORMA_BYTE, win));
+        BENCH_CHECK(orma_win_fence(0, win));
+    } else {
+        if (s->me == 0)
+            BENCH_CHECK(orma_get(s->recv, n, ORMA_BYTE, 1, s->w.disp[1], n,
+                                 ORMA_BYTE, win));
+        BENCH_CHECK(orma_win_fence(0, win));
+        if (s->me == 1)
+            BENCH_CHECK(orma_get(s->recv, n, ORMA_BYTE, 0, s->w.disp[0], n,
+                                 ORMA_BYTE, win));
+        BENCH_CHECK(orma_win_fence(0, win));
+    }
+    return orma_wtime() - t0;
+}
+
+static void verify(pp_state *s)
+{
+    const unsigned char *buf = s->put ? s->w.base : s->recv;
+    uint64_t seed = s->put ? seed_put(s) : seed_get(s, s->peer);
+    size_t off;
+    unsigned want, got;
+    if (bench_pattern_check(buf, s->n, seed, &off, &want, &got))
+        return;
+    /* Report the first bad repetition of a point only; the loop goes on so
+     * that both ranks keep making the same collective calls. */
+    if (s->ok)
+        fprintf(stderr, "orma-bench: rank %d: %s on %s window, %zu bytes, "
+                "repetition %llu: byte %zu is 0x%02x, expected 0x%02x\n",
+                s->me, s->put ? "put" : "get", s->w.kind, s->n,
+                (unsigned long long)s->rep, off, got, want);
+    s->ok = 0;
+}
+
+/* One repetition; *sec_p (if not NULL) receives the timed part. */
+static void repetition(pp_state *s, double *sec_p)
+{
+    double t = timed(s);
+    verify(s);
+    s->rep++;
+    prepare(s);
+    BENCH_CHECK(orma_win_fence(0, s->w.win));
+    if (sec_p != NULL)
+        *sec_p = t;
+}
+
+static int point(pp_state *s, size_t n)
+{
+    const bench_ctx *ctx = s->ctx;
+    s->n = n;
+    s->ok = 1;
+    /* The last repetition prepared only the previous size's bytes. */
+    prepare(s);
+    BENCH_CHECK(orma_win_fence(0, s->w.win));
+    for (int i = 0; i < PP_WARMUP; i++)
+        repetition(s, NULL);
+    long reps = ctx->opts->reps;
+    if (reps <= 0) {
+        double t0 = orma_wtime();
+        for (int i = 0; i < PP_CALIB; i++)
+            repetition(s, NULL);
+        reps = bench_reps_for(ctx->opts, (orma_wtime() - t0) / PP_CALIB);
+    }
+    /* Both ranks must run the same count: rank 0's choice wins. */
+    reps = (long)bench_ctl_bcast(ctx->ctl, (uint64_t)reps);
+    double *us = bench_xmalloc((size_t)reps * sizeof *us);
+    for (long i = 0; i < reps; i++) {
+        double t;
+        repetition(s, &t);
+        us[i] = t * 1e6;
+    }
+    int ok = bench_ctl_all_ok(ctx->ctl, s->ok);
+    if (ok)
+        bench_emit(ctx, "orma", s->put ? "put" : "get", "fence", s->w.kind, n,
+                   2.0 * (double)n, us, reps);
+    else if (ctx->rank == 0)
+        fprintf(stderr, "orma-bench: %s on %s window, %zu bytes: data did "
+                "not verify; stopping\n", s->put ? "put" : "get", s->w.kind, n);
+    free(us);
+    return ok ? 0 : -1;
+}
+
+int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind)
+{
+    size_t max = bench_opts_max_size(ctx->opts);
+    pp_state s;
+    memset(&s, 0, sizeof s);
+    s.ctx = ctx;
+    s.put = strcmp(op, "put") == 0;
+    s.me = ctx->rank;
+    s.peer = 1 - ctx->rank;
+    if (bench_window_open(ctx->ctl, kind, max, &s.w) != 0)
+        return BENCH_USAGE; /* unknown kind: filtered before, not reached */
+    s.send = bench_xmalloc(max);
+    s.recv = bench_xmalloc(max);
+    memset(s.send, 0, max);
+    memset(s.recv, 0, max);
+
+    int st = BENCH_OK;
+    char what[64];
+    snprintf(what, sizeof what, "%s %s", op, kind);
+    for (int i = 0; i < ctx->opts->nsizes; i++) {
+        bench_progress(what, ctx->opts->sizes[i]);
+        if (point(&s, ctx->opts->sizes[i]) != 0) {
+            st = BENCH_FAIL;
+            break;
+        }
+    }
+    /* Close the last epoch so the window can be freed. */
+    BENCH_CHECK(orma_win_fence(ORMA_MODE_NOSUCCEED, s.w.win));
+    bench_window_close(&s.w);
+    free(s.send);
+    free(s.recv);
+    return st;
+}

@@ -1,0 +1,161 @@
+/* report.c -- see report.h. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <orma.h>
+
+#include "check.h"
+#include "ctl.h"
+#include "report.h"
+#include "stats.h"
+
+#define PROGRESS_EVERY_S 5.0
+
+static struct {
+    int active;     /* rank 0 after a successful open */
+    FILE *json;
+    int header_done;
+    bench_result *res;
+    size_t nres, cap;
+    double t_start, t_last_progress;
+} rep;
+
+int bench_report_open(const bench_ctx *ctx)
+{
+    memset(&rep, 0, sizeof rep);
+    int ok = 1;
+    if (ctx->rank == 0 && ctx->opts->json_path != NULL) {
+        rep.json = fopen(ctx->opts->json_path, "a");
+        if (rep.json == NULL) {
+            perror(ctx->opts->json_path);
+            ok = 0;
+        }
+    }
+    if (!bench_ctl_all_ok(ctx->ctl, ok)) {
+        bench_report_close();
+        return -1;
+    }
+    rep.active = ctx->rank == 0;
+    rep.t_start = rep.t_last_progress = orma_wtime();
+    return 0;
+}
+
+void bench_report_close(void)
+{
+    if (rep.json != NULL)
+        fclose(rep.json);
+    free(rep.res);
+    memset(&rep, 0, sizeof rep);
+}
+
+static void print_header(void)
+{
+    printf("%-9s %-7s %-9s %-5s %-15s %2s %6s %7s %10s %10s %10s %10s\n",
+           "suite", "backend", "op", "sync", "window", "p", "bytes", "reps",
+           "min_us", "median_us", "max_us", "MB/s");
+}
+
+static void print_row(const bench_result *r)
+{
+    char sz[24];
+    bench_format_size(r->bytes, sz, sizeof sz);
+    printf("%-9s %-7s %-9s %-5s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f\n",
+           r->suite, r->backend, r->op, r->sync, r->window, r->p, sz, r->reps,
+           r->min_us, r->median_us, r->max_us, r->mbps);
+    fflush(stdout);
+}
+
+/* JSON has no inf/nan.  Values are printed with %.6g: six significant
+ * digits keep a 3 ns memcpy and a 4 ms round trip equally exact, and the
+ * exponent form it may use is valid JSON. */
+static double finite_or_zero(double x)
+{
+    return isfinite(x) ? x : 0.0;
+}
+
+/* The strings are identifiers from the code (suite and window names), so
+ * they need no JSON escaping. */
+static void print_json(const bench_result *r)
+{
+    fprintf(rep.json,
+            "{\"suite\":\"%s\",\"backend\":\"%s\",\"op\":\"%s\",\"sync\":\"%s\","
+            "\"window\":\"%s\",\"p\":%d,\"bytes\":%zu,\"reps\":%ld,"
+            "\"min_us\":%.6g,\"median_us\":%.6g,\"max_us\":%.6g,\"mbps\":%.6g}\n",
+            r->suite, r->backend, r->op, r->sync, r->window, r->p, r->bytes,
+            r->reps, finite_or_zero(r->min_us), finite_or_zero(r->median_us),
+            finite_or_zero(r->max_us), finite_or_zero(r->mbps));
+    /* A run that dies later still leaves the lines it finished. */
+    fflush(rep.json);
+}
+
+void bench_emit(const bench_ctx *ctx, const char *backend, const char *op,
+                const char *sync, const char *window, size_t bytes,
+                double moved_bytes, double *samples_us, long n)
+{
+    if (!rep.active)
+        return;
+    bench_stats s;
+    bench_stats_compute(samples_us, n, &s);
+    bench_result r = {ctx->suite, backend, op, sync, window, ctx->size,
+                      bytes, n, s.min, s.median, s.max,
+                      s.median > 0.0 ? moved_bytes / s.median : 0.0};
+    if (rep.nres == rep.cap) {
+        rep.cap = rep.cap ? 2 * rep.cap : 64;
+        bench_result *nr = realloc(rep.res, rep.cap * sizeof *nr);
+        if (nr == NULL) {
+            fprintf(stderr, "orma-bench: out of memory\n");
+            exit(BENCH_FAIL);
+        }
+        rep.res = nr;
+    }
+    rep.res[rep.nres++] = r;
+    if (!rep.header_done) {
+        print_header();
+        rep.header_done = 1;
+    }
+    print_row(&r);
+    if (rep.json != NULL)
+        print_json(&r);
+}
+
+const bench_result *bench_report_find(const char *backend, const char *op,
+                                      const char *window, size_t bytes)
+{
+    for (size_t i = 0; i < rep.nres; i++) {
+        const bench_result *r = &rep.res[i];
+        if (r->bytes == bytes && strcmp(r->backend, backend) == 0 &&
+            strcmp(r->op, op) == 0 && strcmp(r->window, window) == 0)
+            return r;
+    }
+    return NULL;
+}
+
+void bench_note(const char *fmt, ...)
+{
+    if (!rep.active)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("# ", stdout);
+    vprintf(fmt, ap);
+    fputc('\n', stdout);
+    fflush(stdout);
+    va_end(ap);
+}
+
+void bench_progress(const char *what, size_t bytes)
+{
+    if (!rep.active)
+        return;
+    double now = orma_wtime();
+    if (now - rep.t_last_progress < PROGRESS_EVERY_S)
+        return;
+    rep.t_last_progress = now;
+    char sz[24];
+    bench_format_size(bytes, sz, sizeof sz);
+    fprintf(stderr, "orma-bench: %.0f s, %zu results so far, measuring %s %s\n",
+            now - rep.t_start, rep.nres, what, sz);
+}

@@ -1,0 +1,46 @@
+/* report.h -- where results go: an aligned table on stdout, one JSON object
+ * per line appended to the --json file, and a progress line on stderr when a
+ * run is long.  Only rank 0 reports; on other ranks every call is a no-op.
+ *
+ * JSON keys: suite backend op sync window p bytes reps min_us median_us
+ * max_us mbps.  mbps is MB/s (1 MB = 1e6 bytes) from the median time and
+ * the bytes one sample moves (2 * bytes for a round trip). */
+#ifndef BENCH_REPORT_H
+#define BENCH_REPORT_H
+
+#include <stddef.h>
+
+#include "bench.h"
+
+typedef struct bench_result {
+    const char *suite, *backend, *op, *sync, *window; /* static strings */
+    int p;            /* ranks in the job */
+    size_t bytes;     /* message size */
+    long reps;        /* samples the statistics are over */
+    double min_us, median_us, max_us;
+    double mbps;
+} bench_result;
+
+/* Rank 0 opens the JSON file (append); all ranks learn whether that worked.
+ * Collective.  Returns 0 or -1 (message printed). */
+int bench_report_open(const bench_ctx *ctx);
+void bench_report_close(void);
+
+/* Summarize samples (microseconds each; reordered) as one result of
+ * ctx->suite; moved_bytes is what one sample moved, for mbps. */
+void bench_emit(const bench_ctx *ctx, const char *backend, const char *op,
+                const char *sync, const char *window, size_t bytes,
+                double moved_bytes, double *samples_us, long n);
+
+/* A result of this run, or NULL (always NULL off rank 0). */
+const bench_result *bench_report_find(const char *backend, const char *op,
+                                      const char *window, size_t bytes);
+
+/* A "# ..." line in the table (rank 0 only). */
+void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Tell the progress line what is being measured; printed on stderr at most
+ * every few seconds, so short runs stay quiet. */
+void bench_progress(const char *what, size_t bytes);
+
+#endif

@@ -1,0 +1,67 @@
+/* windows.c -- see windows.h. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ctl.h"
+#include "windows.h"
+
+const char *const bench_window_kinds[] = {
+    "allocate", "create", "create_allocmem", "dynamic", "shared", NULL};
+
+int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
+                      bench_window *w)
+{
+    int nranks = orma_size();
+    void *base = NULL;
+    memset(w, 0, sizeof *w);
+    w->kind = kind;
+    w->size = size;
+    if (strcmp(kind, "allocate") == 0) {
+        BENCH_CHECK(orma_win_allocate(size, 1, ORMA_INFO_NULL, &base, &w->win));
+    } else if (strcmp(kind, "shared") == 0) {
+        BENCH_CHECK(orma_win_allocate_shared(size, 1, ORMA_INFO_NULL, &base,
+                                             &w->win));
+    } else if (strcmp(kind, "create") == 0) {
+        base = w->own = bench_xmalloc(size);
+        BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
+    } else if (strcmp(kind, "create_allocmem") == 0) {
+        BENCH_CHECK(orma_alloc_mem(size, ORMA_INFO_NULL, &base));
+        w->own = base;
+        BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
+    } else if (strcmp(kind, "dynamic") == 0) {
+        BENCH_CHECK(orma_win_create_dynamic(ORMA_INFO_NULL, &w->win));
+        base = w->own = bench_xmalloc(size);
+        BENCH_CHECK(orma_win_attach(w->win, base, size));
+    } else {
+        return -1;
+    }
+    w->base = base;
+    memset(w->base, 0, size);
+    w->disp = bench_xmalloc((size_t)nranks * sizeof *w->disp);
+    int dynamic = strcmp(kind, "dynamic") == 0;
+    /* Dynamic windows are addressed by the target's address, which only
+     * the target knows; the other flavours start at displacement 0.  The
+     * exchange also makes sure every rank has attached before any access. */
+    for (int r = 0; r < nranks; r++) {
+        uint64_t mine = dynamic ? (uint64_t)(uintptr_t)base : 0;
+        w->disp[r] = (orma_aint)bench_ctl_exchange(ctl, mine, r);
+    }
+    return 0;
+}
+
+void bench_window_close(bench_window *w)
+{
+    if (strcmp(w->kind, "dynamic") == 0)
+        BENCH_CHECK(orma_win_detach(w->win, w->base));
+    BENCH_CHECK(orma_win_free(&w->win));
+    if (strcmp(w->kind, "create_allocmem") == 0)
+        BENCH_CHECK(orma_free_mem(w->own));
+    else
+        free(w->own);
+    free(w->disp);
+    w->own = NULL;
+    w->disp = NULL;
+    w->base = NULL;
+}

@@ -1,0 +1,39 @@
+/* windows.h -- one window of each flavour the suites measure, by name:
+ *
+ *   allocate         orma_win_allocate
+ *   create           orma_win_create on malloc'd (private) memory
+ *   create_allocmem  orma_win_create on memory from orma_alloc_mem
+ *   dynamic          orma_win_create_dynamic + orma_win_attach of malloc'd
+ *                    memory; displacements are the targets' addresses
+ *   shared           orma_win_allocate_shared
+ *
+ * Every window has size bytes at every rank, displacement unit 1, and its
+ * memory is touched once so page faults stay out of the timings. */
+#ifndef BENCH_WINDOWS_H
+#define BENCH_WINDOWS_H
+
+#include <stddef.h>
+
+#include <orma.h>
+
+#include "bench.h"
+
+extern const char *const bench_window_kinds[]; /* NULL-terminated */
+
+typedef struct bench_window {
+    const char *kind;
+    orma_win win;
+    unsigned char *base; /* this rank's window memory */
+    size_t size;
+    void *own;           /* memory the window was made on, freed after it */
+    orma_aint *disp;     /* disp[r]: displacement of rank r's first byte */
+} bench_window;
+
+/* Collective.  Returns 0, or -1 for an unknown kind (nothing created). */
+int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
+                      bench_window *w);
+
+/* Collective; call after the last epoch was closed. */
+void bench_window_close(bench_window *w);
+
+#endif
