@@ -33,11 +33,11 @@ static inline int api_rma_check(const char *call, const void *origin, size_t ori
     if (__builtin_expect(next < 0, 0))
         return rma_epoch_apply(&win->epoch_state, RMA_EV_OP);
     size_t offset = (size_t)target_disp;
+    if (__builtin_expect(target_disp < 0 && len, 0))
+        return util_error(ORMA_ERR_DISP, "%s to rank %d: negative displacement %ld", call, target,
+                          (long)target_disp);
     if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC && len) {
         const struct rma_target *t = &win->targets[target];
-        if (__builtin_expect(target_disp < 0, 0))
-            return util_error(ORMA_ERR_DISP, "%s to rank %d: negative displacement %ld", call, target,
-                              (long)target_disp);
         if (__builtin_mul_overflow((size_t)target_disp, (size_t)t->disp_unit, &offset) || offset > t->size ||
             len > t->size - offset)
             return util_error(ORMA_ERR_RANGE, "%s of %zu bytes at displacement %ld (unit %d) exceeds rank %d's "

@@ -11,7 +11,7 @@
 #define UTIL_CONFIG_LIST(X)                                                     \
     X(LOG_LEVEL, log_level, LEVEL, "warn",                                     \
       "messages printed on stderr: none, error, warn, info or debug")           \
-    X(SPIN, spin, UINT, "2000",                                                 \
+    X(SPIN, spin, UINT, "100",                                                 \
       "polls of a shared word before a waiting rank starts yielding its core")  \
     X(YIELD, yield, UINT, "50",                                                 \
       "sched_yield calls before a waiting rank sleeps in the kernel")           \
