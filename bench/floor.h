@@ -7,7 +7,17 @@
  *              each (orma_win_allocate_shared memory, C11 atomics); 8 bytes
  *   memcpy     rank 0 copies a private buffer into another, every size
  *   cma        rank 0 process_vm_writev's into rank 1's malloc'd buffer,
- *              every size; skipped with a note when the kernel refuses */
+ *              every size; skipped with a note when the kernel refuses
+ *
+ * The same-pattern floors do the exchange of a put round trip (floor_rt.h)
+ * with raw primitives and flags, no orma synchronization: the written
+ * lines were just read by their owner on the other core, as in the orma
+ * round trip and unlike in memcpy and cma, where they stay with the writer.
+ * Sync "flag"; mbps counts 2 x bytes like the put rows.
+ *   xcopy      memcpy into the other rank's buffer of one shared window,
+ *              every size; the same pattern as put on allocate
+ *   cma_rt     process_vm_writev into the other rank's malloc'd buffer,
+ *              every size; as put on create; skipped like cma */
 #ifndef BENCH_FLOOR_H
 #define BENCH_FLOOR_H
 
@@ -16,5 +26,7 @@
 int bench_floor_cacheline(const bench_ctx *ctx);
 int bench_floor_memcpy(const bench_ctx *ctx);
 int bench_floor_cma(const bench_ctx *ctx);
+int bench_floor_xcopy(const bench_ctx *ctx);
+int bench_floor_cma_rt(const bench_ctx *ctx);
 
 #endif

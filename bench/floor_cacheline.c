@@ -3,7 +3,6 @@
  * stores k into its own line, rank 0 spins until it sees that.  One round
  * trip (~100 ns) is close to the timer's resolution, so a sample times
  * PER_SAMPLE round trips and divides. */
-#include <sched.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -11,6 +10,7 @@
 #include <orma.h>
 
 #include "check.h"
+#include "flag.h"
 #include "floor.h"
 #include "report.h"
 
@@ -19,10 +19,6 @@
 #define SAMPLES_QUICK 20
 /* Room to align a 64-byte line inside each rank's part of the window. */
 #define PART_BYTES 192
-/* Polls before yielding (~8 us with a 30 ns pause): a peer on another core
- * answers in well under 1 us, while a peer sharing this core (the machine
- * is busy) cannot answer at all until this rank yields. */
-#define SPINS_BEFORE_YIELD 256
 
 static _Atomic uint64_t *line_of(orma_win win, int rank)
 {
@@ -34,24 +30,6 @@ static _Atomic uint64_t *line_of(orma_win win, int rank)
     return (_Atomic uint64_t *)a;
 }
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-static void wait_for(_Atomic uint64_t *p, uint64_t v)
-{
-    unsigned spins = 0;
-    while (atomic_load_explicit(p, memory_order_acquire) != v) {
-        if (++spins > SPINS_BEFORE_YIELD)
-            sched_yield();
-        else
-            cpu_relax();
-    }
-}
-
 /* PER_SAMPLE round trips numbered from *k + 1; both ranks call this. */
 static void round_trips(int rank, _Atomic uint64_t *mine,
                         _Atomic uint64_t *peer, uint64_t *k)
@@ -59,11 +37,11 @@ static void round_trips(int rank, _Atomic uint64_t *mine,
     for (int i = 0; i < PER_SAMPLE; i++) {
         uint64_t v = ++*k;
         if (rank == 0) {
-            atomic_store_explicit(mine, v, memory_order_release);
-            wait_for(peer, v);
+            bench_flag_raise(mine, v);
+            bench_flag_wait(peer, v);
         } else {
-            wait_for(peer, v);
-            atomic_store_explicit(mine, v, memory_order_release);
+            bench_flag_wait(peer, v);
+            bench_flag_raise(mine, v);
         }
     }
 }

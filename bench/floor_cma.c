@@ -7,13 +7,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
-#include <sys/uio.h>
 #include <unistd.h>
 
 #include <orma.h>
 
 #include "check.h"
+#include "cma.h"
 #include "ctl.h"
 #include "floor.h"
 #include "pattern.h"
@@ -31,18 +30,7 @@ typedef struct cma_arg {
 
 static int cma_write(const cma_arg *a)
 {
-    struct iovec local = {a->src, a->n};
-    struct iovec remote = {(void *)a->dst, a->n};
-    ssize_t w = process_vm_writev(a->pid, &local, 1, &remote, 1, 0);
-    if (w == (ssize_t)a->n)
-        return 0;
-    if (w < 0)
-        fprintf(stderr, "orma-bench: process_vm_writev of %zu bytes: %s\n",
-                a->n, strerror(errno));
-    else
-        fprintf(stderr, "orma-bench: process_vm_writev wrote %zd of %zu bytes\n",
-                w, a->n);
-    return -1;
+    return bench_cma_write(a->pid, a->src, a->dst, a->n);
 }
 
 static int cma_kernel(void *arg, long iters)
@@ -56,11 +44,9 @@ static int cma_kernel(void *arg, long iters)
 /* Rank 0: can we write into rank 1 at all? */
 static int probe(cma_arg *a)
 {
-    struct iovec local = {a->src, 1};
-    struct iovec remote = {(void *)a->dst, 1};
-    if (process_vm_writev(a->pid, &local, 1, &remote, 1, 0) == 1)
+    int e = bench_cma_try(a->pid, a->src, a->dst);
+    if (e == 0)
         return CMA_OK;
-    int e = errno;
     if (e == EPERM || e == ENOSYS) {
         bench_note("floor cma skipped: process_vm_writev: %s", strerror(e));
         return CMA_SKIP;
@@ -113,9 +99,7 @@ int bench_floor_cma(const bench_ctx *ctx)
     if (ctx->rank == 1) {
         buf = bench_xmalloc(max);
         memset(buf, 0, max);
-        /* Under Yama ptrace_scope 1 only a declared tracer may write into
-         * this process; failing (no Yama) is fine. */
-        (void)prctl(PR_SET_PTRACER, PR_SET_PTRACER_ANY, 0, 0, 0);
+        bench_cma_allow_peers();
     }
     if (ctx->rank == 0) {
         a.src = bench_xmalloc(max);

@@ -32,7 +32,7 @@ static void usage(FILE *f)
           "  --window LIST  only these windows (pingpong: allocate, create,\n"
           "                 create_allocmem, dynamic, shared)\n"
           "  --op LIST      only these operations (pingpong: put, get,\n"
-          "                 cacheline, memcpy, cma)\n"
+          "                 cacheline, memcpy, cma, xcopy, cma_rt)\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);

@@ -6,8 +6,9 @@
 #include "report.h"
 #include "windows.h"
 
-static const char *const pp_ops[] = {"put", "get", "cacheline", "memcpy",
-                                     "cma", NULL};
+static const char *const pp_ops[] = {"put",    "get",   "cacheline",
+                                     "memcpy", "cma",   "xcopy",
+                                     "cma_rt", NULL};
 
 static int check_filters(const bench_ctx *ctx)
 {
@@ -22,8 +23,8 @@ static int check_filters(const bench_ctx *ctx)
     }
     if (bench_list_check(ctx->opts->ops, pp_ops, bad, sizeof bad) != 0) {
         if (ctx->rank == 0)
-            fprintf(stderr, "orma-bench: pingpong: unknown op '%s' "
-                    "(put, get, cacheline, memcpy, cma)\n", bad);
+            fprintf(stderr, "orma-bench: pingpong: unknown op '%s' (put, "
+                    "get, cacheline, memcpy, cma, xcopy, cma_rt)\n", bad);
         return -1;
     }
     return 0;
@@ -67,6 +68,10 @@ int bench_pingpong_run(const bench_ctx *ctx)
         st = bench_floor_memcpy(ctx);
     if (st == BENCH_OK && bench_list_has(ops, "cma"))
         st = bench_floor_cma(ctx);
+    if (st == BENCH_OK && bench_list_has(ops, "xcopy"))
+        st = bench_floor_xcopy(ctx);
+    if (st == BENCH_OK && bench_list_has(ops, "cma_rt"))
+        st = bench_floor_cma_rt(ctx);
     if (st == BENCH_OK)
         pp_summary(ctx);
     return st;

@@ -1,8 +1,9 @@
 /* pingpong.h -- the pingpong suite: round trips between 2 ranks.
  *
  * Ops (--op): put, get (orma, fence, on every window of windows.h) and the
- * floors cacheline, memcpy, cma (floor.h) that the orma numbers are judged
- * against; the summary prints the ratios of the project's bar. */
+ * floors cacheline, memcpy, cma, xcopy, cma_rt (floor.h) that the orma
+ * numbers are judged against; the summary prints the ratios of the
+ * project's bar and, beside them, those against the same-pattern floors. */
 #ifndef BENCH_PINGPONG_H
 #define BENCH_PINGPONG_H
 

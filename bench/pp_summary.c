@@ -3,6 +3,10 @@
  *   (a) 8 B put+fence round trip on allocate / cache-line round trip  <= 3
  *   (b) put bandwidth on allocate / memcpy bandwidth, 1M and 4M       >= 0.8
  *   (c) put bandwidth on create / process_vm_writev bandwidth, same   >= 0.8
+ * and, against the same-pattern floors (floor.h: the round trip's own
+ * exchange with raw copies and flags, which memcpy and cma are not):
+ *   (b') put bandwidth on allocate / xcopy bandwidth, 1M and 4M      >= 0.8
+ *   (c') put bandwidth on create / cma_rt bandwidth, same            >= 0.8
  * A benchmark reports; a FAIL here does not change the exit status. */
 #include <stdio.h>
 
@@ -20,6 +24,32 @@ static int line(const char *what, double num, double den, const char *unit,
            num, den, unit, ratio, at_most ? "<=" : ">=", bar,
            pass ? "PASS" : "FAIL");
     return 1;
+}
+
+/* The put bandwidth on window over the floor's, at 1M and 4M.  *head_p,
+ * when not NULL, is printed before the first line and then cleared. */
+static int bandwidth(const char **head_p, const char *tag, const char *window,
+                     const char *floor_op, const char *floor_window)
+{
+    static const size_t big[] = {1u << 20, 4u << 20};
+    static const char *const big_name[] = {"1M", "4M"};
+    int shown = 0;
+    for (int i = 0; i < 2; i++) {
+        const bench_result *p = bench_report_find("orma", "put", window, big[i]);
+        const bench_result *f = bench_report_find("floor", floor_op,
+                                                  floor_window, big[i]);
+        if (p == NULL || f == NULL || !(f->mbps > 0.0))
+            continue;
+        if (head_p != NULL && *head_p != NULL) {
+            fputs(*head_p, stdout);
+            *head_p = NULL;
+        }
+        char what[64];
+        snprintf(what, sizeof what, "%s put %s bandwidth %s/%s", tag,
+                 big_name[i], window, floor_op);
+        shown += line(what, p->mbps, f->mbps, "MB/s", 0, 0.8);
+    }
+    return shown;
 }
 
 void pp_summary(const bench_ctx *ctx)
@@ -40,28 +70,12 @@ void pp_summary(const bench_ctx *ctx)
         printf("  note: cache-line round trip %.1f us: the ranks shared a core "
                "(busy machine?); this run's ratios say little\n", cl->median_us);
 
-    static const size_t big[] = {1u << 20, 4u << 20};
-    static const char *const big_name[] = {"1M", "4M"};
-    for (int i = 0; i < 2; i++) {
-        const bench_result *p = bench_report_find("orma", "put", "allocate", big[i]);
-        const bench_result *m = bench_report_find("floor", "memcpy", "none", big[i]);
-        if (p != NULL && m != NULL && m->mbps > 0.0) {
-            char what[64];
-            snprintf(what, sizeof what, "(b) put %s bandwidth allocate/memcpy",
-                     big_name[i]);
-            shown += line(what, p->mbps, m->mbps, "MB/s", 0, 0.8);
-        }
-    }
-    for (int i = 0; i < 2; i++) {
-        const bench_result *p = bench_report_find("orma", "put", "create", big[i]);
-        const bench_result *c = bench_report_find("floor", "cma", "none", big[i]);
-        if (p != NULL && c != NULL && c->mbps > 0.0) {
-            char what[64];
-            snprintf(what, sizeof what, "(c) put %s bandwidth create/cma",
-                     big_name[i]);
-            shown += line(what, p->mbps, c->mbps, "MB/s", 0, 0.8);
-        }
-    }
+    shown += bandwidth(NULL, "(b)", "allocate", "memcpy", "none");
+    shown += bandwidth(NULL, "(c)", "create", "cma", "none");
+    const char *head = "  same-pattern floors (the round trip's exchange, "
+                       "raw copies and flags):\n";
+    shown += bandwidth(&head, "(b')", "allocate", "xcopy", "shared");
+    shown += bandwidth(&head, "(c')", "create", "cma_rt", "none");
     if (!shown)
         printf("  (none: this run lacks the data points the ratios need)\n");
     fflush(stdout);
