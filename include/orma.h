@@ -342,8 +342,110 @@ int orma_get(void *origin, size_t origin_count, orma_type origin_type,
  * must be given by all ranks or none.
  * Errors: ORMA_ERR_WIN, ORMA_ERR_ASSERT (unknown bits), ORMA_ERR_RMA_SYNC
  * (NOPRECEDE after operations were issued in the epoch, or fence while
- * another kind of epoch is open). */
+ * another kind of epoch is open: PSCW, lock, lock_all). */
 int orma_win_fence(int assert, orma_win win);
+
+/* ------------------------------------------------------------------------ */
+/* Groups (of ranks of a window; today every window spans every rank)        */
+/* ------------------------------------------------------------------------ */
+
+typedef struct orma_group_s *orma_group;
+#define ORMA_GROUP_NULL ((orma_group)0)
+#define ORMA_UNDEFINED (-32766) /* a rank that is not in a group */
+
+/* The group of every rank of the window, in rank order. */
+int orma_win_get_group(orma_win win, orma_group *group_p);
+
+/* The group of ranks[0..n-1] of group, in that order.  ORMA_ERR_RANK for a
+ * rank outside group or given twice.  n may be 0 (the empty group). */
+int orma_group_incl(orma_group group, int n, const int *ranks, orma_group *newgroup_p);
+
+/* group without ranks[0..n-1], order kept.  Same errors as incl. */
+int orma_group_excl(orma_group group, int n, const int *ranks, orma_group *newgroup_p);
+
+int orma_group_size(orma_group group, int *size_p);
+
+/* This rank's position in group, or ORMA_UNDEFINED. */
+int orma_group_rank(orma_group group, int *rank_p);
+
+/* For each ranks1[i] of group1, its position in group2 (or ORMA_UNDEFINED). */
+int orma_group_translate_ranks(orma_group group1, int n, const int *ranks1, orma_group group2,
+                               int *ranks2);
+
+/* Free the group and set *group_p to ORMA_GROUP_NULL. */
+int orma_group_free(orma_group *group_p);
+
+/* ------------------------------------------------------------------------ */
+/* Active target: post-start-complete-wait                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Open an exposure epoch for the origins in group (ranks of the window).
+ * Never blocks: it makes the post visible to each origin.  Asserts:
+ * ORMA_MODE_NOCHECK, NOSTORE, NOPUT.  Errors: ORMA_ERR_WIN, ORMA_ERR_ARG (bad
+ * group), ORMA_ERR_ASSERT, ORMA_ERR_RMA_SYNC (an exposure epoch or a fence
+ * epoch with operations is open). */
+int orma_win_post(orma_group group, int assert, orma_win win);
+
+/* Open an access epoch to the targets in group.  Returns at once: an
+ * operation to a target whose post is visible goes straight to its memory,
+ * others are queued until orma_win_complete.  ORMA_MODE_NOCHECK: every target
+ * has posted already (the user guarantees it), nothing is waited for.
+ * Errors as orma_win_post, and ORMA_ERR_RMA_SYNC when an access epoch is
+ * open.  Operations to a rank outside group fail with ORMA_ERR_RMA_SYNC. */
+int orma_win_start(orma_group group, int assert, orma_win win);
+
+/* Close the access epoch: wait only for the posts that queued operations
+ * need, perform those operations, then tell each target this origin is done.
+ * ORMA_ERR_RMA_SYNC without a matching orma_win_start. */
+int orma_win_complete(orma_win win);
+
+/* Close the exposure epoch: return when every origin of the post group has
+ * completed.  ORMA_ERR_RMA_SYNC without a matching orma_win_post. */
+int orma_win_wait(orma_win win);
+
+/* orma_win_wait that never blocks: *flag_p = 1 (and the epoch closed) when
+ * every origin has completed, else 0. */
+int orma_win_test(orma_win win, int *flag_p);
+
+/* ------------------------------------------------------------------------ */
+/* Passive target: lock, unlock, flush                                       */
+/* ------------------------------------------------------------------------ */
+
+#define ORMA_LOCK_EXCLUSIVE 1
+#define ORMA_LOCK_SHARED 2
+
+/* Open an access epoch to rank, under a shared or exclusive lock of its
+ * window.  The lock is a word in shared memory taken with atomic operations:
+ * the target never has to call anything, whatever it is doing.  Exclusive
+ * requests are served in arrival order, so none starves.  Several ranks may
+ * be locked at once (not the same one twice).  ORMA_MODE_NOCHECK: no other
+ * rank holds or requests a conflicting lock (none is taken).
+ * Errors: ORMA_ERR_WIN, ORMA_ERR_RANK, ORMA_ERR_ARG (lock type),
+ * ORMA_ERR_ASSERT, ORMA_ERR_RMA_SYNC (rank already locked, or a fence, PSCW
+ * or lock_all access epoch is open). */
+int orma_win_lock(int lock_type, int rank, int assert, orma_win win);
+
+/* Complete every operation to rank (at origin and target) and release the
+ * lock.  ORMA_ERR_RMA_SYNC when rank is not locked. */
+int orma_win_unlock(int rank, orma_win win);
+
+/* Shared locks on every rank, taken lazily: at the first operation to each
+ * target.  ORMA_MODE_NOCHECK: none are taken. */
+int orma_win_lock_all(int assert, orma_win win);
+int orma_win_unlock_all(orma_win win);
+
+/* Inside a lock or lock_all epoch: complete the operations issued to rank
+ * (flush: at the target too; flush_local: at the origin), or to all ranks.
+ * Data written directly is visible when the call returns.
+ * ORMA_ERR_RMA_SYNC outside a passive-target epoch (or rank not locked). */
+int orma_win_flush(int rank, orma_win win);
+int orma_win_flush_all(orma_win win);
+int orma_win_flush_local(int rank, orma_win win);
+int orma_win_flush_local_all(orma_win win);
+
+/* Synchronize the private and public copies of the window (a full memory
+ * barrier: orma windows are in the unified memory model).  Always allowed. */
+int orma_win_sync(orma_win win);
 
 #ifdef __cplusplus
 }

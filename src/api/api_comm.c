@@ -32,6 +32,12 @@ static inline int api_rma_check(const char *call, const void *origin, size_t ori
     int next = rma_epoch_peek(win->epoch_state, RMA_EV_OP);
     if (__builtin_expect(next < 0, 0))
         return rma_epoch_apply(&win->epoch_state, RMA_EV_OP);
+    int acc = RMA_EPOCH_ACCESS(win->epoch_state);
+    if (acc == RMA_ACC_START || acc == RMA_ACC_LOCK) {
+        status = rma_target_check(win, target, call);
+        if (status)
+            return status;
+    }
     size_t offset = (size_t)target_disp;
     if (__builtin_expect(target_disp < 0 && len, 0))
         return util_error(ORMA_ERR_DISP, "%s to rank %d: negative displacement %ld", call, target,
@@ -55,7 +61,7 @@ int orma_put(const void *origin, size_t origin_count, orma_type origin_type, int
              size_t target_count, orma_type target_type, orma_win handle)
 {
     struct rma_win *win = NULL;
-    size_t len, offset;
+    size_t len = 0, offset = 0;
     int status = api_rma_check("orma_put", origin, origin_count, origin_type, target, target_disp, target_count,
                                target_type, handle, &win, &len, &offset);
     if (__builtin_expect(status || !len, 0))
@@ -67,7 +73,7 @@ int orma_get(void *origin, size_t origin_count, orma_type origin_type, int targe
              size_t target_count, orma_type target_type, orma_win handle)
 {
     struct rma_win *win = NULL;
-    size_t len, offset;
+    size_t len = 0, offset = 0;
     int status = api_rma_check("orma_get", origin, origin_count, origin_type, target, target_disp, target_count,
                                target_type, handle, &win, &len, &offset);
     if (__builtin_expect(status || !len, 0))

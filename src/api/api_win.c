@@ -145,26 +145,3 @@ API_WIN_QUERY(orma_win_get_base, void *, win->base)
 API_WIN_QUERY(orma_win_get_size, size_t, win->size)
 API_WIN_QUERY(orma_win_get_disp_unit, int, win->disp_unit)
 API_WIN_QUERY(orma_win_get_flavor, orma_win_flavor, (orma_win_flavor)win->flavor)
-
-#define API_FENCE_ASSERTS                                                                          \
-    (ORMA_MODE_NOCHECK | ORMA_MODE_NOSTORE | ORMA_MODE_NOPUT | ORMA_MODE_NOPRECEDE | ORMA_MODE_NOSUCCEED)
-
-int orma_win_fence(int assert, orma_win handle)
-{
-    struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_fence", handle, &win);
-    if (status)
-        return status;
-    if (assert & ~API_FENCE_ASSERTS)
-        return util_error(ORMA_ERR_ASSERT, "orma_win_fence: unknown assert bits 0x%x",
-                          (unsigned)(assert & ~API_FENCE_ASSERTS));
-    int event = RMA_EV_FENCE;
-    if (assert & ORMA_MODE_NOPRECEDE)
-        event = (assert & ORMA_MODE_NOSUCCEED) ? RMA_EV_FENCE_NOPRECEDE_NOSUCCEED : RMA_EV_FENCE_NOPRECEDE;
-    else if (assert & ORMA_MODE_NOSUCCEED)
-        event = RMA_EV_FENCE_NOSUCCEED;
-    status = rma_epoch_apply(&win->epoch_state, event);
-    if (status)
-        return status;
-    return rma_fence(win, assert);
-}

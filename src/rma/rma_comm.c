@@ -1,6 +1,7 @@
 /* rma_comm.c -- the slow paths of put and get, and the queue of operations
  * whose target has not opened the epoch yet (deferred, as in [004]). */
 #include "rma_comm.h"
+#include "rma_lock.h"
 #include "shm_cma.h"
 #include "util_config.h"
 #include "util_status.h"
@@ -42,17 +43,75 @@ static int rma_where_copy(struct rma_win *win, int kind, int target, void *origi
                               : shm_cma_read(pid, w->raddr, origin, len);
 }
 
-static int rma_target_opened(struct rma_win *win, struct rma_target *t)
+/* Can target be accessed directly now?  Marks it ready when it can.  Fence:
+ * the target has opened the epoch; PSCW: its post for this epoch is
+ * visible (or NOCHECK); lock_all: take its shared lock now (lazily, at the
+ * first access); lock: the lock was taken by orma_win_lock. */
+static int rma_target_try_ready(struct rma_win *win, int target)
 {
-    if (t->seen_epoch == win->fence_epoch)
+    struct rma_target *t = &win->targets[target];
+    if (t->ready == win->access_gen)
         return 1;
-    if (!util_config.eager)
-        return 0;
-    uint32_t published = atomic_load_explicit(&t->ctl->fence_seq.value, memory_order_acquire);
-    if (!util_seq_geq(published, win->fence_epoch))
-        return 0;
-    t->seen_epoch = win->fence_epoch;
+    switch (RMA_EPOCH_ACCESS(win->epoch_state)) {
+    case RMA_ACC_FENCE_MAYBE:
+    case RMA_ACC_FENCE:
+        if (!util_config.eager ||
+            !util_seq_geq(atomic_load_explicit(&t->ctl->fence_seq.value, memory_order_acquire), win->fence_epoch))
+            return 0;
+        break;
+    case RMA_ACC_START:
+        if (!util_config.eager)
+            return 0;
+        if (!win->nocheck &&
+            !util_seq_geq(atomic_load_explicit(&rma_ctl_post_from(win->ctl, win->my_ctl)[target].value,
+                                               memory_order_acquire),
+                          t->post_expected))
+            return 0;
+        break;
+    case RMA_ACC_LOCK_ALL:
+        if (!win->nocheck && !t->lock_held) {
+            rma_lock_acquire(t->ctl, ORMA_LOCK_SHARED);
+            t->lock_held = 1;
+            t->lock_type = ORMA_LOCK_SHARED;
+        }
+        break;
+    default: /* lock: ready since orma_win_lock */
+        break;
+    }
+    t->ready = win->access_gen;
     return 1;
+}
+
+/* Block until target can be accessed in an epoch of kind acc (fence: it
+ * has opened the epoch; PSCW: its post is visible). */
+static void rma_target_wait_ready(struct rma_win *win, int target, int acc)
+{
+    struct rma_target *t = &win->targets[target];
+    if (t->ready == win->access_gen)
+        return;
+    if (acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE)
+        util_wait_geq(&t->ctl->fence_seq, win->fence_epoch);
+    else if (acc == RMA_ACC_START && !win->nocheck)
+        util_wait_geq(&rma_ctl_post_from(win->ctl, win->my_ctl)[target], t->post_expected);
+    t->ready = win->access_gen;
+}
+
+int rma_target_check(struct rma_win *win, int target, const char *call)
+{
+    struct rma_target *t = &win->targets[target];
+    switch (RMA_EPOCH_ACCESS(win->epoch_state)) {
+    case RMA_ACC_START:
+        if (!t->in_access)
+            return util_error(ORMA_ERR_RMA_SYNC, "%s to rank %d: the rank is not in the group of the "
+                              "open PSCW access epoch", call, target);
+        return ORMA_SUCCESS;
+    case RMA_ACC_LOCK:
+        if (!t->lock_type)
+            return util_error(ORMA_ERR_RMA_SYNC, "%s to rank %d: the rank is not locked", call, target);
+        return ORMA_SUCCESS;
+    default:
+        return ORMA_SUCCESS;
+    }
 }
 
 static int rma_queue_push(struct rma_win *win, int kind, int target, void *origin, size_t len, size_t offset)
@@ -114,7 +173,7 @@ int rma_comm_slow(struct rma_win *win, int kind, int target, void *origin, size_
     } else if (t->path == RMA_PATH_NONE) {
         return util_error(ORMA_ERR_RANGE, "rank %d exposes no memory in this window", target);
     }
-    if (!rma_target_opened(win, t))
+    if (!rma_target_try_ready(win, target))
         return rma_queue_push(win, kind, target, origin, len, offset);
     int status = t->queued ? rma_queue_flush_target(win, target) : ORMA_SUCCESS;
     struct rma_where w;
@@ -124,17 +183,12 @@ int rma_comm_slow(struct rma_win *win, int kind, int target, void *origin, size_
     return status ? status : rc;
 }
 
-int rma_comm_drain(struct rma_win *win)
+int rma_comm_drain(struct rma_win *win, int acc)
 {
     int status = ORMA_SUCCESS;
     for (size_t i = 0; i < win->nqueued; i++) {
         struct rma_op *op = &win->queue[i];
-        struct rma_target *t = &win->targets[op->target];
-        if (t->seen_epoch != win->fence_epoch) {
-            util_wait_geq(&t->ctl->fence_seq, win->fence_epoch);
-            if (util_config.eager)
-                t->seen_epoch = win->fence_epoch;
-        }
+        rma_target_wait_ready(win, op->target, acc);
         int rc = rma_op_perform(win, op);
         if (!status)
             status = rc;

@@ -27,16 +27,17 @@ struct rma_region_copy {
 
 int rma_comm_slow(struct rma_win *win, int kind, int target, void *origin, size_t len, size_t offset);
 
-/* Complete every queued operation, waiting for each target to open the
- * current epoch.  Returns the first failure, after trying all. */
-int rma_comm_drain(struct rma_win *win);
+/* Complete every queued operation of the closing epoch of kind acc
+ * (RMA_ACC_FENCE or RMA_ACC_START), waiting for each target to open it.
+ * Returns the first failure, after trying all. */
+int rma_comm_drain(struct rma_win *win, int acc);
 
 /* Dynamic windows: locate [addr, addr+len) at target. */
 int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where);
 
 static inline int rma_target_ready(const struct rma_win *win, const struct rma_target *t)
 {
-    return t->seen_epoch == win->fence_epoch && !t->queued;
+    return t->ready == win->access_gen && !t->queued;
 }
 
 static inline int rma_put(struct rma_win *win, int target, const void *origin, size_t len, size_t offset)
@@ -59,7 +60,30 @@ static inline int rma_get(struct rma_win *win, int target, void *origin, size_t 
     return rma_comm_slow(win, RMA_OP_GET, target, origin, len, offset);
 }
 
-/* Fence: rma_fence.c */
+/* Whether an operation to target is allowed in the open access epoch (the
+ * epoch kind is checked by the table; this checks the target). */
+int rma_target_check(struct rma_win *win, int target, const char *call);
+
+/* A new access epoch begins or ends: no target is ready any more. */
+static inline void rma_access_reset(struct rma_win *win)
+{
+    if (++win->access_gen == 0)
+        win->access_gen = 1; /* 0 means "never ready" */
+}
+
+/* Synchronization: rma_fence.c, rma_pscw.c, rma_passive.c */
 int rma_fence(struct rma_win *win, int assert);
+int rma_post(struct rma_win *win, const int *ranks, int n, int assert);
+int rma_start(struct rma_win *win, const int *ranks, int n, int assert);
+int rma_complete(struct rma_win *win);
+/* Nonzero when every origin of the open exposure epoch has completed. */
+int rma_exposure_done(struct rma_win *win);
+void rma_wait(struct rma_win *win);
+void rma_exposure_end(struct rma_win *win);
+int rma_lock(struct rma_win *win, int type, int target, int assert);
+int rma_unlock(struct rma_win *win, int target);
+int rma_lock_all(struct rma_win *win, int assert);
+int rma_unlock_all(struct rma_win *win);
+int rma_flush(struct rma_win *win);
 
 #endif

@@ -6,7 +6,7 @@
  *
  *   header | rank block 0 | ... | rank block n-1 | barrier flags
  *
- * A rank block is RMA_CTL_BLOCK_SIZE(max_attach) bytes. */
+ * A rank block is rma_ctl_block_size(nranks, max_attach) bytes. */
 #ifndef ORMA_RMA_CTL_H
 #define ORMA_RMA_CTL_H
 
@@ -48,21 +48,69 @@ struct rma_ctl_rank {
     _Atomic uint32_t nregions;
     char pad1[RMA_LINE - 8];
 
-    struct rma_region regions[]; /* max_attach entries */
+    /* line 2 -- writers: every rank locking this window.  A fair
+     * reader-writer ticket lock (Mellor-Crummey and Scott): the high half
+     * counts exclusive requests/releases, the low half shared ones.  An
+     * exclusive holder owns the lock when lock_done equals the value
+     * lock_req had when it asked; a shared one when the high halves match.
+     * A carry out of the low half acts as one more exclusive request and
+     * release, seen by both words alike, so wrap-around is harmless. */
+    _Atomic uint64_t lock_req;
+    _Atomic uint64_t lock_done;
+    struct util_waitword lock_released; /* bumped by every release: waiters sleep on it */
+    char pad2[RMA_LINE - 16 - sizeof(struct util_waitword)];
+
+    /* line 3 -- writers: origins of PSCW epochs, after raising their own
+     * complete_from slot; the owner sleeps on it in orma_win_wait. */
+    struct util_waitword complete_any;
+    char pad3[RMA_LINE - sizeof(struct util_waitword)];
+
+    /* followed by, at offsets from rma_ctl_post_from() etc.:
+     *   post_from[nranks]     writer: rank t bumps slot t when it posts an
+     *                         exposure epoch that includes the owner
+     *   complete_from[nranks] writer: rank o bumps slot o when it completes
+     *                         an access epoch that included the owner
+     *   regions[max_attach]   writer: the owner (dynamic windows) */
 };
 
-#define RMA_CTL_BLOCK_SIZE(max_attach)                                                       \
-    ((sizeof(struct rma_ctl_rank) + (size_t)(max_attach) * sizeof(struct rma_region) + RMA_LINE - 1) / \
-     RMA_LINE * RMA_LINE)
+#define RMA_ROUND_LINE(x) (((x) + RMA_LINE - 1) / RMA_LINE * RMA_LINE)
+
+static inline size_t rma_ctl_block_size(uint32_t nranks, uint32_t max_attach)
+{
+    return sizeof(struct rma_ctl_rank) + RMA_ROUND_LINE(nranks * sizeof(struct util_waitword)) +
+           RMA_ROUND_LINE(nranks * sizeof(uint32_t)) + RMA_ROUND_LINE(max_attach * sizeof(struct rma_region));
+}
 
 static inline struct rma_ctl_rank *rma_ctl_block(struct rma_ctl_header *h, int rank)
 {
-    return (struct rma_ctl_rank *)((char *)h + sizeof *h + (size_t)rank * RMA_CTL_BLOCK_SIZE(h->max_attach));
+    return (struct rma_ctl_rank *)((char *)h + sizeof *h + (size_t)rank * rma_ctl_block_size(h->nranks, h->max_attach));
+}
+
+static inline struct util_waitword *rma_ctl_post_from(struct rma_ctl_header *h, struct rma_ctl_rank *c)
+{
+    (void)h;
+    return (struct util_waitword *)(c + 1);
+}
+
+static inline _Atomic uint32_t *rma_ctl_complete_from(struct rma_ctl_header *h, struct rma_ctl_rank *c)
+{
+    return (_Atomic uint32_t *)((char *)(c + 1) + RMA_ROUND_LINE(h->nranks * sizeof(struct util_waitword)));
+}
+
+static inline struct rma_region *rma_ctl_regions(struct rma_ctl_header *h, struct rma_ctl_rank *c)
+{
+    return (struct rma_region *)((char *)(c + 1) + RMA_ROUND_LINE(h->nranks * sizeof(struct util_waitword)) +
+                                 RMA_ROUND_LINE(h->nranks * sizeof(uint32_t)));
 }
 
 static inline void *rma_ctl_barrier(struct rma_ctl_header *h)
 {
-    return (char *)h + sizeof *h + (size_t)h->nranks * RMA_CTL_BLOCK_SIZE(h->max_attach);
+    return (char *)h + sizeof *h + (size_t)h->nranks * rma_ctl_block_size(h->nranks, h->max_attach);
+}
+
+static inline size_t rma_ctl_size(uint32_t nranks, uint32_t max_attach, size_t barrier_size)
+{
+    return sizeof(struct rma_ctl_header) + nranks * rma_ctl_block_size(nranks, max_attach) + barrier_size;
 }
 
 #endif

@@ -24,11 +24,12 @@ static void rma_regions_end(struct rma_ctl_rank *c)
 int rma_win_attach(struct rma_win *win, void *base, size_t size)
 {
     struct rma_ctl_rank *c = win->my_ctl;
+    struct rma_region *regs = rma_ctl_regions(win->ctl, c);
     uint32_t n = atomic_load_explicit(&c->nregions, memory_order_relaxed);
     uintptr_t lo = (uintptr_t)base;
     for (uint32_t i = 0; i < n; i++) {
-        uintptr_t b = (uintptr_t)atomic_load_explicit(&c->regions[i].base, memory_order_relaxed);
-        uintptr_t s = (uintptr_t)atomic_load_explicit(&c->regions[i].size, memory_order_relaxed);
+        uintptr_t b = (uintptr_t)atomic_load_explicit(&regs[i].base, memory_order_relaxed);
+        uintptr_t s = (uintptr_t)atomic_load_explicit(&regs[i].size, memory_order_relaxed);
         if (lo < b + s && b < lo + size)
             return util_error(ORMA_ERR_BASE, "attach of [%p, +%zu) overlaps the region attached at %p", base,
                               size, (void *)b);
@@ -38,10 +39,10 @@ int rma_win_attach(struct rma_win *win, void *base, size_t size)
                           "(ORMA_MAX_ATTACH)", win->ctl->max_attach);
     const struct rma_heap_block *blk = rma_heap_find(base, size);
     rma_regions_begin(c);
-    atomic_store_explicit(&c->regions[n].base, (uint64_t)lo, memory_order_relaxed);
-    atomic_store_explicit(&c->regions[n].size, (uint64_t)size, memory_order_relaxed);
-    atomic_store_explicit(&c->regions[n].seg_seq, blk ? blk->seq : 0, memory_order_relaxed);
-    atomic_store_explicit(&c->regions[n].seg_off, blk ? (uint64_t)(lo - (uintptr_t)blk->base) : 0,
+    atomic_store_explicit(&regs[n].base, (uint64_t)lo, memory_order_relaxed);
+    atomic_store_explicit(&regs[n].size, (uint64_t)size, memory_order_relaxed);
+    atomic_store_explicit(&regs[n].seg_seq, blk ? blk->seq : 0, memory_order_relaxed);
+    atomic_store_explicit(&regs[n].seg_off, blk ? (uint64_t)(lo - (uintptr_t)blk->base) : 0,
                           memory_order_relaxed);
     atomic_store_explicit(&c->nregions, n + 1, memory_order_relaxed);
     rma_regions_end(c);
@@ -51,12 +52,13 @@ int rma_win_attach(struct rma_win *win, void *base, size_t size)
 int rma_win_detach(struct rma_win *win, const void *base)
 {
     struct rma_ctl_rank *c = win->my_ctl;
+    struct rma_region *regs = rma_ctl_regions(win->ctl, c);
     uint32_t n = atomic_load_explicit(&c->nregions, memory_order_relaxed);
     for (uint32_t i = 0; i < n; i++) {
-        if (atomic_load_explicit(&c->regions[i].base, memory_order_relaxed) != (uint64_t)(uintptr_t)base)
+        if (atomic_load_explicit(&regs[i].base, memory_order_relaxed) != (uint64_t)(uintptr_t)base)
             continue;
         rma_regions_begin(c);
-        struct rma_region *last = &c->regions[n - 1], *r = &c->regions[i];
+        struct rma_region *last = &regs[n - 1], *r = &regs[i];
         atomic_store_explicit(&r->base, atomic_load_explicit(&last->base, memory_order_relaxed),
                               memory_order_relaxed);
         atomic_store_explicit(&r->size, atomic_load_explicit(&last->size, memory_order_relaxed),
@@ -73,7 +75,7 @@ int rma_win_detach(struct rma_win *win, const void *base)
 }
 
 /* A consistent copy of the target's region holding [addr, addr+len). */
-static int rma_dyn_find(struct rma_ctl_rank *c, uint64_t addr, size_t len, struct rma_region_copy *out)
+static int rma_dyn_find(struct rma_ctl_rank *c, struct rma_region *regs, uint64_t addr, size_t len, struct rma_region_copy *out)
 {
     struct util_backoff backoff = {0};
     for (;;) {
@@ -85,13 +87,13 @@ static int rma_dyn_find(struct rma_ctl_rank *c, uint64_t addr, size_t len, struc
         int found = 0;
         uint32_t n = atomic_load_explicit(&c->nregions, memory_order_relaxed);
         for (uint32_t i = 0; i < n && !found; i++) {
-            uint64_t b = atomic_load_explicit(&c->regions[i].base, memory_order_relaxed);
-            uint64_t s = atomic_load_explicit(&c->regions[i].size, memory_order_relaxed);
+            uint64_t b = atomic_load_explicit(&regs[i].base, memory_order_relaxed);
+            uint64_t s = atomic_load_explicit(&regs[i].size, memory_order_relaxed);
             if (addr >= b && addr - b <= s && len <= s - (addr - b)) {
                 out->base = b;
                 out->size = s;
-                out->seg_seq = atomic_load_explicit(&c->regions[i].seg_seq, memory_order_relaxed);
-                out->seg_off = atomic_load_explicit(&c->regions[i].seg_off, memory_order_relaxed);
+                out->seg_seq = atomic_load_explicit(&regs[i].seg_seq, memory_order_relaxed);
+                out->seg_off = atomic_load_explicit(&regs[i].seg_off, memory_order_relaxed);
                 found = 1;
             }
         }
@@ -130,7 +132,7 @@ static int rma_dyn_map_segment(struct rma_win *win, int target, uint64_t seq, ch
 int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where)
 {
     struct rma_region_copy reg = {0};
-    if (!rma_dyn_find(win->targets[target].ctl, addr, len, &reg))
+    if (!rma_dyn_find(win->targets[target].ctl, rma_ctl_regions(win->ctl, win->targets[target].ctl), addr, len, &reg))
         return util_error(ORMA_ERR_RANGE, "access of %zu bytes at address 0x%llx of rank %d is not inside "
                           "a region attached to the dynamic window", len, (unsigned long long)addr, target);
     if (target == win->rank) {

@@ -20,7 +20,8 @@ int rma_fence(struct rma_win *win, int assert)
     int closes = !(assert & ORMA_MODE_NOPRECEDE);
     int opens = !(assert & ORMA_MODE_NOSUCCEED);
     if (closes && win->nqueued)
-        status = rma_comm_drain(win);
+        status = rma_comm_drain(win, RMA_ACC_FENCE);
+    rma_access_reset(win);
     if (opens) {
         win->fence_epoch++;
         util_wake_store(&win->my_ctl->fence_seq, win->fence_epoch);
@@ -29,7 +30,7 @@ int rma_fence(struct rma_win *win, int assert)
         rma_win_barrier(win);
         if (opens && util_config.eager)
             for (int r = 0; r < win->nranks; r++)
-                win->targets[r].seen_epoch = win->fence_epoch;
+                win->targets[r].ready = win->access_gen;
     }
     return status;
 }

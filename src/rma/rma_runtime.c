@@ -1,4 +1,5 @@
 #include "rma_runtime.h"
+#include "rma_epoch.h"
 #include "rma_heap.h"
 #include "rma_win.h"
 #include "boot_job.h"
@@ -8,6 +9,7 @@
 int rma_runtime_start(void)
 {
     util_config_load();
+    rma_epoch_init();
     shm_cma_allow_peers();
     return boot_job_start();
 }

@@ -33,8 +33,14 @@ struct rma_target {
     int disp_unit;
     int path;
     pid_t pid;
-    uint32_t seen_epoch; /* last fence epoch known opened by the target */
+    uint32_t ready;      /* == win->access_gen: may be accessed directly now */
     uint32_t queued;     /* operations queued for this target */
+    uint32_t post_expected;     /* posts from this target my starts have counted */
+    uint32_t complete_expected; /* completes from this origin my posts have counted */
+    uint8_t in_access;   /* in the group of the open PSCW access epoch */
+    uint8_t in_exposure; /* in the group of the open PSCW exposure epoch */
+    uint8_t lock_type;   /* ORMA_LOCK_* held or requested in this epoch, or 0 */
+    uint8_t lock_held;   /* the lock word was taken (not with NOCHECK) */
     struct rma_ctl_rank *ctl;
     struct shm_seg seg;      /* our mapping of its memory, when we own one */
     struct rma_dyn_map *dyn; /* dynamic windows */
@@ -60,8 +66,11 @@ struct rma_win {
     void *base;
     size_t size;
     int disp_unit;
-    int epoch_state;
+    int epoch_state;          /* enum rma_epoch_state, see rma_epoch.h */
+    uint32_t access_gen;      /* changes whenever an access epoch opens or closes */
     uint32_t fence_epoch;     /* the last fence epoch this rank opened */
+    int nocheck;              /* MODE_NOCHECK of the open start or lock_all */
+    uint32_t nlocked;         /* targets locked with orma_win_lock */
     uint32_t barrier_episode;
     struct shm_seg ctl_seg;
     struct rma_ctl_header *ctl;

@@ -50,8 +50,7 @@ static int rma_win_create_ctl(struct rma_win *win, uint32_t max_attach)
 {
     char name[SHM_NAME_MAX];
     boot_job_name(name, sizeof name, "w%u-c", win->id);
-    size_t len = sizeof(struct rma_ctl_header) + (size_t)win->nranks * RMA_CTL_BLOCK_SIZE(max_attach) +
-                 shm_barrier_size(win->nranks);
+    size_t len = rma_ctl_size((uint32_t)win->nranks, max_attach, shm_barrier_size(win->nranks));
     int status = shm_seg_create(name, len, &win->ctl_seg);
     if (status)
         return status;
@@ -230,6 +229,7 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, int arg_s
         win->size = size;
         win->disp_unit = disp_unit;
         win->epoch_state = RMA_EPOCH_NONE;
+        win->access_gen = 1; /* targets start at 0: not ready */
         win->targets = calloc((size_t)win->nranks, sizeof *win->targets);
     }
     recs = calloc((size_t)boot_job.size, sizeof *recs);

@@ -1,0 +1,204 @@
+/* api_sync.c -- synchronization entry points: fence, post-start-complete-
+ * wait, lock/unlock, lock_all, flush.  Each checks its arguments, moves the
+ * epoch state (rma_epoch.c decides what is legal), then calls the core. */
+#include "api_check.h"
+#include "api_group.h"
+#include "rma_comm.h"
+
+static int api_sync_begin(const char *call, orma_win handle, int assert, int allowed, struct rma_win **win_p)
+{
+    int status = api_check_win(call, handle, win_p);
+    if (status)
+        return status;
+    if (assert & ~allowed)
+        return util_error(ORMA_ERR_ASSERT, "%s: assert bits 0x%x are not valid here", call,
+                          (unsigned)(assert & ~allowed));
+    return ORMA_SUCCESS;
+}
+
+static int api_check_rank(const char *call, struct rma_win *win, int rank)
+{
+    if ((unsigned)rank >= (unsigned)win->nranks)
+        return util_error(ORMA_ERR_RANK, "%s: rank %d is not in 0..%d", call, rank, win->nranks - 1);
+    return ORMA_SUCCESS;
+}
+
+#define API_FENCE_ASSERTS                                                                          \
+    (ORMA_MODE_NOCHECK | ORMA_MODE_NOSTORE | ORMA_MODE_NOPUT | ORMA_MODE_NOPRECEDE | ORMA_MODE_NOSUCCEED)
+
+int orma_win_fence(int assert, orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_sync_begin("orma_win_fence", handle, assert, API_FENCE_ASSERTS, &win);
+    if (status)
+        return status;
+    int event = RMA_EV_FENCE;
+    if (assert & ORMA_MODE_NOPRECEDE)
+        event = (assert & ORMA_MODE_NOSUCCEED) ? RMA_EV_FENCE_NOPRECEDE_NOSUCCEED : RMA_EV_FENCE_NOPRECEDE;
+    else if (assert & ORMA_MODE_NOSUCCEED)
+        event = RMA_EV_FENCE_NOSUCCEED;
+    status = rma_epoch_apply(&win->epoch_state, event);
+    if (status)
+        return status;
+    return rma_fence(win, assert);
+}
+
+int orma_win_post(orma_group group, int assert, orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_sync_begin("orma_win_post", handle, assert,
+                                ORMA_MODE_NOCHECK | ORMA_MODE_NOSTORE | ORMA_MODE_NOPUT, &win);
+    if (!status)
+        status = api_group_check("orma_win_post", group, win->nranks);
+    if (!status)
+        status = rma_epoch_apply(&win->epoch_state, RMA_EV_POST);
+    if (status)
+        return status;
+    return rma_post(win, group->ranks, group->n, assert);
+}
+
+int orma_win_start(orma_group group, int assert, orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_sync_begin("orma_win_start", handle, assert, ORMA_MODE_NOCHECK, &win);
+    if (!status)
+        status = api_group_check("orma_win_start", group, win->nranks);
+    if (!status)
+        status = rma_epoch_apply(&win->epoch_state, RMA_EV_START);
+    if (status)
+        return status;
+    return rma_start(win, group->ranks, group->n, assert);
+}
+
+int orma_win_complete(orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_check_win("orma_win_complete", handle, &win);
+    if (!status)
+        status = rma_epoch_apply(&win->epoch_state, RMA_EV_COMPLETE);
+    if (status)
+        return status;
+    return rma_complete(win);
+}
+
+int orma_win_wait(orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_check_win("orma_win_wait", handle, &win);
+    if (!status)
+        status = rma_epoch_apply(&win->epoch_state, RMA_EV_WAIT);
+    if (status)
+        return status;
+    rma_wait(win);
+    return ORMA_SUCCESS;
+}
+
+int orma_win_test(orma_win handle, int *flag_p)
+{
+    struct rma_win *win = NULL;
+    int status = api_check_win("orma_win_test", handle, &win);
+    if (status)
+        return status;
+    if (!flag_p)
+        return util_error(ORMA_ERR_ARG, "orma_win_test: flag_p is NULL");
+    if (rma_epoch_peek(win->epoch_state, RMA_EV_TEST) < 0)
+        return rma_epoch_apply(&win->epoch_state, RMA_EV_TEST);
+    if (!rma_exposure_done(win)) {
+        *flag_p = 0;
+        return ORMA_SUCCESS;
+    }
+    status = rma_epoch_apply(&win->epoch_state, RMA_EV_WAIT);
+    if (status)
+        return status;
+    rma_exposure_end(win);
+    *flag_p = 1;
+    return ORMA_SUCCESS;
+}
+
+int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_sync_begin("orma_win_lock", handle, assert, ORMA_MODE_NOCHECK, &win);
+    if (!status)
+        status = api_check_rank("orma_win_lock", win, rank);
+    if (status)
+        return status;
+    if (lock_type != ORMA_LOCK_EXCLUSIVE && lock_type != ORMA_LOCK_SHARED)
+        return util_error(ORMA_ERR_ARG, "orma_win_lock: lock type %d is neither ORMA_LOCK_EXCLUSIVE nor "
+                          "ORMA_LOCK_SHARED", lock_type);
+    if (RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && win->targets[rank].lock_type)
+        return util_error(ORMA_ERR_RMA_SYNC, "orma_win_lock: rank %d is already locked by this rank", rank);
+    status = rma_epoch_apply(&win->epoch_state, RMA_EV_LOCK);
+    if (status)
+        return status;
+    return rma_lock(win, lock_type, rank, assert);
+}
+
+int orma_win_unlock(int rank, orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_check_win("orma_win_unlock", handle, &win);
+    if (!status)
+        status = api_check_rank("orma_win_unlock", win, rank);
+    if (status)
+        return status;
+    int locked = RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK;
+    if (locked && !win->targets[rank].lock_type)
+        return util_error(ORMA_ERR_RMA_SYNC, "orma_win_unlock: rank %d is not locked", rank);
+    status = rma_epoch_apply(&win->epoch_state, locked && win->nlocked == 1 ? RMA_EV_UNLOCK_LAST : RMA_EV_UNLOCK);
+    if (status)
+        return status;
+    return rma_unlock(win, rank);
+}
+
+int orma_win_lock_all(int assert, orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_sync_begin("orma_win_lock_all", handle, assert, ORMA_MODE_NOCHECK, &win);
+    if (!status)
+        status = rma_epoch_apply(&win->epoch_state, RMA_EV_LOCK_ALL);
+    if (status)
+        return status;
+    return rma_lock_all(win, assert);
+}
+
+int orma_win_unlock_all(orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_check_win("orma_win_unlock_all", handle, &win);
+    if (!status)
+        status = rma_epoch_apply(&win->epoch_state, RMA_EV_UNLOCK_ALL);
+    if (status)
+        return status;
+    return rma_unlock_all(win);
+}
+
+static int api_flush(const char *call, int rank, int all, orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_check_win(call, handle, &win);
+    if (!status && !all)
+        status = api_check_rank(call, win, rank);
+    if (!status)
+        status = rma_epoch_apply(&win->epoch_state, RMA_EV_FLUSH);
+    if (status)
+        return status;
+    if (!all && RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && !win->targets[rank].lock_type)
+        return util_error(ORMA_ERR_RMA_SYNC, "%s: rank %d is not locked", call, rank);
+    return rma_flush(win);
+}
+
+int orma_win_flush(int rank, orma_win win) { return api_flush("orma_win_flush", rank, 0, win); }
+int orma_win_flush_local(int rank, orma_win win) { return api_flush("orma_win_flush_local", rank, 0, win); }
+int orma_win_flush_all(orma_win win) { return api_flush("orma_win_flush_all", -1, 1, win); }
+int orma_win_flush_local_all(orma_win win) { return api_flush("orma_win_flush_local_all", -1, 1, win); }
+
+int orma_win_sync(orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_check_win("orma_win_sync", handle, &win);
+    if (status)
+        return status;
+    atomic_thread_fence(memory_order_seq_cst);
+    return ORMA_SUCCESS;
+}

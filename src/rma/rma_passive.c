@@ -1,0 +1,70 @@
+/* rma_passive.c -- lock, unlock, lock_all, unlock_all, flush.
+ *
+ * The lock word is in the target's control block and taken with atomics by
+ * the origin (rma_lock.h): the target is never involved, whatever it does.
+ * orma_win_lock takes the lock at once (a local load/store epoch on our own
+ * window, or on a shared window, needs it held); lock_all takes each shared
+ * lock lazily, at the first operation to that target (rma_comm.c).
+ * Operations complete when issued -- stores into mapped memory, synchronous
+ * single-copy syscalls -- so flush is a memory fence and unlock a release. */
+#include "rma_comm.h"
+#include "rma_lock.h"
+
+int rma_lock(struct rma_win *win, int type, int target, int assert)
+{
+    struct rma_target *t = &win->targets[target];
+    if (win->nlocked == 0)
+        rma_access_reset(win);
+    if (!(assert & ORMA_MODE_NOCHECK)) {
+        rma_lock_acquire(t->ctl, type);
+        t->lock_held = 1;
+    }
+    t->lock_type = (uint8_t)type;
+    t->ready = win->access_gen;
+    win->nlocked++;
+    return ORMA_SUCCESS;
+}
+
+static void rma_target_unlock(struct rma_target *t)
+{
+    if (t->lock_held)
+        rma_lock_release(t->ctl, t->lock_type);
+    else
+        atomic_thread_fence(memory_order_seq_cst); /* NOCHECK: still publish our stores */
+    t->lock_held = 0;
+    t->lock_type = 0;
+    t->ready = 0;
+}
+
+int rma_unlock(struct rma_win *win, int target)
+{
+    rma_target_unlock(&win->targets[target]);
+    if (--win->nlocked == 0)
+        rma_access_reset(win);
+    return ORMA_SUCCESS;
+}
+
+int rma_lock_all(struct rma_win *win, int assert)
+{
+    rma_access_reset(win);
+    win->nocheck = (assert & ORMA_MODE_NOCHECK) != 0;
+    return ORMA_SUCCESS;
+}
+
+int rma_unlock_all(struct rma_win *win)
+{
+    for (int r = 0; r < win->nranks; r++)
+        if (win->targets[r].lock_type || win->targets[r].lock_held)
+            rma_target_unlock(&win->targets[r]);
+    atomic_thread_fence(memory_order_seq_cst);
+    rma_access_reset(win);
+    win->nocheck = 0;
+    return ORMA_SUCCESS;
+}
+
+int rma_flush(struct rma_win *win)
+{
+    (void)win;
+    atomic_thread_fence(memory_order_seq_cst);
+    return ORMA_SUCCESS;
+}
