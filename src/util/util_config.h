@@ -13,8 +13,9 @@
       "messages printed on stderr: none, error, warn, info or debug")           \
     X(SPIN, spin, UINT, "100",                                                 \
       "polls of a shared word before a waiting rank starts yielding its core")  \
-    X(YIELD, yield, UINT, "50",                                                 \
-      "sched_yield calls before a waiting rank sleeps in the kernel")           \
+    X(YIELD_US, yield_us, UINT, "1000",                                         \
+      "microseconds a waiting rank yields its core before it sleeps in the "    \
+      "kernel")                                                                 \
     X(SLEEP_US, sleep_us, UINT, "1000",                                         \
       "longest single sleep of a waiting rank, microseconds")                   \
     X(EAGER, eager, BOOL, "1",                                                  \

@@ -1,6 +1,7 @@
 /* util_wait.c -- the slow paths of util_wait.h. */
 #include "util_wait.h"
 #include "util_config.h"
+#include "util_time.h"
 
 #include <limits.h>
 #include <linux/futex.h>
@@ -24,15 +25,18 @@ void util_wake_slow(struct util_waitword *w)
 
 void util_wait_slow(struct util_waitword *w, uint32_t target)
 {
-    uint32_t spin = util_config.spin, yield = util_config.yield;
+    uint32_t spin = util_config.spin;
     for (uint32_t i = 0; i < spin; i++) {
         if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
             return;
         util_cpu_relax();
     }
-    for (uint32_t i = 0; i < yield; i++) {
+    uint64_t until = util_time_ns() + (uint64_t)util_config.yield_us * 1000;
+    for (uint32_t i = 1;; i++) {
         if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
             return;
+        if (i % 16 == 0 && util_time_ns() >= until)
+            break;
         sched_yield();
     }
     uint32_t sleep_us = util_config.sleep_us ? util_config.sleep_us : 1;
@@ -51,20 +55,28 @@ void util_wait_slow(struct util_waitword *w, uint32_t target)
 
 void util_backoff_pause(struct util_backoff *b)
 {
-    uint32_t spin = util_config.spin, yield = util_config.yield;
+    uint32_t spin = util_config.spin;
     uint32_t step = b->step++;
     if (step < spin) {
         util_cpu_relax();
-    } else if (step < spin + yield) {
-        sched_yield();
-    } else {
-        uint32_t us = (step - spin - yield + 1) * 10;
-        uint32_t cap = util_config.sleep_us ? util_config.sleep_us : 1;
-        if (us > cap) {
-            us = cap;
-            b->step--; /* stay at the cap without overflowing */
-        }
-        struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000};
-        nanosleep(&ts, NULL);
+        return;
     }
+    if (step == spin)
+        b->yield_until = util_time_ns() + (uint64_t)util_config.yield_us * 1000;
+    if (b->yield_until) {
+        if ((step - spin) % 16 || util_time_ns() < b->yield_until) {
+            sched_yield();
+            return;
+        }
+        b->yield_until = 0;
+        b->sleep_from = step;
+    }
+    uint32_t us = (step - b->sleep_from + 1) * 10; /* growing sleeps, up to the cap */
+    uint32_t cap = util_config.sleep_us ? util_config.sleep_us : 1;
+    if (us > cap) {
+        us = cap;
+        b->step--; /* stay at the cap without overflowing */
+    }
+    struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000};
+    nanosleep(&ts, NULL);
 }

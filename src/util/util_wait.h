@@ -1,8 +1,12 @@
 /* util_wait.h -- waiting for a word in shared memory without burning a core.
  *
  * Ranks may outnumber cores, so a waiter polls briefly (ORMA_SPIN), then
- * yields its core (ORMA_YIELD times), then sleeps on a futex (at most
+ * yields its core for up to ORMA_YIELD_US, then sleeps on a futex (at most
  * ORMA_SLEEP_US at a time, so a lost wake-up costs a delay, never a hang).
+ * Yielding is as quick to notice a change as polling when the core is ours
+ * alone, and hands the core over when ranks share it; sleeping is left for
+ * long waits, because waking a sleeper costs a system call on one side and
+ * tens of microseconds of scheduling on the other.
  *
  * A waitable word pairs a 32-bit value with a count of sleepers, in the same
  * cache line: the writer stores the value and calls the kernel only when
@@ -52,6 +56,8 @@ static inline uint32_t util_wake_add(struct util_waitword *w, uint32_t delta)
  * loop; it spins, then yields, then sleeps for growing periods. */
 struct util_backoff {
     uint32_t step;
+    uint32_t sleep_from;  /* step at which sleeping began */
+    uint64_t yield_until; /* end of the yielding phase, ns; 0 when past it */
 };
 void util_backoff_pause(struct util_backoff *b);
 
