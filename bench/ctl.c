@@ -87,6 +87,16 @@ uint64_t bench_ctl_bcast(bench_ctl *c, uint64_t v)
     return bench_ctl_exchange(c, v, 0);
 }
 
+uint64_t bench_ctl_max(bench_ctl *c, uint64_t v)
+{
+    gather(c, v);
+    uint64_t m = 0;
+    for (int r = 0; r < c->size; r++)
+        if (c->all[r] > m)
+            m = c->all[r];
+    return m;
+}
+
 int bench_ctl_all_ok(bench_ctl *c, int ok)
 {
     gather(c, ok != 0);

@@ -21,6 +21,9 @@ uint64_t bench_ctl_exchange(bench_ctl *ctl, uint64_t mine, int from);
 /* Rank 0's v, on every rank. */
 uint64_t bench_ctl_bcast(bench_ctl *ctl, uint64_t v);
 
+/* The largest v of all ranks, on every rank. */
+uint64_t bench_ctl_max(bench_ctl *ctl, uint64_t v);
+
 /* 1 on every rank when ok is non-zero on every rank, else 0. */
 int bench_ctl_all_ok(bench_ctl *ctl, int ok);
 

@@ -1,7 +1,7 @@
 /* main.c -- orma-bench: join the job, pick the suite, parse the shared
  * options, run the suite, leave the job.
  *
- *   orma-run -n 2 orma-bench SUITE [options]
+ *   orma-run -n P orma-bench SUITE [options]
  *   orma-bench list
  *
  * Exit status: 0 when every measured transfer verified, 1 when data did not
@@ -17,7 +17,7 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: orma-run -n 2 orma-bench SUITE [options]\n"
+    fputs("usage: orma-run -n P orma-bench SUITE [options]\n"
           "       orma-bench list\n"
           "\n"
           "options:\n"
@@ -30,9 +30,14 @@ static void usage(FILE *f)
           "  --json FILE    append one JSON object per result to FILE\n"
           "  --quick        fewer sizes, shorter points\n"
           "  --window LIST  only these windows (pingpong: allocate, create,\n"
-          "                 create_allocmem, dynamic, shared)\n"
+          "                 create_allocmem, dynamic, shared; overlap: the\n"
+          "                 same, default allocate,create; sync: allocate)\n"
           "  --op LIST      only these operations (pingpong: put, get,\n"
-          "                 cacheline, memcpy, cma, xcopy, cma_rt)\n"
+          "                 cacheline, memcpy, cma, xcopy, cma_rt;\n"
+          "                 sync: epoch, barrier)\n"
+          "  --sync LIST    only these synchronization modes (pingpong:\n"
+          "                 fence, pscw, lock, lock_all, flush, default all;\n"
+          "                 sync: the same and none, the barrier row)\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);

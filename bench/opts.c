@@ -106,7 +106,8 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
         const char **dst = IS("--sizes") ? &sizes
                          : IS("--json") ? &o->json_path
                          : IS("--window") ? &o->windows
-                         : IS("--op") ? &o->ops : NULL;
+                         : IS("--op") ? &o->ops
+                         : IS("--sync") ? &o->syncs : NULL;
         int is_reps = IS("--reps");
 #undef IS
         if (dst == NULL && !is_reps) {

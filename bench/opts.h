@@ -6,6 +6,7 @@
  *   --quick        fewer sizes and a shorter time per point
  *   --window LIST  only these windows (suite-defined names)
  *   --op LIST      only these operations (suite-defined names)
+ *   --sync LIST    only these synchronization modes (suite-defined names)
  */
 #ifndef BENCH_OPTS_H
 #define BENCH_OPTS_H
@@ -26,6 +27,7 @@ typedef struct bench_opts {
     int quick;
     const char *windows;   /* NULL: every window */
     const char *ops;       /* NULL: every operation */
+    const char *syncs;     /* NULL: every synchronization mode */
 } bench_opts;
 
 /* Parse argv[first..argc-1].  Returns 0, 1 when --help was given, or -1

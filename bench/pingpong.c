@@ -3,6 +3,7 @@
 
 #include "floor.h"
 #include "pingpong.h"
+#include "pp.h"
 #include "report.h"
 #include "windows.h"
 
@@ -25,6 +26,13 @@ static int check_filters(const bench_ctx *ctx)
         if (ctx->rank == 0)
             fprintf(stderr, "orma-bench: pingpong: unknown op '%s' (put, "
                     "get, cacheline, memcpy, cma, xcopy, cma_rt)\n", bad);
+        return -1;
+    }
+    if (bench_list_check(ctx->opts->syncs, pp_sync_names, bad,
+                         sizeof bad) != 0) {
+        if (ctx->rank == 0)
+            fprintf(stderr, "orma-bench: pingpong: unknown sync '%s' "
+                    "(fence, pscw, lock, lock_all, flush)\n", bad);
         return -1;
     }
     return 0;

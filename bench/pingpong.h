@@ -1,6 +1,7 @@
 /* pingpong.h -- the pingpong suite: round trips between 2 ranks.
  *
- * Ops (--op): put, get (orma, fence, on every window of windows.h) and the
+ * Ops (--op): put, get (orma, on every window of windows.h, in every
+ * synchronization mode of --sync: fence, pscw, lock, lock_all, flush) and the
  * floors cacheline, memcpy, cma, xcopy, cma_rt (floor.h) that the orma
  * numbers are judged against; the summary prints the ratios of the
  * project's bar and, beside them, those against the same-pattern floors. */
@@ -11,11 +12,17 @@
 
 int bench_pingpong_run(const bench_ctx *ctx);
 
-/* put/get + fence round trips on one window kind, every size (pp_orma.c).
- * Returns a BENCH_* status, the same on both ranks. */
+/* put/get round trips on one window kind, every size and selected
+ * synchronization mode (pp_orma.c, pp_sync.c).  Returns a BENCH_* status,
+ * the same on both ranks. */
 int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind);
 
 /* The bar's ratios from this run's results (pp_summary.c); rank 0 prints. */
 void pp_summary(const bench_ctx *ctx);
+
+/* The 8-byte round trips per synchronization mode against the cache-line
+ * floor, and their bars (pp_sync_summary.c); rank 0 prints.  Returns the
+ * number of lines printed. */
+int pp_sync_summary(const bench_ctx *ctx);
 
 #endif

@@ -1,14 +1,17 @@
-/* pp_orma.c -- put/get + fence round trips between ranks 0 and 1.
+/* pp_orma.c -- orma put/get round trips between ranks 0 and 1: the data,
+ * the repetitions of a point, and a series of points on one window.
  *
- * One repetition, timed on rank 0 around exactly this:
- *   put: rank 0 puts n bytes into rank 1's window; fence; rank 1 puts the
- *        same bytes (from its window) back into rank 0's window; fence.
- *   get: rank 0 gets n bytes of rank 1's window; fence; rank 1 gets n bytes
- *        of rank 0's window; fence.
+ * One repetition, timed on rank 0, is a round trip in the point's
+ * synchronization mode (pp_sync.c):
+ *   put: rank 0 puts n bytes into rank 1's window; rank 1 puts the same
+ *        bytes (from its window) back into rank 0's window.
+ *   get: rank 0 gets n bytes of rank 1's window; rank 1 gets n bytes of
+ *        rank 0's window.
  * Then, untimed: each rank checks all n bytes it received against the
  * pattern of this repetition, prepares the next repetition's data, and
- * fences once more so nobody overwrites a buffer still being checked (and,
- * for get, so the owner's new window content is complete before it is read).
+ * synchronizes once more (pp_sync_settle) so nobody overwrites a buffer
+ * still being checked (and, for get, so the owner's new window content is
+ * complete before it is read).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,24 +23,13 @@
 #include "ctl.h"
 #include "pattern.h"
 #include "pingpong.h"
+#include "pp.h"
 #include "plan.h"
 #include "report.h"
 #include "windows.h"
 
 #define PP_WARMUP 3 /* page faults, cold caches, lazy set-up in the library */
 #define PP_CALIB 4  /* repetitions timed to choose the count */
-
-typedef struct pp_state {
-    const bench_ctx *ctx;
-    bench_window w;
-    int put;              /* 1: put, 0: get */
-    int me, peer;
-    unsigned char *send;  /* put: rank 0's origin buffer */
-    unsigned char *recv;  /* get: the origin buffer */
-    size_t n;             /* message size of the current point */
-    uint64_t rep;         /* repetition number, across points */
-    int ok;               /* nothing wrong yet in the current point */
-} pp_state;
 
 /* put: the data travels 0 -> 1 -> 0, one stream.  get: each rank's window
  * holds its own stream, so salt by owner. */
@@ -62,33 +54,6 @@ static void prepare(pp_state *s)
     }
 }
 
-static double timed(pp_state *s)
-{
-    orma_win win = s->w.win;
-    size_t n = s->n;
-    double t0 = orma_wtime();
-    if (s->put) {
-        if (s->me == 0)
-            BENCH_CHECK(orma_put(s->send, n, ORMA_BYTE, 1, s->w.disp[1], n,
-                                 ORMA_BYTE, win));
-        BENCH_CHECK(orma_win_fence(0, win));
-        if (s->me == 1)
-            BENCH_CHECK(orma_put(s->w.base, n, ORMA_BYTE, 0, s->w.disp[0], n,
-                                 ORMA_BYTE, win));
-        BENCH_CHECK(orma_win_fence(0, win));
-    } else {
-        if (s->me == 0)
-            BENCH_CHECK(orma_get(s->recv, n, ORMA_BYTE, 1, s->w.disp[1], n,
-                                 ORMA_BYTE, win));
-        BENCH_CHECK(orma_win_fence(0, win));
-        if (s->me == 1)
-            BENCH_CHECK(orma_get(s->recv, n, ORMA_BYTE, 0, s->w.disp[0], n,
-                                 ORMA_BYTE, win));
-        BENCH_CHECK(orma_win_fence(0, win));
-    }
-    return orma_wtime() - t0;
-}
-
 static void verify(pp_state *s)
 {
     const unsigned char *buf = s->put ? s->w.base : s->recv;
@@ -100,9 +65,10 @@ static void verify(pp_state *s)
     /* Report the first bad repetition of a point only; the loop goes on so
      * that both ranks keep making the same collective calls. */
     if (s->ok)
-        fprintf(stderr, "orma-bench: rank %d: %s on %s window, %zu bytes, "
+        fprintf(stderr, "orma-bench: rank %d: %s+%s on %s window, %zu bytes, "
                 "repetition %llu: byte %zu is 0x%02x, expected 0x%02x\n",
-                s->me, s->put ? "put" : "get", s->w.kind, s->n,
+                s->me, s->put ? "put" : "get", pp_sync_names[s->sync],
+                s->w.kind, s->n,
                 (unsigned long long)s->rep, off, got, want);
     s->ok = 0;
 }
@@ -110,23 +76,24 @@ static void verify(pp_state *s)
 /* One repetition; *sec_p (if not NULL) receives the timed part. */
 static void repetition(pp_state *s, double *sec_p)
 {
-    double t = timed(s);
+    double t = pp_sync_timed(s);
     verify(s);
     s->rep++;
     prepare(s);
-    BENCH_CHECK(orma_win_fence(0, s->w.win));
+    pp_sync_settle(s);
     if (sec_p != NULL)
         *sec_p = t;
 }
 
-static int point(pp_state *s, size_t n)
+static int point(pp_state *s, size_t n, pp_sync sync)
 {
     const bench_ctx *ctx = s->ctx;
     s->n = n;
+    s->sync = sync;
     s->ok = 1;
     /* The last repetition prepared only the previous size's bytes. */
     prepare(s);
-    BENCH_CHECK(orma_win_fence(0, s->w.win));
+    pp_sync_point_begin(s);
     for (int i = 0; i < PP_WARMUP; i++)
         repetition(s, NULL);
     long reps = ctx->opts->reps;
@@ -144,13 +111,16 @@ static int point(pp_state *s, size_t n)
         repetition(s, &t);
         us[i] = t * 1e6;
     }
+    pp_sync_point_end(s);
     int ok = bench_ctl_all_ok(ctx->ctl, s->ok);
+    const char *mode = pp_sync_names[sync];
     if (ok)
-        bench_emit(ctx, "orma", s->put ? "put" : "get", "fence", s->w.kind, n,
+        bench_emit(ctx, "orma", s->put ? "put" : "get", mode, s->w.kind, n,
                    2.0 * (double)n, us, reps);
     else if (ctx->rank == 0)
-        fprintf(stderr, "orma-bench: %s on %s window, %zu bytes: data did "
-                "not verify; stopping\n", s->put ? "put" : "get", s->w.kind, n);
+        fprintf(stderr, "orma-bench: %s+%s on %s window, %zu bytes: data did "
+                "not verify; stopping\n", s->put ? "put" : "get", mode,
+                s->w.kind, n);
     free(us);
     return ok ? 0 : -1;
 }
@@ -171,18 +141,22 @@ int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind)
     memset(s.send, 0, max);
     memset(s.recv, 0, max);
 
+    const char *syncs = ctx->opts->syncs;
+    pp_sync_series_open(&s, syncs);
     int st = BENCH_OK;
-    char what[64];
-    snprintf(what, sizeof what, "%s %s", op, kind);
-    for (int i = 0; i < ctx->opts->nsizes; i++) {
-        bench_progress(what, ctx->opts->sizes[i]);
-        if (point(&s, ctx->opts->sizes[i]) != 0) {
-            st = BENCH_FAIL;
-            break;
+    for (int i = 0; i < ctx->opts->nsizes && st == BENCH_OK; i++) {
+        for (int m = 0; m < PP_NSYNC && st == BENCH_OK; m++) {
+            if (!bench_list_has(syncs, pp_sync_names[m]))
+                continue;
+            char what[64];
+            snprintf(what, sizeof what, "%s+%s %s", op, pp_sync_names[m],
+                     kind);
+            bench_progress(what, ctx->opts->sizes[i]);
+            if (point(&s, ctx->opts->sizes[i], (pp_sync)m) != 0)
+                st = BENCH_FAIL;
         }
     }
-    /* Close the last epoch so the window can be freed. */
-    BENCH_CHECK(orma_win_fence(ORMA_MODE_NOSUCCEED, s.w.win));
+    pp_sync_series_close(&s);
     bench_window_close(&s.w);
     free(s.send);
     free(s.recv);

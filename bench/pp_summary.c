@@ -7,6 +7,7 @@
  * exchange with raw copies and flags, which memcpy and cma are not):
  *   (b') put bandwidth on allocate / xcopy bandwidth, 1M and 4M      >= 0.8
  *   (c') put bandwidth on create / cma_rt bandwidth, same            >= 0.8
+ * and, per synchronization mode, the 8 B round trips (pp_sync_summary.c).
  * A benchmark reports; a FAIL here does not change the exit status. */
 #include <stdio.h>
 
@@ -35,8 +36,9 @@ static int bandwidth(const char **head_p, const char *tag, const char *window,
     static const char *const big_name[] = {"1M", "4M"};
     int shown = 0;
     for (int i = 0; i < 2; i++) {
-        const bench_result *p = bench_report_find("orma", "put", window, big[i]);
-        const bench_result *f = bench_report_find("floor", floor_op,
+        const bench_result *p = bench_report_find("orma", "put", "fence",
+                                                  window, big[i]);
+        const bench_result *f = bench_report_find("floor", floor_op, NULL,
                                                   floor_window, big[i]);
         if (p == NULL || f == NULL || !(f->mbps > 0.0))
             continue;
@@ -58,8 +60,10 @@ void pp_summary(const bench_ctx *ctx)
         return;
     int shown = 0;
     printf("\nsummary (ratios of medians of this run)\n");
-    const bench_result *put = bench_report_find("orma", "put", "allocate", 8);
-    const bench_result *cl = bench_report_find("floor", "cacheline", "shared", 8);
+    const bench_result *put = bench_report_find("orma", "put", "fence",
+                                                "allocate", 8);
+    const bench_result *cl = bench_report_find("floor", "cacheline", NULL,
+                                               "shared", 8);
     if (put != NULL && cl != NULL && cl->median_us > 0.0)
         shown += line("(a) put+fence 8 B round trip allocate/cacheline",
                       put->median_us, cl->median_us, "us", 1, 3.0);
@@ -76,6 +80,7 @@ void pp_summary(const bench_ctx *ctx)
                        "raw copies and flags):\n";
     shown += bandwidth(&head, "(b')", "allocate", "xcopy", "shared");
     shown += bandwidth(&head, "(c')", "create", "cma_rt", "none");
+    shown += pp_sync_summary(ctx);
     if (!shown)
         printf("  (none: this run lacks the data points the ratios need)\n");
     fflush(stdout);

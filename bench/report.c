@@ -53,7 +53,7 @@ void bench_report_close(void)
 
 static void print_header(void)
 {
-    printf("%-9s %-7s %-9s %-5s %-15s %2s %6s %7s %10s %10s %10s %10s\n",
+    printf("%-9s %-7s %-9s %-8s %-15s %2s %6s %7s %10s %10s %10s %10s\n",
            "suite", "backend", "op", "sync", "window", "p", "bytes", "reps",
            "min_us", "median_us", "max_us", "MB/s");
 }
@@ -62,7 +62,7 @@ static void print_row(const bench_result *r)
 {
     char sz[24];
     bench_format_size(r->bytes, sz, sizeof sz);
-    printf("%-9s %-7s %-9s %-5s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f\n",
+    printf("%-9s %-7s %-9s %-8s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f\n",
            r->suite, r->backend, r->op, r->sync, r->window, r->p, sz, r->reps,
            r->min_us, r->median_us, r->max_us, r->mbps);
     fflush(stdout);
@@ -122,12 +122,14 @@ void bench_emit(const bench_ctx *ctx, const char *backend, const char *op,
 }
 
 const bench_result *bench_report_find(const char *backend, const char *op,
-                                      const char *window, size_t bytes)
+                                      const char *sync, const char *window,
+                                      size_t bytes)
 {
     for (size_t i = 0; i < rep.nres; i++) {
         const bench_result *r = &rep.res[i];
         if (r->bytes == bytes && strcmp(r->backend, backend) == 0 &&
-            strcmp(r->op, op) == 0 && strcmp(r->window, window) == 0)
+            strcmp(r->op, op) == 0 && strcmp(r->window, window) == 0 &&
+            (sync == NULL || strcmp(r->sync, sync) == 0))
             return r;
     }
     return NULL;

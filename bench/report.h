@@ -32,9 +32,11 @@ void bench_emit(const bench_ctx *ctx, const char *backend, const char *op,
                 const char *sync, const char *window, size_t bytes,
                 double moved_bytes, double *samples_us, long n);
 
-/* A result of this run, or NULL (always NULL off rank 0). */
+/* A result of this run, or NULL (always NULL off rank 0).  sync NULL
+ * matches any synchronization mode (the first such result). */
 const bench_result *bench_report_find(const char *backend, const char *op,
-                                      const char *window, size_t bytes);
+                                      const char *sync, const char *window,
+                                      size_t bytes);
 
 /* A "# ..." line in the table (rank 0 only). */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

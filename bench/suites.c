@@ -3,12 +3,20 @@
 #include <string.h>
 
 #include "bench.h"
+#include "overlap.h"
 #include "pingpong.h"
+#include "sync_suite.h"
 
 static const bench_suite suites[] = {
     {"pingpong",
-     "put/get + fence round trips, 2 ranks, every window flavour; floors",
+     "put/get round trips, 2 ranks, every window and sync mode; floors",
      bench_pingpong_run},
+    {"sync",
+     "cost of an empty epoch per sync mode and of a barrier, 1-4 ranks",
+     bench_sync_run},
+    {"overlap",
+     "passive put/get latency while the target computes vs sleeps, 2 ranks",
+     bench_overlap_run},
 };
 
 const bench_suite *bench_suite_at(int i)
