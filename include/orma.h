@@ -287,8 +287,9 @@ int orma_win_attach(orma_win win, void *base, size_t size);
 int orma_win_detach(orma_win win, const void *base);
 
 /* Free the window (collective) and set *win_p to ORMA_WIN_NULL.  Errors:
- * ORMA_ERR_WIN, ORMA_ERR_RMA_SYNC when an epoch with pending operations is
- * still open on the window. */
+ * ORMA_ERR_WIN, ORMA_ERR_RMA_SYNC when an epoch is still open on the window:
+ * a fence epoch with operations, or any PSCW, lock or lock_all epoch (a
+ * fence that issued nothing may be followed by free). */
 int orma_win_free(orma_win *win_p);
 
 /* Queries of the local part of a window. */
