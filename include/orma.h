@@ -431,7 +431,11 @@ int orma_win_lock(int lock_type, int rank, int assert, orma_win win);
 int orma_win_unlock(int rank, orma_win win);
 
 /* Shared locks on every rank, taken lazily: at the first operation to each
- * target.  ORMA_MODE_NOCHECK: none are taken. */
+ * target, in the order the operations come.  Locks block until granted, so
+ * a rank that holds exclusive locks on several ranks while it asks for more
+ * can deadlock with a lock_all epoch that reaches them in another order:
+ * take several exclusive locks in rank order.  ORMA_MODE_NOCHECK: none are
+ * taken. */
 int orma_win_lock_all(int assert, orma_win win);
 int orma_win_unlock_all(orma_win win);
 
