@@ -63,22 +63,36 @@ struct rma_ctl_rank {
     /* line 3 -- writers: origins of PSCW epochs, after raising their own
      * complete_from slot; the owner sleeps on it in orma_win_wait. */
     struct util_waitword complete_any;
-    char pad3[RMA_LINE - sizeof(struct util_waitword)];
+    /* complete_from[] itself when the window has at most RMA_CTL_NEAR
+     * ranks: then an origin's completion and the wake-up it causes touch
+     * one cache line of the target, and wait reads one line. */
+    _Atomic uint32_t complete_near[(RMA_LINE - sizeof(struct util_waitword)) / sizeof(uint32_t)];
 
     /* followed by, at offsets from rma_ctl_post_from() etc.:
      *   post_from[nranks]     writer: rank t bumps slot t when it posts an
      *                         exposure epoch that includes the owner
      *   complete_from[nranks] writer: rank o bumps slot o when it completes
      *                         an access epoch that included the owner
+     *                         (none: line 3 holds it in small windows)
      *   regions[max_attach]   writer: the owner (dynamic windows) */
 };
 
 #define RMA_ROUND_LINE(x) (((x) + RMA_LINE - 1) / RMA_LINE * RMA_LINE)
+#define RMA_CTL_NEAR ((RMA_LINE - sizeof(struct util_waitword)) / sizeof(uint32_t))
+
+/* Bytes of the complete_from array after the rank block (none when it fits
+ * in the block's line 3). */
+_Static_assert(sizeof(struct rma_ctl_rank) == 4 * RMA_LINE, "rank block header is four lines");
+
+static inline size_t rma_ctl_complete_bytes(uint32_t nranks)
+{
+    return nranks <= RMA_CTL_NEAR ? 0 : RMA_ROUND_LINE(nranks * sizeof(uint32_t));
+}
 
 static inline size_t rma_ctl_block_size(uint32_t nranks, uint32_t max_attach)
 {
     return sizeof(struct rma_ctl_rank) + RMA_ROUND_LINE(nranks * sizeof(struct util_waitword)) +
-           RMA_ROUND_LINE(nranks * sizeof(uint32_t)) + RMA_ROUND_LINE(max_attach * sizeof(struct rma_region));
+           rma_ctl_complete_bytes(nranks) + RMA_ROUND_LINE(max_attach * sizeof(struct rma_region));
 }
 
 static inline struct rma_ctl_rank *rma_ctl_block(struct rma_ctl_header *h, int rank)
@@ -94,13 +108,15 @@ static inline struct util_waitword *rma_ctl_post_from(struct rma_ctl_header *h, 
 
 static inline _Atomic uint32_t *rma_ctl_complete_from(struct rma_ctl_header *h, struct rma_ctl_rank *c)
 {
+    if (h->nranks <= RMA_CTL_NEAR)
+        return c->complete_near;
     return (_Atomic uint32_t *)((char *)(c + 1) + RMA_ROUND_LINE(h->nranks * sizeof(struct util_waitword)));
 }
 
 static inline struct rma_region *rma_ctl_regions(struct rma_ctl_header *h, struct rma_ctl_rank *c)
 {
     return (struct rma_region *)((char *)(c + 1) + RMA_ROUND_LINE(h->nranks * sizeof(struct util_waitword)) +
-                                 RMA_ROUND_LINE(h->nranks * sizeof(uint32_t)));
+                                 rma_ctl_complete_bytes(h->nranks));
 }
 
 static inline void *rma_ctl_barrier(struct rma_ctl_header *h)
