@@ -55,15 +55,7 @@ static void close_exposure(orma_win win, int use_test)
         CHECK_OK(orma_win_wait(win));
         return;
     }
-    int flag = 0;
-    double t0 = orma_wtime();
-    for (;;) {
-        CHECK_OK(orma_win_test(win, &flag));
-        if (flag)
-            break;
-        CHECK(orma_wtime() - t0 < ST_WAIT_LIMIT);
-        sched_yield();
-    }
+    st_test_until_done(win);
 }
 
 static unsigned ring_put_seed(unsigned e, int t) { return 7u * e * 16u + (unsigned)t; }

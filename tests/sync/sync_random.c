@@ -243,15 +243,7 @@ static void run_epoch(const struct plan *p)
         issue_all(p, -1);
         CHECK_OK(orma_win_complete(win));
         if (p->variant == 1) {
-            int flag = 0;
-            double t0 = orma_wtime();
-            for (;;) {
-                CHECK_OK(orma_win_test(win, &flag));
-                if (flag)
-                    break;
-                CHECK(orma_wtime() - t0 < ST_WAIT_LIMIT);
-                sched_yield();
-            }
+            st_test_until_done(win);
         } else {
             CHECK_OK(orma_win_wait(win));
         }

@@ -185,6 +185,21 @@ static inline void st_wait_flag_at(const char *file, int line, _Atomic uint32_t 
 
 /* A small deterministic generator (xorshift64*): every rank that seeds it
  * alike draws the same numbers. */
+/* Close the exposure epoch by polling orma_win_test, at most ST_WAIT_LIMIT
+ * seconds. */
+static inline void st_test_until_done(orma_win win)
+{
+    int flag = 0;
+    double t0 = orma_wtime();
+    for (;;) {
+        CHECK_OK(orma_win_test(win, &flag));
+        if (flag)
+            return;
+        CHECK(orma_wtime() - t0 < ST_WAIT_LIMIT);
+        sched_yield();
+    }
+}
+
 static inline uint64_t st_rand(uint64_t *s)
 {
     *s ^= *s >> 12;
