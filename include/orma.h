@@ -209,6 +209,19 @@ int orma_type_size(orma_type type, size_t *size_p);
 /* Name of a type ("ORMA_INT32"), or "invalid type". */
 const char *orma_type_name(orma_type type);
 
+/* Reduction operations of the accumulate family, as MPI's predefined ops.
+ * Which types each applies to follows MPI: SUM, PROD on integers, floating
+ * and complex types; MIN, MAX on integers and floating types; LAND, LOR,
+ * LXOR on integers and C_BOOL; BAND, BOR, BXOR on integers and BYTE;
+ * REPLACE and NO_OP on every type; MINLOC and MAXLOC on the pair types. */
+#define ORMA_OP_LIST(X)                                                       \
+    X(SUM) X(PROD) X(MIN) X(MAX) X(LAND) X(LOR) X(LXOR) X(BAND) X(BOR)        \
+    X(BXOR) X(MINLOC) X(MAXLOC) X(REPLACE) X(NO_OP)
+
+#define ORMA_OP_ENTRY(name) ORMA_##name,
+typedef enum orma_op { ORMA_OP_LIST(ORMA_OP_ENTRY) ORMA_OP_COUNT } orma_op;
+#undef ORMA_OP_ENTRY
+
 /* ------------------------------------------------------------------------ */
 /* Memory                                                                    */
 /* ------------------------------------------------------------------------ */
