@@ -23,22 +23,38 @@ void util_wake_slow(struct util_waitword *w)
     syscall(SYS_futex, (uint32_t *)&w->value, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
+/* The spinning and yielding phases shared by every waiter: 1 while they
+ * last, 0 once the yielding budget is spent and the caller should sleep. */
+int util_backoff_relax(struct util_backoff *b)
+{
+    if (b->phase == 0) {
+        if (b->step < util_config.spin) {
+            b->step++;
+            util_cpu_relax();
+            return 1;
+        }
+        b->phase = 1;
+        b->step = 0;
+        b->yield_until = util_time_ns() + (uint64_t)util_config.yield_us * 1000;
+    }
+    if (b->phase == 1) {
+        /* the clock is read every 16 yields only */
+        if (b->step++ % 16 || util_time_ns() < b->yield_until) {
+            sched_yield();
+            return 1;
+        }
+        b->phase = 2;
+        b->step = 0;
+    }
+    return 0;
+}
+
 void util_wait_slow(struct util_waitword *w, uint32_t target)
 {
-    uint32_t spin = util_config.spin;
-    for (uint32_t i = 0; i < spin; i++) {
+    struct util_backoff b = {0};
+    while (util_backoff_relax(&b))
         if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
             return;
-        util_cpu_relax();
-    }
-    uint64_t until = util_time_ns() + (uint64_t)util_config.yield_us * 1000;
-    for (uint32_t i = 1;; i++) {
-        if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
-            return;
-        if (i % 16 == 0 && util_time_ns() >= until)
-            break;
-        sched_yield();
-    }
     uint32_t sleep_us = util_config.sleep_us ? util_config.sleep_us : 1;
     for (;;) {
         atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
@@ -55,28 +71,13 @@ void util_wait_slow(struct util_waitword *w, uint32_t target)
 
 void util_backoff_pause(struct util_backoff *b)
 {
-    uint32_t spin = util_config.spin;
-    uint32_t step = b->step++;
-    if (step < spin) {
-        util_cpu_relax();
+    if (util_backoff_relax(b))
         return;
-    }
-    if (step == spin)
-        b->yield_until = util_time_ns() + (uint64_t)util_config.yield_us * 1000;
-    if (b->yield_until) {
-        if ((step - spin) % 16 || util_time_ns() < b->yield_until) {
-            sched_yield();
-            return;
-        }
-        b->yield_until = 0;
-        b->sleep_from = step;
-    }
-    uint32_t us = (step - b->sleep_from + 1) * 10; /* growing sleeps, up to the cap */
+    /* growing sleeps of 10 us steps, up to ORMA_SLEEP_US */
     uint32_t cap = util_config.sleep_us ? util_config.sleep_us : 1;
-    if (us > cap) {
-        us = cap;
-        b->step--; /* stay at the cap without overflowing */
-    }
+    if (b->step * 10 < cap)
+        b->step++;
+    uint32_t us = b->step * 10 < cap ? b->step * 10 : cap;
     struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000};
     nanosleep(&ts, NULL);
 }

@@ -53,13 +53,18 @@ static inline uint32_t util_wake_add(struct util_waitword *w, uint32_t delta)
 }
 
 /* For conditions on several words: call util_backoff_pause in the polling
- * loop; it spins, then yields, then sleeps for growing periods. */
+ * loop; it spins, then yields, then sleeps for growing periods.  Start from
+ * a zeroed struct. */
 struct util_backoff {
     uint32_t step;
-    uint32_t sleep_from;  /* step at which sleeping began */
-    uint64_t yield_until; /* end of the yielding phase, ns; 0 when past it */
+    uint32_t phase;       /* 0 spinning, 1 yielding, 2 sleeping */
+    uint64_t yield_until; /* end of the yielding phase, ns */
 };
 void util_backoff_pause(struct util_backoff *b);
+
+/* The spin and yield phases alone: 1 while they last, 0 once the yielding
+ * budget is spent (util_wait_slow then sleeps on its futex). */
+int util_backoff_relax(struct util_backoff *b);
 
 static inline void util_cpu_relax(void)
 {
