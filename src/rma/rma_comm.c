@@ -163,23 +163,16 @@ int rma_comm_slow(struct rma_win *win, int kind, int target, void *origin, size_
     struct rma_target *t = &win->targets[target];
     if (len == 0)
         return ORMA_SUCCESS;
-    if (t->path == RMA_PATH_DYNAMIC) {
-        /* Check the region now, so a bad address is reported by the call
-         * that made it, not by the closing synchronization. */
-        struct rma_where w;
-        int status = rma_dyn_resolve(win, target, (uint64_t)offset, len, &w);
-        if (status)
-            return status;
-    } else if (t->path == RMA_PATH_NONE) {
-        return util_error(ORMA_ERR_RANGE, "rank %d exposes no memory in this window", target);
-    }
+    /* Resolve now, so a bad address of a dynamic window is reported by the
+     * call that made it, not by the closing synchronization. */
+    struct rma_where w;
+    int status = rma_where_resolve(win, target, len, offset, &w);
+    if (status)
+        return status;
     if (!rma_target_try_ready(win, target))
         return rma_queue_push(win, kind, target, origin, len, offset);
-    int status = t->queued ? rma_queue_flush_target(win, target) : ORMA_SUCCESS;
-    struct rma_where w;
-    int rc = rma_where_resolve(win, target, len, offset, &w);
-    if (!rc)
-        rc = rma_where_copy(win, kind, target, origin, len, &w);
+    status = t->queued ? rma_queue_flush_target(win, target) : ORMA_SUCCESS;
+    int rc = rma_where_copy(win, kind, target, origin, len, &w);
     return status ? status : rc;
 }
 
