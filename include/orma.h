@@ -61,12 +61,13 @@ extern "C" {
     X(ERR_PEER,        -16, "peer rank failed or is unreachable")             \
     X(ERR_UNSUPPORTED, -17, "not supported by this build or transport")       \
     X(ERR_OP,          -18, "operation not defined for this datatype")        \
-    X(ERR_INTERNAL,    -19, "internal error")
+    X(ERR_INTERNAL,    -19, "internal error")                                 \
+    X(ERR_REQUEST,     -20, "invalid or freed request")
 
 #define ORMA_STATUS_ENUM_ENTRY(name, value, text) ORMA_##name = value,
 typedef enum orma_status {
     ORMA_STATUS_LIST(ORMA_STATUS_ENUM_ENTRY)
-    ORMA_ERR_LAST = -20
+    ORMA_ERR_LAST = -21
 } orma_status;
 #undef ORMA_STATUS_ENUM_ENTRY
 
@@ -164,8 +165,31 @@ typedef struct orma_type_s *orma_type;
     X(C_LONG_DOUBLE_COMPLEX, long double _Complex)                            \
     X(AINT, intptr_t)
 
-#define ORMA_TYPEID_ENTRY(name, ctype) ORMA_TYPEID_##name,
-enum orma_typeid { ORMA_PREDEFINED_TYPE_LIST(ORMA_TYPEID_ENTRY) ORMA_TYPEID_COUNT };
+/* The value-index pairs of ORMA_MINLOC and ORMA_MAXLOC, laid out as the C
+ * structs MPI's MPI_FLOAT_INT and friends describe. */
+struct orma_float_int { float value; int index; };
+struct orma_double_int { double value; int index; };
+struct orma_long_int { long value; int index; };
+struct orma_2int { int value; int index; };
+struct orma_short_int { short value; int index; };
+struct orma_long_double_int { long double value; int index; };
+
+/* X(NAME, pair struct, value C type).  A pair type's size is the bytes of
+ * its two members (MPI_Type_size), its extent the size of the struct. */
+#define ORMA_PAIR_TYPE_LIST(X)                                                \
+    X(FLOAT_INT, struct orma_float_int, float)                                \
+    X(DOUBLE_INT, struct orma_double_int, double)                             \
+    X(LONG_INT, struct orma_long_int, long)                                   \
+    X(2INT, struct orma_2int, int)                                            \
+    X(SHORT_INT, struct orma_short_int, short)                                \
+    X(LONG_DOUBLE_INT, struct orma_long_double_int, long double)
+
+#define ORMA_TYPEID_ENTRY(name, ...) ORMA_TYPEID_##name,
+enum orma_typeid {
+    ORMA_PREDEFINED_TYPE_LIST(ORMA_TYPEID_ENTRY)
+    ORMA_PAIR_TYPE_LIST(ORMA_TYPEID_ENTRY)
+    ORMA_TYPEID_COUNT
+};
 #undef ORMA_TYPEID_ENTRY
 
 /* The predefined type objects live in one table of fixed-stride entries (its
@@ -203,9 +227,19 @@ extern struct orma_type_table_s orma_predefined_types;
 #define ORMA_C_DOUBLE_COMPLEX      ORMA_PREDEFINED(ORMA_TYPEID_C_DOUBLE_COMPLEX)
 #define ORMA_C_LONG_DOUBLE_COMPLEX ORMA_PREDEFINED(ORMA_TYPEID_C_LONG_DOUBLE_COMPLEX)
 #define ORMA_AINT                  ORMA_PREDEFINED(ORMA_TYPEID_AINT)
+#define ORMA_FLOAT_INT             ORMA_PREDEFINED(ORMA_TYPEID_FLOAT_INT)
+#define ORMA_DOUBLE_INT            ORMA_PREDEFINED(ORMA_TYPEID_DOUBLE_INT)
+#define ORMA_LONG_INT              ORMA_PREDEFINED(ORMA_TYPEID_LONG_INT)
+#define ORMA_2INT                  ORMA_PREDEFINED(ORMA_TYPEID_2INT)
+#define ORMA_SHORT_INT             ORMA_PREDEFINED(ORMA_TYPEID_SHORT_INT)
+#define ORMA_LONG_DOUBLE_INT       ORMA_PREDEFINED(ORMA_TYPEID_LONG_DOUBLE_INT)
 
-/* Size in bytes of one element of type.  ORMA_ERR_TYPE for a bad handle. */
+/* Size in bytes of the data of one element of type.  ORMA_ERR_TYPE for a
+ * bad handle. */
 int orma_type_size(orma_type type, size_t *size_p);
+/* Bytes one element spans in memory (lower bound 0): the struct size of a
+ * pair type, the size of every other predefined type. */
+int orma_type_extent(orma_type type, size_t *extent_p);
 /* Name of a type ("ORMA_INT32"), or "invalid type". */
 const char *orma_type_name(orma_type type);
 
@@ -311,6 +345,24 @@ int orma_win_get_size(orma_win win, size_t *size_p);
 int orma_win_get_disp_unit(orma_win win, int *disp_unit_p);
 int orma_win_get_flavor(orma_win win, orma_win_flavor *flavor_p);
 
+/* Window info keys understood at creation (MPI's names and values; every
+ * rank must give the same value):
+ *   accumulate_ordering  "rar,raw,war,waw" (default) or a subset, or "none":
+ *                        which orderings of same-origin accumulates to one
+ *                        location orma must keep
+ *   accumulate_ops       "same_op_no_op" (default) or "same_op": each
+ *                        location is only updated with one op (and NO_OP)
+ *   no_locks             "false" (default) or "true": orma_win_lock and
+ *                        orma_win_lock_all will not be called (they then fail
+ *                        with ORMA_ERR_RMA_SYNC)
+ *   same_size            "false" or "true": every rank gives the same size
+ *   same_disp_unit       "false" or "true": every rank gives the same unit
+ * An unknown key is ignored; a known key with a value outside its set fails
+ * creation with ORMA_ERR_INFO.  orma_win_get_info returns a new info object
+ * (free it with orma_info_free) holding every key above and its value in
+ * effect. */
+int orma_win_get_info(orma_win win, orma_info *info_p);
+
 /* ------------------------------------------------------------------------ */
 /* Communication                                                             */
 /* ------------------------------------------------------------------------ */
@@ -335,6 +387,97 @@ int orma_put(const void *origin, size_t origin_count, orma_type origin_type,
 int orma_get(void *origin, size_t origin_count, orma_type origin_type,
              int target, orma_aint target_disp, size_t target_count,
              orma_type target_type, orma_win win);
+
+/* ------------------------------------------------------------------------ */
+/* Accumulate family and atomics                                             */
+/* ------------------------------------------------------------------------ */
+
+/* target[i] = target[i] op origin[i] for each of origin_count elements
+ * (ORMA_REPLACE: origin[i]; ORMA_NO_OP: nothing is written).  Each element is
+ * updated atomically with respect to every other accumulate-family call on
+ * the same location with the same type, from any rank and in any epoch kind,
+ * and two accumulates from one origin to the same location take effect in
+ * the order issued (unless the window's "accumulate_ordering" info is
+ * "none").  origin_type and target_type must be the same predefined type
+ * and the counts equal.  Whether op is defined for the type is checked
+ * before anything is written (see ORMA_OP_LIST).  The origin buffer belongs
+ * to the epoch until it is closed, as for orma_put.
+ * Errors: those of orma_put, and ORMA_ERR_OP (invalid op, or op not defined
+ * for the type). */
+int orma_accumulate(const void *origin, size_t origin_count, orma_type origin_type,
+                    int target, orma_aint target_disp, size_t target_count,
+                    orma_type target_type, orma_op op, orma_win win);
+
+/* orma_accumulate that also returns, in result, the target elements as they
+ * were just before the update (each element read and updated in one atomic
+ * step).  result_type must be the target's type and result_count the target
+ * count.  With ORMA_NO_OP it is an atomic read: origin may be NULL and its
+ * count 0.  result must not be read until the epoch closes or the operation
+ * is flushed. */
+int orma_get_accumulate(const void *origin, size_t origin_count, orma_type origin_type,
+                        void *result, size_t result_count, orma_type result_type,
+                        int target, orma_aint target_disp, size_t target_count,
+                        orma_type target_type, orma_op op, orma_win win);
+
+/* One element: *result = target; target = target op *origin, atomically.
+ * origin may be NULL with ORMA_NO_OP. */
+int orma_fetch_and_op(const void *origin, void *result, orma_type type,
+                      int target, orma_aint target_disp, orma_op op, orma_win win);
+
+/* One element: *result = target; if target == *compare then target =
+ * *origin, atomically.  type must be an integer type, ORMA_BYTE, ORMA_C_BOOL
+ * or ORMA_AINT (as MPI), else ORMA_ERR_OP. */
+int orma_compare_and_swap(const void *origin, const void *compare, void *result,
+                          orma_type type, int target, orma_aint target_disp,
+                          orma_win win);
+
+/* ------------------------------------------------------------------------ */
+/* Request-based operations (passive-target epochs only, as MPI)            */
+/* ------------------------------------------------------------------------ */
+
+/* A request handle.  A completed request that was waited for is freed and
+ * its handle set to ORMA_REQUEST_NULL; a freed or made-up handle is
+ * detected (ORMA_ERR_REQUEST). */
+typedef uint64_t orma_request;
+#define ORMA_REQUEST_NULL ((orma_request)0)
+
+/* As orma_put, orma_get, orma_accumulate and orma_get_accumulate, inside a
+ * lock or lock_all epoch (else ORMA_ERR_RMA_SYNC), returning a request whose
+ * completion means the operation is complete at the origin: the origin
+ * buffer may be reused (rput, raccumulate) or read (rget, and the result of
+ * rget_accumulate).  Completion at the target still needs a flush or unlock.
+ * On shared memory the transfer happens in the call, so the request is
+ * complete when it is returned; its handle must still be waited for or
+ * tested to free it. */
+int orma_rput(const void *origin, size_t origin_count, orma_type origin_type,
+              int target, orma_aint target_disp, size_t target_count,
+              orma_type target_type, orma_win win, orma_request *request_p);
+int orma_rget(void *origin, size_t origin_count, orma_type origin_type,
+              int target, orma_aint target_disp, size_t target_count,
+              orma_type target_type, orma_win win, orma_request *request_p);
+int orma_raccumulate(const void *origin, size_t origin_count, orma_type origin_type,
+                     int target, orma_aint target_disp, size_t target_count,
+                     orma_type target_type, orma_op op, orma_win win,
+                     orma_request *request_p);
+int orma_rget_accumulate(const void *origin, size_t origin_count, orma_type origin_type,
+                         void *result, size_t result_count, orma_type result_type,
+                         int target, orma_aint target_disp, size_t target_count,
+                         orma_type target_type, orma_op op, orma_win win,
+                         orma_request *request_p);
+
+/* Block until the request completes, free it and set *request_p to
+ * ORMA_REQUEST_NULL.  ORMA_REQUEST_NULL returns at once.  The status is the
+ * operation's.  Errors: ORMA_ERR_ARG (NULL pointer), ORMA_ERR_REQUEST. */
+int orma_wait(orma_request *request_p);
+
+/* orma_wait that never blocks: *flag_p = 1 (and the request freed) when it
+ * has completed, else 0. */
+int orma_test(orma_request *request_p, int *flag_p);
+
+/* orma_wait on each of requests[0..count-1] (ORMA_REQUEST_NULL entries are
+ * skipped).  Every valid request is completed and freed even when another is
+ * not valid; the first error is returned. */
+int orma_waitall(size_t count, orma_request *requests);
 
 /* ------------------------------------------------------------------------ */
 /* Synchronization                                                           */

@@ -12,4 +12,14 @@ int orma_type_size(orma_type type, size_t *size_p)
     return ORMA_SUCCESS;
 }
 
+int orma_type_extent(orma_type type, size_t *extent_p)
+{
+    if (!dtype_is_valid(type))
+        return util_error(ORMA_ERR_TYPE, "orma_type_extent: not a valid datatype");
+    if (!extent_p)
+        return util_error(ORMA_ERR_ARG, "orma_type_extent: extent_p is NULL");
+    *extent_p = type->extent;
+    return ORMA_SUCCESS;
+}
+
 const char *orma_type_name(orma_type type) { return dtype_is_valid(type) ? type->name : "invalid type"; }

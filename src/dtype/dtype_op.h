@@ -16,4 +16,12 @@ dtype_op_fn dtype_op_kernel(int op, int typeid_);
 
 const char *dtype_op_name(int op);
 
+/* Whether type id is one of the integer types (C integers, fixed-width,
+ * ORMA_AINT): its SUM wraps and its bitwise ops are the machine's. */
+int dtype_is_integer(int typeid_);
+
+/* Whether compare-and-swap is defined for type id (MPI: integers, logical,
+ * byte and address types). */
+int dtype_cas_allowed(int typeid_);
+
 #endif

@@ -8,7 +8,7 @@
 #include <complex.h>
 #include <stdbool.h>
 
-enum cls { INT, FLT, CPX, BOOL_, BYTE_, CHAR_ };
+enum cls { INT, FLT, CPX, BOOL_, BYTE_, CHAR_, PAIR };
 
 static int class_of(int id)
 {
@@ -19,6 +19,8 @@ static int class_of(int id)
     case ORMA_TYPEID_C_FLOAT_COMPLEX: case ORMA_TYPEID_C_DOUBLE_COMPLEX:
     case ORMA_TYPEID_C_LONG_DOUBLE_COMPLEX: return CPX;
     case ORMA_TYPEID_C_BOOL: return BOOL_;
+    case ORMA_TYPEID_FLOAT_INT: case ORMA_TYPEID_DOUBLE_INT: case ORMA_TYPEID_LONG_INT:
+    case ORMA_TYPEID_2INT: case ORMA_TYPEID_SHORT_INT: case ORMA_TYPEID_LONG_DOUBLE_INT: return PAIR;
     default: return INT;
     }
 }
@@ -31,7 +33,7 @@ static int defined(int op, int c)
     case ORMA_LAND: case ORMA_LOR: case ORMA_LXOR: return c == INT || c == BOOL_;
     case ORMA_BAND: case ORMA_BOR: case ORMA_BXOR: return c == INT || c == BYTE_;
     case ORMA_REPLACE: case ORMA_NO_OP: return 1;
-    default: return 0; /* MINLOC, MAXLOC: pair types only */
+    default: return c == PAIR; /* MINLOC, MAXLOC */
     }
 }
 
@@ -144,6 +146,38 @@ static void check_int(int op, int id, dtype_op_fn k)
             CHECK(t[i] == want[i]);                                                                \
     } while (0)
 
+/* MINLOC/MAXLOC as MPI: the smaller (larger) value wins, ties go to the
+ * smaller index; the padding of the target is never written. */
+#define PAIR_CHECK(P, op, k)                                                                       \
+    do {                                                                                           \
+        P t[N], o[N], want[N];                                                                     \
+        memset(t, 0xA5, sizeof t);                                                                 \
+        memset(o, 0x5A, sizeof o);                                                                 \
+        for (int i = 0; i < N; i++) {                                                              \
+            t[i].value = (i % 5) - 2;                                                              \
+            t[i].index = i;                                                                        \
+            o[i].value = (i % 3) - 1;                                                              \
+            o[i].index = 2 * N - i * (i % 2 ? 1 : 3);                                              \
+        }                                                                                          \
+        memcpy(want, t, sizeof t);                                                                 \
+        for (int i = 0; i < N; i++) {                                                              \
+            int lt = o[i].value < t[i].value, gt = o[i].value > t[i].value;                        \
+            int eq = !lt && !gt, take;                                                             \
+            if (op == ORMA_MINLOC)                                                                 \
+                take = lt || (eq && o[i].index < t[i].index);                                      \
+            else if (op == ORMA_MAXLOC)                                                            \
+                take = gt || (eq && o[i].index < t[i].index);                                      \
+            else                                                                                   \
+                take = op == ORMA_REPLACE;                                                         \
+            if (take) {                                                                            \
+                want[i].value = o[i].value;                                                        \
+                want[i].index = o[i].index;                                                        \
+            }                                                                                      \
+        }                                                                                          \
+        k(t, o, N);                                                                                \
+        CHECK(!memcmp(t, want, sizeof t));                                                         \
+    } while (0)
+
 int main(void)
 {
     int pairs = 0;
@@ -172,6 +206,15 @@ int main(void)
                     fprintf(stderr, "%s on ORMA_C_BOOL: %d%d%d%d, want %d%d%d%d\n", dtype_op_name(op), t[0],
                             t[1], t[2], t[3], want[0], want[1], want[2], want[3]);
                 CHECK(!memcmp(t, want, sizeof t));
+            } else if (c == PAIR) {
+                switch (id) {
+                case ORMA_TYPEID_FLOAT_INT: PAIR_CHECK(struct orma_float_int, op, k); break;
+                case ORMA_TYPEID_DOUBLE_INT: PAIR_CHECK(struct orma_double_int, op, k); break;
+                case ORMA_TYPEID_LONG_INT: PAIR_CHECK(struct orma_long_int, op, k); break;
+                case ORMA_TYPEID_2INT: PAIR_CHECK(struct orma_2int, op, k); break;
+                case ORMA_TYPEID_SHORT_INT: PAIR_CHECK(struct orma_short_int, op, k); break;
+                default: PAIR_CHECK(struct orma_long_double_int, op, k); break;
+                }
             } else if (id == ORMA_TYPEID_FLOAT) {
                 FLT_CHECK(float, op, k);
             } else if (id == ORMA_TYPEID_DOUBLE) {
