@@ -123,6 +123,8 @@ int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
         status = api_check_rank("orma_win_lock", win, rank);
     if (status)
         return status;
+    if (win->hints.no_locks)
+        return util_error(ORMA_ERR_RMA_SYNC, "orma_win_lock: the window was created with info no_locks=true");
     if (lock_type != ORMA_LOCK_EXCLUSIVE && lock_type != ORMA_LOCK_SHARED)
         return util_error(ORMA_ERR_ARG, "orma_win_lock: lock type %d is neither ORMA_LOCK_EXCLUSIVE nor "
                           "ORMA_LOCK_SHARED", lock_type);
@@ -155,6 +157,9 @@ int orma_win_lock_all(int assert, orma_win handle)
 {
     struct rma_win *win = NULL;
     int status = api_sync_begin("orma_win_lock_all", handle, assert, ORMA_MODE_NOCHECK, &win);
+    if (!status && win->hints.no_locks)
+        status = util_error(ORMA_ERR_RMA_SYNC, "orma_win_lock_all: the window was created with info "
+                            "no_locks=true");
     if (!status)
         status = rma_epoch_apply(&win->epoch_state, RMA_EV_LOCK_ALL);
     if (status)

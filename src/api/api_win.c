@@ -1,5 +1,6 @@
 /* api_win.c -- window creation, queries and synchronization entry points. */
 #include "api_check.h"
+#include "api_hints.h"
 #include "rma_comm.h"
 
 /* Local checks of a creation call; the verdict is handed to the collective
@@ -11,6 +12,9 @@ static int api_win_create_common(const char *call, int flavor, void *base, size_
     if (status)
         return status;
     status = api_info_valid(call, info);
+    struct rma_win_hints hints = {0};
+    if (!status)
+        status = api_hints_parse(call, info, &hints);
     if (!status && disp_unit <= 0)
         status = util_error(ORMA_ERR_DISP, "%s: displacement unit %d is not positive", call, disp_unit);
     if (!status && !win_p)
@@ -22,7 +26,7 @@ static int api_win_create_common(const char *call, int flavor, void *base, size_
         status = util_error(ORMA_ERR_BASE, "%s: base is NULL for a window of %zu bytes", call, size);
     orma_win handle;
     struct rma_win *win = NULL;
-    int rc = rma_win_create(flavor, base, size, disp_unit, status, &handle, &win);
+    int rc = rma_win_create(flavor, base, size, disp_unit, &hints, status, &handle, &win);
     if (status)
         return status;
     if (rc)

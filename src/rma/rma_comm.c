@@ -1,5 +1,6 @@
 /* rma_comm.c -- the slow paths of put and get, and the queue of operations
  * whose target has not opened the epoch yet (deferred, as in [004]). */
+#include "rma_acc.h"
 #include "rma_comm.h"
 #include "rma_lock.h"
 #include "shm_cma.h"
@@ -15,10 +16,12 @@ static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t
     switch (t->path) {
     case RMA_PATH_DIRECT:
         w->path = RMA_PATH_DIRECT;
+        w->shared = t->shared;
         w->ptr = t->base + offset;
         return ORMA_SUCCESS;
     case RMA_PATH_CMA:
         w->path = RMA_PATH_CMA;
+        w->shared = 0;
         w->raddr = t->raddr + offset;
         return ORMA_SUCCESS;
     case RMA_PATH_DYNAMIC:
@@ -28,19 +31,20 @@ static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t
     }
 }
 
-static int rma_where_copy(struct rma_win *win, int kind, int target, void *origin, size_t len,
-                          const struct rma_where *w)
+static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
+    if (op->kind == RMA_OP_ACC || op->kind == RMA_OP_CAS)
+        return rma_acc_execute(win, op, w);
     if (w->path == RMA_PATH_DIRECT) {
-        if (kind == RMA_OP_PUT)
-            memcpy(w->ptr, origin, len);
+        if (op->kind == RMA_OP_PUT)
+            memcpy(w->ptr, op->origin, op->len);
         else
-            memcpy(origin, w->ptr, len);
+            memcpy(op->origin, w->ptr, op->len);
         return ORMA_SUCCESS;
     }
-    pid_t pid = win->targets[target].pid;
-    return kind == RMA_OP_PUT ? shm_cma_write(pid, w->raddr, origin, len)
-                              : shm_cma_read(pid, w->raddr, origin, len);
+    pid_t pid = win->targets[op->target].pid;
+    return op->kind == RMA_OP_PUT ? shm_cma_write(pid, w->raddr, op->origin, op->len)
+                                  : shm_cma_read(pid, w->raddr, op->origin, op->len);
 }
 
 /* Can target be accessed directly now?  Marks it ready when it can.  Fence:
@@ -114,7 +118,7 @@ int rma_target_check(struct rma_win *win, int target, const char *call)
     }
 }
 
-static int rma_queue_push(struct rma_win *win, int kind, int target, void *origin, size_t len, size_t offset)
+static int rma_queue_push(struct rma_win *win, const struct rma_op *op)
 {
     if (win->nqueued == win->queue_cap) {
         size_t cap = win->queue_cap ? 2 * win->queue_cap : 64;
@@ -124,8 +128,8 @@ static int rma_queue_push(struct rma_win *win, int kind, int target, void *origi
         win->queue = q;
         win->queue_cap = cap;
     }
-    win->queue[win->nqueued++] = (struct rma_op){kind, target, origin, len, offset};
-    win->targets[target].queued++;
+    win->queue[win->nqueued++] = *op;
+    win->targets[op->target].queued++;
     return ORMA_SUCCESS;
 }
 
@@ -135,7 +139,7 @@ static int rma_op_perform(struct rma_win *win, const struct rma_op *op)
     int status = rma_where_resolve(win, op->target, op->len, op->offset, &w);
     if (status)
         return status;
-    return rma_where_copy(win, op->kind, op->target, op->origin, op->len, &w);
+    return rma_op_execute(win, op, &w);
 }
 
 /* Perform, in issue order, the queued operations for one target (which has
@@ -158,21 +162,22 @@ static int rma_queue_flush_target(struct rma_win *win, int target)
     return status;
 }
 
-int rma_comm_slow(struct rma_win *win, int kind, int target, void *origin, size_t len, size_t offset)
+int rma_comm_slow(struct rma_win *win, const struct rma_op *op)
 {
+    int target = op->target;
     struct rma_target *t = &win->targets[target];
-    if (len == 0)
+    if (op->len == 0)
         return ORMA_SUCCESS;
     /* Resolve now, so a bad address of a dynamic window is reported by the
      * call that made it, not by the closing synchronization. */
     struct rma_where w;
-    int status = rma_where_resolve(win, target, len, offset, &w);
+    int status = rma_where_resolve(win, target, op->len, op->offset, &w);
     if (status)
         return status;
     if (!rma_target_try_ready(win, target))
-        return rma_queue_push(win, kind, target, origin, len, offset);
+        return rma_queue_push(win, op);
     status = t->queued ? rma_queue_flush_target(win, target) : ORMA_SUCCESS;
-    int rc = rma_where_copy(win, kind, target, origin, len, &w);
+    int rc = rma_op_execute(win, op, &w);
     return status ? status : rc;
 }
 

@@ -17,6 +17,7 @@
 /* Where the bytes of one access are, resolved once. */
 struct rma_where {
     int path;        /* RMA_PATH_DIRECT or RMA_PATH_CMA */
+    int shared;      /* the memory is a segment every rank maps (atomics) */
     char *ptr;       /* DIRECT */
     uintptr_t raddr; /* CMA */
 };
@@ -25,7 +26,8 @@ struct rma_region_copy {
     uint64_t base, size, seg_seq, seg_off;
 };
 
-int rma_comm_slow(struct rma_win *win, int kind, int target, void *origin, size_t len, size_t offset);
+/* Perform op now if its target can be accessed, else queue it. */
+int rma_comm_slow(struct rma_win *win, const struct rma_op *op);
 
 /* Complete every queued operation of the closing epoch of kind acc
  * (RMA_ACC_FENCE or RMA_ACC_START), waiting for each target to open it.
@@ -47,7 +49,8 @@ static inline int rma_put(struct rma_win *win, int target, const void *origin, s
         memcpy(t->base + offset, origin, len);
         return ORMA_SUCCESS;
     }
-    return rma_comm_slow(win, RMA_OP_PUT, target, (void *)origin, len, offset);
+    struct rma_op op = {.kind = RMA_OP_PUT, .target = target, .origin = (void *)origin, .len = len, .offset = offset};
+    return rma_comm_slow(win, &op);
 }
 
 static inline int rma_get(struct rma_win *win, int target, void *origin, size_t len, size_t offset)
@@ -57,7 +60,8 @@ static inline int rma_get(struct rma_win *win, int target, void *origin, size_t 
         memcpy(origin, t->base + offset, len);
         return ORMA_SUCCESS;
     }
-    return rma_comm_slow(win, RMA_OP_GET, target, origin, len, offset);
+    struct rma_op op = {.kind = RMA_OP_GET, .target = target, .origin = origin, .len = len, .offset = offset};
+    return rma_comm_slow(win, &op);
 }
 
 /* Whether an operation to target is allowed in the open access epoch (the

@@ -74,7 +74,9 @@ struct rma_ctl_rank {
      *   complete_from[nranks] writer: rank o bumps slot o when it completes
      *                         an access epoch that included the owner
      *                         (none: line 3 holds it in small windows)
-     *   regions[max_attach]   writer: the owner (dynamic windows) */
+     *   regions[max_attach]   writer: the owner (dynamic windows)
+ *   stripes[RMA_STRIPES]  writers: every rank updating the owner's memory
+ *                         under locks (rma_stripe.h) */
 };
 
 #define RMA_ROUND_LINE(x) (((x) + RMA_LINE - 1) / RMA_LINE * RMA_LINE)
@@ -89,10 +91,17 @@ static inline size_t rma_ctl_complete_bytes(uint32_t nranks)
     return nranks <= RMA_CTL_NEAR ? 0 : RMA_ROUND_LINE(nranks * sizeof(uint32_t));
 }
 
+/* The accumulate locks of one rank's memory: stripe s guards the bytes whose
+ * offset (dynamic windows: address) o has (o >> RMA_STRIPE_SHIFT) mod
+ * RMA_STRIPES == s. */
+#define RMA_STRIPES 64
+#define RMA_STRIPE_SHIFT 12
+
 static inline size_t rma_ctl_block_size(uint32_t nranks, uint32_t max_attach)
 {
     return sizeof(struct rma_ctl_rank) + RMA_ROUND_LINE(nranks * sizeof(struct util_waitword)) +
-           rma_ctl_complete_bytes(nranks) + RMA_ROUND_LINE(max_attach * sizeof(struct rma_region));
+           rma_ctl_complete_bytes(nranks) + RMA_ROUND_LINE(max_attach * sizeof(struct rma_region)) +
+           RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t));
 }
 
 static inline struct rma_ctl_rank *rma_ctl_block(struct rma_ctl_header *h, int rank)
@@ -117,6 +126,11 @@ static inline struct rma_region *rma_ctl_regions(struct rma_ctl_header *h, struc
 {
     return (struct rma_region *)((char *)(c + 1) + RMA_ROUND_LINE(h->nranks * sizeof(struct util_waitword)) +
                                  rma_ctl_complete_bytes(h->nranks));
+}
+
+static inline _Atomic uint32_t *rma_ctl_stripes(struct rma_ctl_header *h, struct rma_ctl_rank *c)
+{
+    return (_Atomic uint32_t *)((char *)rma_ctl_regions(h, c) + RMA_ROUND_LINE(h->max_attach * sizeof(struct rma_region)));
 }
 
 static inline void *rma_ctl_barrier(struct rma_ctl_header *h)

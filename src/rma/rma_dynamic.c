@@ -135,6 +135,7 @@ int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, 
     if (!rma_dyn_find(win->targets[target].ctl, rma_ctl_regions(win->ctl, win->targets[target].ctl), addr, len, &reg))
         return util_error(ORMA_ERR_RANGE, "access of %zu bytes at address 0x%llx of rank %d is not inside "
                           "a region attached to the dynamic window", len, (unsigned long long)addr, target);
+    where->shared = reg.seg_seq != 0;
     if (target == win->rank) {
         where->path = RMA_PATH_DIRECT;
         where->ptr = (char *)(uintptr_t)addr;

@@ -1,4 +1,5 @@
 #include "rma_runtime.h"
+#include "rma_atomic.h"
 #include "rma_epoch.h"
 #include "rma_heap.h"
 #include "rma_win.h"
@@ -10,6 +11,7 @@ int rma_runtime_start(void)
 {
     util_config_load();
     rma_epoch_init();
+    rma_atomic_init();
     shm_cma_allow_peers();
     return boot_job_start();
 }

@@ -41,21 +41,41 @@ struct rma_target {
     uint8_t in_exposure; /* in the group of the open PSCW exposure epoch */
     uint8_t lock_type;   /* ORMA_LOCK_* held or requested in this epoch, or 0 */
     uint8_t lock_held;   /* the lock word was taken (not with NOCHECK) */
+    uint8_t shared;      /* its memory is a shared segment every rank maps:
+                            hardware atomics work on it (rma_atomic.h) */
     struct rma_ctl_rank *ctl;
     struct shm_seg seg;      /* our mapping of its memory, when we own one */
     struct rma_dyn_map *dyn; /* dynamic windows */
 };
 
-enum rma_op_kind { RMA_OP_PUT, RMA_OP_GET };
+enum rma_op_kind { RMA_OP_PUT, RMA_OP_GET, RMA_OP_ACC, RMA_OP_CAS };
 
-/* An operation waiting for its target to open the epoch.  The origin buffer
- * belongs to the epoch until it closes, so it is referenced, not copied. */
+/* One operation, as performed or as queued until its target opens the
+ * epoch.  The buffers belong to the epoch until it closes, so they are
+ * referenced, not copied. */
 struct rma_op {
-    int kind;
+    uint8_t kind;
+    uint8_t op;          /* ACC: enum orma_op */
+    uint16_t typeid_;    /* ACC, CAS: the predefined element type */
     int target;
-    void *origin;
+    void *origin;        /* PUT, ACC, CAS: the data; GET: the destination */
+    void *result;        /* ACC: old contents, or NULL; CAS: old element */
+    const void *compare; /* CAS */
     size_t len;
     size_t offset; /* bytes past the target base (dynamic: the address) */
+};
+
+/* Window info in effect (orma_win_get_info). */
+#define RMA_ORDER_RAR 1u
+#define RMA_ORDER_RAW 2u
+#define RMA_ORDER_WAR 4u
+#define RMA_ORDER_WAW 8u
+struct rma_win_hints {
+    uint32_t acc_ordering; /* RMA_ORDER_* bits; 0: "none" */
+    uint8_t same_op;       /* accumulate_ops=same_op */
+    uint8_t no_locks;
+    uint8_t same_size;
+    uint8_t same_disp_unit;
 };
 
 struct rma_win {
@@ -80,6 +100,7 @@ struct rma_win {
     struct rma_op *queue;
     size_t nqueued, queue_cap;
     uint32_t nattached;       /* dynamic: regions attached here */
+    struct rma_win_hints hints;
 };
 
 /* The handle table: a freed or forged handle is detected, never followed. */
@@ -92,8 +113,8 @@ void rma_win_foreach(void (*fn)(struct rma_win *));
 /* Collective creation.  arg_status is the caller's verdict on its own
  * arguments: every rank takes part even when its arguments are bad, so that a
  * local error becomes the same failure everywhere instead of a hang. */
-int rma_win_create(int flavor, void *base, size_t size, int disp_unit, int arg_status, orma_win *handle_p,
-                   struct rma_win **win_p);
+int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const struct rma_win_hints *hints,
+                   int arg_status, orma_win *handle_p, struct rma_win **win_p);
 int rma_win_free(struct rma_win *win);
 /* Local teardown without the collective part (orma_finalize). */
 void rma_win_release(struct rma_win *win);

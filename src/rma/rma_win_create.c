@@ -21,6 +21,8 @@ struct rma_win_record {
     int32_t pid;
     int32_t disp_unit;
     int32_t path;
+    uint32_t hints;   /* struct rma_win_hints, packed: all ranks must agree */
+    uint32_t pad;
     uint64_t base;    /* CMA: the address at the owner */
     uint64_t size;
     uint64_t seg_off; /* DIRECT: where the part starts in the segment */
@@ -151,6 +153,7 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     t->disp_unit = rec->disp_unit;
     t->pid = rec->pid;
     t->path = rec->path;
+    t->shared = rec->path == RMA_PATH_DIRECT;
     t->ctl = rma_ctl_block(win->ctl, r);
     if (r == win->rank && (t->path == RMA_PATH_CMA || t->path == RMA_PATH_DIRECT)) {
         t->path = RMA_PATH_DIRECT; /* our own memory: plain copies */
@@ -214,8 +217,34 @@ static void rma_win_unlink_names(struct rma_win *win)
     }
 }
 
-int rma_win_create(int flavor, void *base, size_t size, int disp_unit, int arg_status, orma_win *handle_p,
-                   struct rma_win **win_p)
+static uint32_t rma_hints_pack(const struct rma_win_hints *h)
+{
+    return h->acc_ordering | (uint32_t)h->same_op << 4 | (uint32_t)h->no_locks << 5 | (uint32_t)h->same_size << 6 |
+           (uint32_t)h->same_disp_unit << 7;
+}
+
+/* The info every rank gave must be the same, and true where it promises
+ * something about all ranks.  Every rank sees the same records, so every
+ * rank reaches the same verdict. */
+static int rma_win_check_hints(const struct rma_win_hints *h, const struct rma_win_record *recs, int n)
+{
+    for (int r = 1; r < n; r++) {
+        if (recs[r].hints != recs[0].hints)
+            return util_error(ORMA_ERR_INFO, "window creation: ranks 0 and %d gave different values of the "
+                              "window info keys", r);
+        if (h->same_size && recs[r].size != recs[0].size)
+            return util_error(ORMA_ERR_INFO, "window creation: info same_size is true, but rank 0 gives %llu "
+                              "bytes and rank %d %llu", (unsigned long long)recs[0].size, r,
+                              (unsigned long long)recs[r].size);
+        if (h->same_disp_unit && recs[r].disp_unit != recs[0].disp_unit)
+            return util_error(ORMA_ERR_INFO, "window creation: info same_disp_unit is true, but rank 0 gives "
+                              "unit %d and rank %d unit %d", recs[0].disp_unit, r, recs[r].disp_unit);
+    }
+    return ORMA_SUCCESS;
+}
+
+int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const struct rma_win_hints *hints,
+                   int arg_status, orma_win *handle_p, struct rma_win **win_p)
 {
     orma_win handle = ORMA_WIN_NULL;
     int status = arg_status;
@@ -231,6 +260,7 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, int arg_s
         win->epoch_state = RMA_EPOCH_NONE;
         win->access_gen = 1; /* targets start at 0: not ready */
         win->targets = calloc((size_t)win->nranks, sizeof *win->targets);
+        win->hints = *hints;
     }
     recs = calloc((size_t)boot_job.size, sizeof *recs);
     rma_win_next_id++; /* every rank counts every creation call alike */
@@ -245,6 +275,7 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, int arg_s
     rec.pid = (int32_t)getpid();
     rec.disp_unit = disp_unit;
     rec.size = size;
+    rec.hints = rma_hints_pack(hints);
     if (recs) {
         boot_job_allgather(&rec, sizeof rec, recs);
     } else {
@@ -256,6 +287,8 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, int arg_s
         if (recs[r].status)
             status = util_error(ORMA_ERR_PEER, "window creation failed at rank %d (%s)", r,
                                 orma_strerror(recs[r].status));
+    if (!status)
+        status = rma_win_check_hints(hints, recs, boot_job.size);
     if (status)
         goto err_free; /* every rank saw the same records: all stop here */
     if (flavor == ORMA_WIN_FLAVOR_SHARED)

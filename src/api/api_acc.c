@@ -1,0 +1,116 @@
+/* api_acc.c -- the accumulate family: argument checks (all of them before
+ * anything is written), then rma_acc. */
+#include "api_rma.h"
+#include "dtype_op.h"
+#include "rma_acc.h"
+
+/* The checks of accumulate (fetch: get_accumulate and fetch_and_op); on
+ * success the byte length and the offset at the target. */
+static int api_acc_check(const char *call, int passive_only, const void *origin, size_t origin_count,
+                         orma_type origin_type, int fetch, void *result, size_t result_count, orma_type result_type,
+                         int target, orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
+                         orma_win handle, struct rma_win **win_p, size_t *len_p, size_t *offset_p)
+{
+    int status = api_rma_begin(call, handle, target, win_p);
+    if (status)
+        return status;
+    if (!dtype_is_valid(target_type))
+        return util_error(ORMA_ERR_TYPE, "%s: target datatype is not valid", call);
+    if ((unsigned)op >= ORMA_OP_COUNT)
+        return util_error(ORMA_ERR_OP, "%s to rank %d: %d is not an operation (ORMA_SUM .. ORMA_NO_OP)", call,
+                          target, (int)op);
+    if (!dtype_op_kernel((int)op, (int)target_type->id))
+        return util_error(ORMA_ERR_OP, "%s to rank %d: %s is not defined for %s", call, target,
+                          dtype_op_name((int)op), target_type->name);
+    if (op != ORMA_NO_OP) { /* with NO_OP the origin is ignored */
+        if (!dtype_is_valid(origin_type))
+            return util_error(ORMA_ERR_TYPE, "%s: origin datatype is not valid", call);
+        if (origin_type != target_type || origin_count != target_count)
+            return util_error(ORMA_ERR_TYPE, "%s to rank %d: origin (%zu x %s) and target (%zu x %s) must be the "
+                              "same count of the same type", call, target, origin_count, origin_type->name,
+                              target_count, target_type->name);
+    }
+    if (fetch) {
+        if (!dtype_is_valid(result_type))
+            return util_error(ORMA_ERR_TYPE, "%s: result datatype is not valid", call);
+        if (result_type != target_type || result_count != target_count)
+            return util_error(ORMA_ERR_TYPE, "%s to rank %d: result (%zu x %s) and target (%zu x %s) must be the "
+                              "same count of the same type", call, target, result_count, result_type->name,
+                              target_count, target_type->name);
+    }
+    size_t len;
+    if ((status = api_rma_span(call, target_count, target_type, &len)))
+        return status;
+    if (len && op != ORMA_NO_OP && !origin)
+        return util_error(ORMA_ERR_ARG, "%s: origin buffer is NULL for %zu bytes", call, len);
+    if (len && fetch && !result)
+        return util_error(ORMA_ERR_ARG, "%s: result buffer is NULL for %zu bytes", call, len);
+    *len_p = len;
+    return api_rma_access(call, *win_p, target, target_disp, len, passive_only, offset_p);
+}
+
+int api_get_accumulate(const char *call, int passive_only, int fetch, const void *origin, size_t origin_count,
+                       orma_type origin_type, void *result, size_t result_count, orma_type result_type, int target,
+                       orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
+                       orma_win handle)
+{
+    struct rma_win *win = NULL;
+    size_t len = 0, offset = 0;
+    int status = api_acc_check(call, passive_only, origin, origin_count, origin_type, fetch, result, result_count,
+                               result_type, target, target_disp, target_count, target_type, op, handle, &win,
+                               &len, &offset);
+    if (status || !len || (op == ORMA_NO_OP && !fetch))
+        return status;
+    struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)target_type->id,
+                         .target = target, .origin = (void *)origin, .result = result, .len = len,
+                         .offset = offset};
+    return rma_acc(win, &rop);
+}
+
+int orma_accumulate(const void *origin, size_t origin_count, orma_type origin_type, int target,
+                    orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op, orma_win handle)
+{
+    return api_get_accumulate("orma_accumulate", 0, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
+                              target_disp, target_count, target_type, op, handle);
+}
+
+int orma_get_accumulate(const void *origin, size_t origin_count, orma_type origin_type, void *result,
+                        size_t result_count, orma_type result_type, int target, orma_aint target_disp,
+                        size_t target_count, orma_type target_type, orma_op op, orma_win handle)
+{
+    return api_get_accumulate("orma_get_accumulate", 0, 1, origin, origin_count, origin_type, result, result_count,
+                              result_type, target, target_disp, target_count, target_type, op, handle);
+}
+
+int orma_fetch_and_op(const void *origin, void *result, orma_type type, int target, orma_aint target_disp,
+                      orma_op op, orma_win handle)
+{
+    return api_get_accumulate("orma_fetch_and_op", 0, 1, origin, 1, type, result, 1, type, target, target_disp, 1,
+                              type, op, handle);
+}
+
+int orma_compare_and_swap(const void *origin, const void *compare, void *result, orma_type type, int target,
+                          orma_aint target_disp, orma_win handle)
+{
+    const char *call = "orma_compare_and_swap";
+    struct rma_win *win = NULL;
+    int status = api_rma_begin(call, handle, target, &win);
+    if (status)
+        return status;
+    if (!dtype_is_valid(type))
+        return util_error(ORMA_ERR_TYPE, "%s: datatype is not valid", call);
+    if (!dtype_cas_allowed((int)type->id))
+        return util_error(ORMA_ERR_OP, "%s to rank %d: not defined for %s (only integer, logical, byte and address "
+                          "types)", call, target, type->name);
+    if (!origin || !compare || !result)
+        return util_error(ORMA_ERR_ARG, "%s: %s buffer is NULL", call,
+                          !origin ? "origin" : !compare ? "compare" : "result");
+    size_t offset = 0;
+    status = api_rma_access(call, win, target, target_disp, type->extent, 0, &offset);
+    if (status)
+        return status;
+    struct rma_op rop = {.kind = RMA_OP_CAS, .typeid_ = (uint16_t)type->id, .target = target,
+                         .origin = (void *)origin, .result = result, .compare = compare, .len = type->extent,
+                         .offset = offset};
+    return rma_acc(win, &rop);
+}

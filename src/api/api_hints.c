@@ -1,0 +1,110 @@
+/* api_hints.c -- the window info keys orma understands (see orma.h), parsed
+ * at creation and given back by orma_win_get_info. */
+#include "api_check.h"
+#include "api_hints.h"
+
+#include <string.h>
+
+static const char *const api_order_names[] = {"rar", "raw", "war", "waw"};
+#define API_ORDER_ALL (RMA_ORDER_RAR | RMA_ORDER_RAW | RMA_ORDER_WAR | RMA_ORDER_WAW)
+
+static int api_hint_bool(const char *call, const char *key, const char *v, uint8_t *out)
+{
+    if (!strcmp(v, "true"))
+        *out = 1;
+    else if (!strcmp(v, "false"))
+        *out = 0;
+    else
+        return util_error(ORMA_ERR_INFO, "%s: info %s must be \"true\" or \"false\", not \"%s\"", call, key, v);
+    return ORMA_SUCCESS;
+}
+
+/* "none", or a comma-separated subset of rar,raw,war,waw. */
+static int api_hint_ordering(const char *call, const char *v, uint32_t *out)
+{
+    if (!strcmp(v, "none")) {
+        *out = 0;
+        return ORMA_SUCCESS;
+    }
+    uint32_t bits = 0;
+    const char *p = v;
+    for (;;) {
+        size_t n = strcspn(p, ",");
+        unsigned i;
+        for (i = 0; i < 4; i++)
+            if (n == 3 && !strncmp(p, api_order_names[i], 3))
+                break;
+        if (i == 4)
+            return util_error(ORMA_ERR_INFO, "%s: info accumulate_ordering must be \"none\" or a comma-separated "
+                              "list of rar, raw, war, waw, not \"%s\"", call, v);
+        bits |= 1u << i;
+        if (!p[n])
+            break;
+        p += n + 1;
+    }
+    *out = bits;
+    return ORMA_SUCCESS;
+}
+
+int api_hints_parse(const char *call, orma_info info, struct rma_win_hints *h)
+{
+    *h = (struct rma_win_hints){.acc_ordering = API_ORDER_ALL};
+    if (info == ORMA_INFO_NULL)
+        return ORMA_SUCCESS;
+    char v[ORMA_INFO_VAL_MAX + 1];
+    int flag = 0, status = ORMA_SUCCESS;
+    if (!status && orma_info_get(info, "accumulate_ordering", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
+        status = api_hint_ordering(call, v, &h->acc_ordering);
+    if (!status && orma_info_get(info, "accumulate_ops", sizeof v, v, &flag) == ORMA_SUCCESS && flag) {
+        if (!strcmp(v, "same_op"))
+            h->same_op = 1;
+        else if (strcmp(v, "same_op_no_op"))
+            status = util_error(ORMA_ERR_INFO, "%s: info accumulate_ops must be \"same_op\" or \"same_op_no_op\", "
+                                "not \"%s\"", call, v);
+    }
+    if (!status && orma_info_get(info, "no_locks", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
+        status = api_hint_bool(call, "no_locks", v, &h->no_locks);
+    if (!status && orma_info_get(info, "same_size", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
+        status = api_hint_bool(call, "same_size", v, &h->same_size);
+    if (!status && orma_info_get(info, "same_disp_unit", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
+        status = api_hint_bool(call, "same_disp_unit", v, &h->same_disp_unit);
+    return status;
+}
+
+int orma_win_get_info(orma_win handle, orma_info *info_p)
+{
+    struct rma_win *win = NULL;
+    int status = api_check_win("orma_win_get_info", handle, &win);
+    if (status)
+        return status;
+    if (!info_p)
+        return util_error(ORMA_ERR_ARG, "orma_win_get_info: info_p is NULL");
+    const struct rma_win_hints *h = &win->hints;
+    char order[32] = "";
+    for (unsigned i = 0; i < 4; i++) {
+        if (!(h->acc_ordering & (1u << i)))
+            continue;
+        if (order[0])
+            strcat(order, ",");
+        strcat(order, api_order_names[i]);
+    }
+    orma_info info = ORMA_INFO_NULL;
+    status = orma_info_create(&info);
+    if (!status)
+        status = orma_info_set(info, "accumulate_ordering", order[0] ? order : "none");
+    if (!status)
+        status = orma_info_set(info, "accumulate_ops", h->same_op ? "same_op" : "same_op_no_op");
+    if (!status)
+        status = orma_info_set(info, "no_locks", h->no_locks ? "true" : "false");
+    if (!status)
+        status = orma_info_set(info, "same_size", h->same_size ? "true" : "false");
+    if (!status)
+        status = orma_info_set(info, "same_disp_unit", h->same_disp_unit ? "true" : "false");
+    if (status) {
+        if (info)
+            orma_info_free(&info);
+        return status;
+    }
+    *info_p = info;
+    return ORMA_SUCCESS;
+}

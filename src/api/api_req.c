@@ -1,0 +1,134 @@
+/* api_req.c -- request-based operations and their completion. */
+#include "api_rma.h"
+#include "rma_req.h"
+
+/* Issue through call_status's operation, then hand out a request for it. */
+static int api_req_finish(const char *call, int op_status, orma_request *request_p)
+{
+    if (op_status)
+        return op_status;
+    int status = rma_req_create(ORMA_SUCCESS, request_p);
+    if (status)
+        return util_error(status, "%s: %s", call, orma_error_message());
+    return ORMA_SUCCESS;
+}
+
+static int api_req_check(const char *call, orma_request *request_p)
+{
+    int status = api_check_init(call);
+    if (!status && !request_p)
+        status = util_error(ORMA_ERR_ARG, "%s: request_p is NULL", call);
+    return status;
+}
+
+int orma_rput(const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
+              size_t target_count, orma_type target_type, orma_win win, orma_request *request_p)
+{
+    int status = api_req_check("orma_rput", request_p);
+    if (status)
+        return status;
+    status = api_put("orma_rput", 1, origin, origin_count, origin_type, target, target_disp, target_count,
+                     target_type, win);
+    return api_req_finish("orma_rput", status, request_p);
+}
+
+int orma_rget(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
+              size_t target_count, orma_type target_type, orma_win win, orma_request *request_p)
+{
+    int status = api_req_check("orma_rget", request_p);
+    if (status)
+        return status;
+    status = api_get("orma_rget", 1, origin, origin_count, origin_type, target, target_disp, target_count,
+                     target_type, win);
+    return api_req_finish("orma_rget", status, request_p);
+}
+
+int orma_raccumulate(const void *origin, size_t origin_count, orma_type origin_type, int target,
+                     orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op, orma_win win,
+                     orma_request *request_p)
+{
+    int status = api_req_check("orma_raccumulate", request_p);
+    if (status)
+        return status;
+    status = api_get_accumulate("orma_raccumulate", 1, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
+                                target_disp, target_count, target_type, op, win);
+    return api_req_finish("orma_raccumulate", status, request_p);
+}
+
+int orma_rget_accumulate(const void *origin, size_t origin_count, orma_type origin_type, void *result,
+                         size_t result_count, orma_type result_type, int target, orma_aint target_disp,
+                         size_t target_count, orma_type target_type, orma_op op, orma_win win,
+                         orma_request *request_p)
+{
+    int status = api_req_check("orma_rget_accumulate", request_p);
+    if (status)
+        return status;
+    status = api_get_accumulate("orma_rget_accumulate", 1, 1, origin, origin_count, origin_type, result,
+                                result_count, result_type, target, target_disp, target_count, target_type, op,
+                                win);
+    return api_req_finish("orma_rget_accumulate", status, request_p);
+}
+
+/* Completes *request_p if it can (block: it must); *done_p tells. */
+static int api_req_complete(const char *call, orma_request *request_p, int block, int *done_p)
+{
+    *done_p = 1;
+    if (*request_p == ORMA_REQUEST_NULL)
+        return ORMA_SUCCESS;
+    int done = 0, op_status = ORMA_SUCCESS;
+    for (;;) {
+        if (rma_req_query(*request_p, &done, &op_status))
+            return util_error(ORMA_ERR_REQUEST, "%s: request 0x%llx is not a live request (completed and freed, "
+                              "or never created)", call, (unsigned long long)*request_p);
+        if (done || !block)
+            break;
+    }
+    *done_p = done;
+    if (!done)
+        return ORMA_SUCCESS;
+    rma_req_free(*request_p);
+    *request_p = ORMA_REQUEST_NULL;
+    return op_status;
+}
+
+int orma_wait(orma_request *request_p)
+{
+    int status = api_check_init("orma_wait");
+    if (status)
+        return status;
+    if (!request_p)
+        return util_error(ORMA_ERR_ARG, "orma_wait: request_p is NULL");
+    int done;
+    return api_req_complete("orma_wait", request_p, 1, &done);
+}
+
+int orma_test(orma_request *request_p, int *flag_p)
+{
+    int status = api_check_init("orma_test");
+    if (status)
+        return status;
+    if (!request_p || !flag_p)
+        return util_error(ORMA_ERR_ARG, "orma_test: %s is NULL", request_p ? "flag_p" : "request_p");
+    int done = 0;
+    status = api_req_complete("orma_test", request_p, 0, &done);
+    if (!status)
+        *flag_p = done;
+    return status;
+}
+
+int orma_waitall(size_t count, orma_request *requests)
+{
+    int status = api_check_init("orma_waitall");
+    if (status)
+        return status;
+    if (count && !requests)
+        return util_error(ORMA_ERR_ARG, "orma_waitall: requests is NULL for %zu requests", count);
+    int first = ORMA_SUCCESS;
+    for (size_t i = 0; i < count; i++) {
+        int done;
+        int rc = api_req_complete("orma_waitall", &requests[i], 1, &done);
+        if (rc && !first)
+            first = rc;
+    }
+    return first;
+}

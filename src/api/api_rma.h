@@ -1,0 +1,79 @@
+/* api_rma.h -- the checks every communication call makes, in the order a
+ * user would want to hear of them: the window and the rank first, the
+ * types and buffers (each call's own), then the epoch, the target's place
+ * in it and the range at the target.  Nothing is issued until all pass. */
+#ifndef ORMA_API_RMA_H
+#define ORMA_API_RMA_H
+
+#include "api_check.h"
+#include "dtype_type.h"
+#include "rma_comm.h"
+
+static inline int api_rma_begin(const char *call, orma_win handle, int target, struct rma_win **win_p)
+{
+    int status = api_check_win(call, handle, win_p);
+    if (status)
+        return status;
+    if (__builtin_expect((unsigned)target >= (unsigned)(*win_p)->nranks, 0))
+        return util_error(ORMA_ERR_RANK, "%s to rank %d: the window has ranks 0..%d", call, target,
+                          (*win_p)->nranks - 1);
+    return ORMA_SUCCESS;
+}
+
+/* len bytes at target_disp of target, in the open epoch; passive_only: the
+ * call is request-based (lock and lock_all epochs only).  On success the
+ * epoch has recorded the operation and *offset_p is the byte offset at the
+ * target (dynamic windows: the address). */
+static inline int api_rma_access(const char *call, struct rma_win *win, int target, orma_aint target_disp,
+                                 size_t len, int passive_only, size_t *offset_p)
+{
+    int next = rma_epoch_peek(win->epoch_state, RMA_EV_OP);
+    if (__builtin_expect(next < 0, 0))
+        return rma_epoch_apply(&win->epoch_state, RMA_EV_OP);
+    int acc = RMA_EPOCH_ACCESS(win->epoch_state);
+    if (passive_only && acc != RMA_ACC_LOCK && acc != RMA_ACC_LOCK_ALL)
+        return util_error(ORMA_ERR_RMA_SYNC, "%s to rank %d: request-based operations need a lock or lock_all "
+                          "epoch", call, target);
+    if (acc == RMA_ACC_START || acc == RMA_ACC_LOCK) {
+        int status = rma_target_check(win, target, call);
+        if (status)
+            return status;
+    }
+    size_t offset = (size_t)target_disp;
+    if (__builtin_expect(target_disp < 0 && len, 0))
+        return util_error(ORMA_ERR_DISP, "%s to rank %d: negative displacement %ld", call, target,
+                          (long)target_disp);
+    if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC && len) {
+        const struct rma_target *t = &win->targets[target];
+        if (__builtin_mul_overflow((size_t)target_disp, (size_t)t->disp_unit, &offset) || offset > t->size ||
+            len > t->size - offset)
+            return util_error(ORMA_ERR_RANGE, "%s of %zu bytes at displacement %ld (unit %d) exceeds rank %d's "
+                              "window of %zu bytes", call, len, (long)target_disp, t->disp_unit, target,
+                              t->size);
+    }
+    win->epoch_state = next;
+    *offset_p = offset;
+    return ORMA_SUCCESS;
+}
+
+/* count elements of type span *len_p bytes; ORMA_ERR_COUNT on overflow. */
+static inline int api_rma_span(const char *call, size_t count, orma_type type, size_t *len_p)
+{
+    if (__builtin_expect(__builtin_mul_overflow(count, type->extent, len_p), 0))
+        return util_error(ORMA_ERR_COUNT, "%s: %zu elements of %s overflow the address space", call, count,
+                          type->name);
+    return ORMA_SUCCESS;
+}
+
+/* The entry points behind orma_put ... orma_get_accumulate, shared with the
+ * request-based variants. */
+int api_put(const char *call, int passive_only, const void *origin, size_t origin_count, orma_type origin_type,
+            int target, orma_aint target_disp, size_t target_count, orma_type target_type, orma_win handle);
+int api_get(const char *call, int passive_only, void *origin, size_t origin_count, orma_type origin_type,
+            int target, orma_aint target_disp, size_t target_count, orma_type target_type, orma_win handle);
+int api_get_accumulate(const char *call, int passive_only, int fetch, const void *origin, size_t origin_count,
+                       orma_type origin_type, void *result, size_t result_count, orma_type result_type, int target,
+                       orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
+                       orma_win handle);
+
+#endif

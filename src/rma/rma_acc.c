@@ -1,0 +1,106 @@
+/* rma_acc.c -- accumulate-family operations off the fast path: plain loops
+ * under an exclusive lock, striped locks elsewhere (see rma_acc.h). */
+#include "rma_acc.h"
+#include "rma_stripe.h"
+#include "shm_cma.h"
+
+#include <string.h>
+
+/* Chunks of this many bytes go through an aligned buffer when the target is
+ * reached by syscalls or either side is misaligned for the kernel. */
+#define RMA_ACC_CHUNK 8192
+
+static int rma_aligned(const void *p, size_t extent)
+{
+    size_t a = extent < 16 ? extent : 16;
+    return ((uintptr_t)p & (a - 1)) == 0;
+}
+
+/* The operation, in chunks through aligned buffers: read the target, hand
+ * out the old contents, combine, write back. */
+static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
+                          const struct rma_acc_plan *plan)
+{
+    _Alignas(64) char tbuf[RMA_ACC_CHUNK];
+    _Alignas(64) char obuf[RMA_ACC_CHUNK];
+    pid_t pid = win->targets[op->target].pid;
+    size_t ext = plan->extent, per = RMA_ACC_CHUNK / ext * ext;
+    const char *origin = op->origin;
+    char *result = op->result;
+    int replace_only = op->kind == RMA_OP_ACC && op->op == ORMA_REPLACE && !result && plan->native == RMA_NAT_XCHG;
+    for (size_t done = 0; done < op->len; done += per) {
+        size_t len = op->len - done < per ? op->len - done : per;
+        int status = ORMA_SUCCESS;
+        if (replace_only) { /* nothing to combine: write the origin */
+            if (w->path == RMA_PATH_DIRECT)
+                memcpy(w->ptr + done, origin + done, len);
+            else
+                status = shm_cma_write(pid, w->raddr + done, (void *)(origin + done), len);
+            if (status)
+                return status;
+            continue;
+        }
+        if (w->path == RMA_PATH_DIRECT)
+            memcpy(tbuf, w->ptr + done, len);
+        else if ((status = shm_cma_read(pid, w->raddr + done, tbuf, len)))
+            return status;
+        if (result)
+            memcpy(result + done, tbuf, len);
+        if (!plan->writes)
+            continue;
+        if (op->kind == RMA_OP_CAS) {
+            if (memcmp(tbuf, op->compare, ext))
+                continue;
+            memcpy(tbuf, origin, ext);
+        } else {
+            const char *o = origin + done;
+            if (!rma_aligned(o, ext)) {
+                memcpy(obuf, o, len);
+                o = obuf;
+            }
+            plan->kernel(tbuf, o, len / ext);
+        }
+        if (w->path == RMA_PATH_DIRECT)
+            memcpy(w->ptr + done, tbuf, len);
+        else if ((status = shm_cma_write(pid, w->raddr + done, tbuf, len)))
+            return status;
+    }
+    return ORMA_SUCCESS;
+}
+
+/* The operation as plain loads and stores: the caller keeps everybody else
+ * away from the target bytes. */
+static int rma_acc_plain(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
+                         const struct rma_acc_plan *plan)
+{
+    if (w->path != RMA_PATH_DIRECT || op->kind == RMA_OP_CAS || !rma_aligned(w->ptr, plan->extent) ||
+        (plan->writes && !rma_aligned(op->origin, plan->extent)))
+        return rma_acc_bounce(win, op, w, plan);
+    if (op->result)
+        memcpy(op->result, w->ptr, op->len);
+    if (plan->writes)
+        plan->kernel(w->ptr, op->origin, op->len / plan->extent);
+    return ORMA_SUCCESS;
+}
+
+int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+{
+    struct rma_target *t = &win->targets[op->target];
+    const struct rma_acc_plan *plan = rma_acc_plan(op->kind == RMA_OP_CAS ? ORMA_REPLACE : op->op, op->typeid_);
+    int exclusive = t->lock_type == ORMA_LOCK_EXCLUSIVE;
+    if (!exclusive && w->path == RMA_PATH_DIRECT && w->shared && rma_atomic_fits(plan, w->ptr)) {
+        if (op->kind == RMA_OP_CAS)
+            rma_atomic_cas(plan->width, w->ptr, op->origin, op->compare, op->result);
+        else
+            rma_atomic_acc(plan, w->ptr, op->origin, op->result, op->len / plan->extent);
+        return ORMA_SUCCESS;
+    }
+    if (exclusive)
+        return rma_acc_plain(win, op, w, plan);
+    _Atomic uint32_t *stripes = rma_ctl_stripes(win->ctl, t->ctl);
+    uint64_t mask = rma_stripe_mask((uint64_t)op->offset, op->len);
+    rma_stripe_lock(stripes, mask);
+    int status = rma_acc_plain(win, op, w, plan);
+    rma_stripe_unlock(stripes, mask);
+    return status;
+}
