@@ -1,5 +1,6 @@
 /* pingpong.c -- the pingpong suite: checks, filters, order of the series. */
 #include <stdio.h>
+#include <string.h>
 
 #include "floor.h"
 #include "pingpong.h"
@@ -9,7 +10,36 @@
 
 static const char *const pp_ops[] = {"put",    "get",   "cacheline",
                                      "memcpy", "cma",   "xcopy",
-                                     "cma_rt", NULL};
+                                     "cma_rt", "acc",   "gacc",
+                                     "fop",    "cas",   NULL};
+
+/* The ops a run without --op makes; the accumulate family runs only when
+ * --op names it, so a default run measures what it always did. */
+static int selected(const char *ops, const char *op)
+{
+    if (ops == NULL)
+        return strcmp(op, "put") == 0 || strcmp(op, "get") == 0;
+    return bench_list_has(ops, op);
+}
+
+/* 1 when some size of the run suits op; notes the sizes it skips. */
+static int sizes_for(const bench_ctx *ctx, pp_op op)
+{
+    int some = 0, skipped = 0;
+    for (int i = 0; i < ctx->opts->nsizes; i++) {
+        if (pp_op_size_ok(op, ctx->opts->sizes[i]))
+            some = 1;
+        else
+            skipped = 1;
+    }
+    if (skipped && (op == PP_FOP || op == PP_CAS))
+        bench_note("%s moves one 8-byte element: other sizes skipped%s",
+                   pp_op_names[op], some ? "" : " (--sizes has no 8)");
+    else if (skipped)
+        bench_note("%s moves uint64 elements: sizes that are not a multiple "
+                   "of 8 skipped", pp_op_names[op]);
+    return some;
+}
 
 static int check_filters(const bench_ctx *ctx)
 {
@@ -25,7 +55,8 @@ static int check_filters(const bench_ctx *ctx)
     if (bench_list_check(ctx->opts->ops, pp_ops, bad, sizeof bad) != 0) {
         if (ctx->rank == 0)
             fprintf(stderr, "orma-bench: pingpong: unknown op '%s' (put, "
-                    "get, cacheline, memcpy, cma, xcopy, cma_rt)\n", bad);
+                    "get, acc, gacc, fop, cas, cacheline, memcpy, cma, xcopy, "
+                    "cma_rt)\n", bad);
         return -1;
     }
     if (bench_list_check(ctx->opts->syncs, pp_sync_names, bad,
@@ -64,13 +95,13 @@ int bench_pingpong_run(const bench_ctx *ctx)
     int st = BENCH_OK;
     if (bench_list_has(ops, "cacheline"))
         st = bench_floor_cacheline(ctx);
-    static const char *const orma_ops[] = {"put", "get"};
-    for (int o = 0; o < 2 && st == BENCH_OK; o++) {
-        if (!bench_list_has(ops, orma_ops[o]))
+    for (int o = 0; o < PP_NOP && st == BENCH_OK; o++) {
+        if (!selected(ops, pp_op_names[o]) || !sizes_for(ctx, (pp_op)o))
             continue;
         for (int k = 0; bench_window_kinds[k] != NULL && st == BENCH_OK; k++)
             if (bench_list_has(ctx->opts->windows, bench_window_kinds[k]))
-                st = pp_orma_series(ctx, orma_ops[o], bench_window_kinds[k]);
+                st = pp_orma_series(ctx, pp_op_names[o],
+                                    bench_window_kinds[k]);
     }
     if (st == BENCH_OK && bench_list_has(ops, "memcpy"))
         st = bench_floor_memcpy(ctx);

@@ -1,9 +1,10 @@
 /* pingpong.h -- the pingpong suite: round trips between 2 ranks.
  *
  * Ops (--op): put, get (orma, on every window of windows.h, in every
- * synchronization mode of --sync: fence, pscw, lock, lock_all, flush) and the
- * floors cacheline, memcpy, cma, xcopy, cma_rt (floor.h) that the orma
- * numbers are judged against; the summary prints the ratios of the
+ * synchronization mode of --sync: fence, pscw, lock, lock_all, flush), the
+ * accumulate family acc, gacc, fop, cas (the same, only when --op names
+ * them; pp_atomic.c) and the floors cacheline, memcpy, cma, xcopy, cma_rt
+ * (floor.h) that the orma numbers are judged against; the summary prints the ratios of the
  * project's bar and, beside them, those against the same-pattern floors. */
 #ifndef BENCH_PINGPONG_H
 #define BENCH_PINGPONG_H
@@ -12,8 +13,8 @@
 
 int bench_pingpong_run(const bench_ctx *ctx);
 
-/* put/get round trips on one window kind, every size and selected
- * synchronization mode (pp_orma.c, pp_sync.c).  Returns a BENCH_* status,
+/* Round trips of op (a pp_op name) on one window kind, every size that
+ * suits op and selected synchronization mode (pp_orma.c, pp_sync.c).  Returns a BENCH_* status,
  * the same on both ranks. */
 int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind);
 

@@ -7,6 +7,8 @@
  *        bytes (from its window) back into rank 0's window.
  *   get: rank 0 gets n bytes of rank 1's window; rank 1 gets n bytes of
  *        rank 0's window.
+ *   acc, gacc, fop, cas: as put, with the accumulate-family call; their
+ *        data and its checks are in pp_atomic.c.
  * Then, untimed: each rank checks all n bytes it received against the
  * pattern of this repetition, prepares the next repetition's data, and
  * synchronizes once more (pp_sync_settle) so nobody overwrites a buffer
@@ -31,6 +33,9 @@
 #define PP_WARMUP 3 /* page faults, cold caches, lazy set-up in the library */
 #define PP_CALIB 4  /* repetitions timed to choose the count */
 
+const char *const pp_op_names[] = {"put", "get", "acc", "gacc", "fop", "cas",
+                                   NULL};
+
 /* put: the data travels 0 -> 1 -> 0, one stream.  get: each rank's window
  * holds its own stream, so salt by owner. */
 static uint64_t seed_put(const pp_state *s)
@@ -43,10 +48,15 @@ static uint64_t seed_get(const pp_state *s, int owner)
     return bench_pattern_seed(s->rep, 1u + (unsigned)owner);
 }
 
-/* Data for repetition s->rep: put's origin at rank 0, get's target windows. */
+/* Data for repetition s->rep: put's origin at rank 0, get's target windows;
+ * the accumulate-family ops plan the next round trip. */
 static void prepare(pp_state *s)
 {
-    if (s->put) {
+    if (pp_op_is_atomic(s->op)) {
+        pp_atomic_next(s);
+        return;
+    }
+    if (s->op == PP_PUT) {
         if (s->me == 0)
             bench_pattern_fill(s->send, s->n, seed_put(s));
     } else {
@@ -56,8 +66,13 @@ static void prepare(pp_state *s)
 
 static void verify(pp_state *s)
 {
-    const unsigned char *buf = s->put ? s->w.base : s->recv;
-    uint64_t seed = s->put ? seed_put(s) : seed_get(s, s->peer);
+    if (pp_op_is_atomic(s->op)) {
+        pp_atomic_verify(s, 1); /* reports, clears s->ok */
+        return;
+    }
+    int put = s->op == PP_PUT;
+    const unsigned char *buf = put ? s->w.base : s->recv;
+    uint64_t seed = put ? seed_put(s) : seed_get(s, s->peer);
     size_t off;
     unsigned want, got;
     if (bench_pattern_check(buf, s->n, seed, &off, &want, &got))
@@ -67,7 +82,7 @@ static void verify(pp_state *s)
     if (s->ok)
         fprintf(stderr, "orma-bench: rank %d: %s+%s on %s window, %zu bytes, "
                 "repetition %llu: byte %zu is 0x%02x, expected 0x%02x\n",
-                s->me, s->put ? "put" : "get", pp_sync_names[s->sync],
+                s->me, put ? "put" : "get", pp_sync_names[s->sync],
                 s->w.kind, s->n,
                 (unsigned long long)s->rep, off, got, want);
     s->ok = 0;
@@ -79,13 +94,24 @@ static void verify(pp_state *s)
  * per round trip.  Every round trip of a batch still carries new data and
  * is verified: rank 0 fills a fresh pattern before it and checks, after it,
  * what rank 1 echoed back (a stale byte on either leg shows there), inside
- * the timed loop -- which only makes the figure slower. */
+ * the timed loop -- which only makes the figure slower.  The
+ * accumulate-family ops are batched alike (every op but get); rank 1 also
+ * checks the elements its calls return, which are not echoed back. */
 #define PP_BATCH 32
 #define PP_BATCH_MAX 64 /* bytes */
 
 static int batched(const pp_state *s)
 {
-    return s->put && s->n <= PP_BATCH_MAX;
+    return s->op != PP_GET && s->n <= PP_BATCH_MAX;
+}
+
+/* Inside a batch: the next round trip's data, no synchronization. */
+static void batch_next(pp_state *s)
+{
+    if (pp_op_is_atomic(s->op))
+        pp_atomic_next(s); /* both ranks: the plan is shared */
+    else if (s->me == 0)
+        bench_pattern_fill(s->send, s->n, seed_put(s));
 }
 
 static double timed_batch(pp_state *s)
@@ -95,9 +121,10 @@ static double timed_batch(pp_state *s)
         pp_sync_timed(s);
         if (s->me == 0)
             verify(s);
+        else if (pp_op_is_atomic(s->op))
+            pp_atomic_verify(s, 0); /* see pp_atomic.c */
         s->rep++;
-        if (s->me == 0)
-            bench_pattern_fill(s->send, s->n, seed_put(s));
+        batch_next(s);
     }
     pp_sync_timed(s);
     return (orma_wtime() - t0) / PP_BATCH;
@@ -122,7 +149,10 @@ static int point(pp_state *s, size_t n, pp_sync sync)
     s->sync = sync;
     s->ok = 1;
     /* The last repetition prepared only the previous size's bytes. */
-    prepare(s);
+    if (pp_op_is_atomic(s->op))
+        pp_atomic_begin(s);
+    else
+        prepare(s);
     pp_sync_point_begin(s);
     for (int i = 0; i < PP_WARMUP; i++)
         repetition(s, NULL);
@@ -144,13 +174,13 @@ static int point(pp_state *s, size_t n, pp_sync sync)
     pp_sync_point_end(s);
     int ok = bench_ctl_all_ok(ctx->ctl, s->ok);
     const char *mode = pp_sync_names[sync];
+    const char *opname = pp_op_names[s->op];
     if (ok)
-        bench_emit(ctx, "orma", s->put ? "put" : "get", mode, s->w.kind, n,
-                   2.0 * (double)n, us, reps);
+        bench_emit(ctx, "orma", opname, mode, s->w.kind, n, 2.0 * (double)n,
+                   us, reps);
     else if (ctx->rank == 0)
         fprintf(stderr, "orma-bench: %s+%s on %s window, %zu bytes: data did "
-                "not verify; stopping\n", s->put ? "put" : "get", mode,
-                s->w.kind, n);
+                "not verify; stopping\n", opname, mode, s->w.kind, n);
     free(us);
     return ok ? 0 : -1;
 }
@@ -161,7 +191,11 @@ int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind)
     pp_state s;
     memset(&s, 0, sizeof s);
     s.ctx = ctx;
-    s.put = strcmp(op, "put") == 0;
+    s.op = PP_PUT;
+    while (s.op < PP_NOP && strcmp(pp_op_names[s.op], op) != 0)
+        s.op++;
+    if (s.op == PP_NOP)
+        return BENCH_USAGE; /* filtered before, not reached */
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
     if (bench_window_open(ctx->ctl, kind, max, &s.w) != 0)
@@ -175,6 +209,8 @@ int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind)
     pp_sync_series_open(&s, syncs);
     int st = BENCH_OK;
     for (int i = 0; i < ctx->opts->nsizes && st == BENCH_OK; i++) {
+        if (!pp_op_size_ok(s.op, ctx->opts->sizes[i]))
+            continue; /* noted by the caller */
         for (int m = 0; m < PP_NSYNC && st == BENCH_OK; m++) {
             if (!bench_list_has(syncs, pp_sync_names[m]))
                 continue;

@@ -1,7 +1,8 @@
 /* pp_sync.c -- the timed round trip of an orma pingpong point and the
  * epochs around it, per synchronization mode (pp.h).  "op" is rank 0's put
  * of n bytes into rank 1's window (rank 1 puts the bytes it received back),
- * or a get of n bytes of the other rank's window.
+ * a get of n bytes of the other rank's window, or an accumulate-family op
+ * made as put is (pp_atomic.c).
  *
  * fence     rank 0: op; fence; rank 1: op; fence -- as the suite always did.
  * pscw      rank 0: post({1}); start({1}); op; complete; wait.
@@ -106,16 +107,43 @@ void pp_sync_settle(pp_state *s)
     BENCH_CHECK(orma_barrier());
 }
 
+/* Rank 0's operand is its private send buffer, rank 1's the bytes it just
+ * received: its window, as for put.  gacc, fop and cas return the target's
+ * old elements into recv. */
 static void op(pp_state *s)
 {
     int t = s->peer;
     size_t n = s->n;
-    if (s->put)
-        BENCH_CHECK(orma_put(s->me == 0 ? s->send : s->w.base, n, ORMA_BYTE,
-                             t, s->w.disp[t], n, ORMA_BYTE, s->w.win));
-    else
+    orma_win win = s->w.win;
+    const void *from = s->me == 0 ? s->send : s->w.base;
+    switch (s->op) {
+    case PP_PUT:
+        BENCH_CHECK(orma_put(from, n, ORMA_BYTE, t, s->w.disp[t], n,
+                             ORMA_BYTE, win));
+        break;
+    case PP_GET:
         BENCH_CHECK(orma_get(s->recv, n, ORMA_BYTE, t, s->w.disp[t], n,
-                             ORMA_BYTE, s->w.win));
+                             ORMA_BYTE, win));
+        break;
+    case PP_ACC:
+        BENCH_CHECK(orma_accumulate(from, n / 8, ORMA_UINT64, t,
+                                    s->w.disp[t], n / 8, ORMA_UINT64,
+                                    ORMA_SUM, win));
+        break;
+    case PP_GACC:
+        BENCH_CHECK(orma_get_accumulate(from, n / 8, ORMA_UINT64, s->recv,
+                                        n / 8, ORMA_UINT64, t, s->w.disp[t],
+                                        n / 8, ORMA_UINT64, ORMA_SUM, win));
+        break;
+    case PP_FOP:
+        BENCH_CHECK(orma_fetch_and_op(from, s->recv, ORMA_UINT64, t,
+                                      s->w.disp[t], ORMA_SUM, win));
+        break;
+    default: /* PP_CAS */
+        BENCH_CHECK(orma_compare_and_swap(from, &s->cmp, s->recv,
+                                          ORMA_UINT64, t, s->w.disp[t], win));
+        break;
+    }
 }
 
 /* This rank's half of a passive-mode round trip: the epoch, then the

@@ -2,6 +2,7 @@
  * own source file; the driver needs no change. */
 #include <string.h>
 
+#include "atomics.h"
 #include "bench.h"
 #include "overlap.h"
 #include "pingpong.h"
@@ -17,6 +18,9 @@ static const bench_suite suites[] = {
     {"overlap",
      "passive put/get latency while the target computes vs sleeps, 2 ranks",
      bench_overlap_run},
+    {"atomics",
+     "atomic latency (fop, cas) and accumulate bandwidth, 2 or more ranks",
+     bench_atomics_run},
 };
 
 const bench_suite *bench_suite_at(int i)

@@ -12,11 +12,11 @@
  *
  * One epoch is ~100 ns, near the timer's resolution, so a sample times N
  * epochs and divides, N chosen (identical on every rank, as the collective
- * modes need) so that a sample lasts SAMPLE_S.  Every rank times its own
- * N epochs after a common barrier; the sample reported is the slowest
- * rank's: for the collective modes the ranks finish together anyway, and
- * for the local ones (lock, lock_all, flush) the slowest rank is what a
- * job waits for.  Rows: op "epoch" (or "barrier"), bytes 0, window
+ * modes need) so that a sample lasts SAMPLE_S (plan_coll.h).  Every rank
+ * times its own N epochs after a common barrier; the sample reported is
+ * the slowest rank's: for the collective modes the ranks finish together
+ * anyway, and for the local ones (lock, lock_all, flush) the slowest rank
+ * is what a job waits for.  Rows: op "epoch" (or "barrier"), bytes 0, window
  * "allocate", mbps 0. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -24,13 +24,11 @@
 #include <orma.h>
 
 #include "check.h"
-#include "ctl.h"
-#include "plan.h"
+#include "plan_coll.h"
 #include "report.h"
 #include "sync_suite.h"
 
 #define SAMPLE_S 200e-6
-#define MAX_ITERS (1L << 24)
 
 enum { SY_FENCE, SY_PSCW, SY_LOCK, SY_LOCK_ALL, SY_FLUSH, SY_BARRIER, SY_N };
 static const char *const sy_sync[] = {"fence", "pscw",  "lock", "lock_all",
@@ -85,39 +83,25 @@ static void epochs(const sy_state *s, int mode, long iters)
     }
 }
 
-/* Seconds of the slowest rank for iters epochs, started together. */
-static double sample(const bench_ctx *ctx, const sy_state *s, int mode,
-                     long iters)
+typedef struct sy_kernel {
+    const sy_state *s;
+    int mode;
+} sy_kernel;
+
+static void epochs_kernel(void *arg, long iters)
 {
-    BENCH_CHECK(orma_barrier());
-    double t0 = orma_wtime();
-    epochs(s, mode, iters);
-    double t = orma_wtime() - t0;
-    /* Picoseconds: an integer every rank agrees on, hence the same
-     * decisions below on every rank. */
-    uint64_t ps = bench_ctl_max(ctx->ctl, (uint64_t)(t * 1e12));
-    return (double)ps * 1e-12;
+    const sy_kernel *k = arg;
+    epochs(k->s, k->mode, iters);
 }
 
 static void run_mode(const bench_ctx *ctx, sy_state *s, int mode)
 {
     if (mode == SY_FLUSH)
         BENCH_CHECK(orma_win_lock_all(0, s->win));
-    epochs(s, mode, 16); /* warm-up: lazy set-up, caches */
-    long iters = 1;
-    double t;
-    for (;;) {
-        t = sample(ctx, s, mode, iters);
-        if (t >= SAMPLE_S || iters >= MAX_ITERS)
-            break;
-        double scale = t > 0.0 ? 1.5 * SAMPLE_S / t : 16.0;
-        iters = (long)((double)iters *
-                       (scale < 2.0 ? 2.0 : scale > 1024.0 ? 1024.0 : scale));
-    }
-    long n = bench_reps_for(ctx->opts, t);
-    double *us = bench_xmalloc((size_t)n * sizeof *us);
-    for (long i = 0; i < n; i++)
-        us[i] = sample(ctx, s, mode, iters) * 1e6 / (double)iters;
+    sy_kernel k = {s, mode};
+    double *us;
+    long n;
+    bench_time_collective(ctx, SAMPLE_S, epochs_kernel, &k, &us, &n);
     if (mode == SY_FLUSH)
         BENCH_CHECK(orma_win_unlock_all(s->win));
     if (mode == SY_FENCE)
