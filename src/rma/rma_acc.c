@@ -1,7 +1,6 @@
 /* rma_acc.c -- accumulate-family operations off the fast path: plain loops
  * under an exclusive lock, striped locks elsewhere (see rma_acc.h). */
 #include "rma_acc.h"
-#include "rma_stripe.h"
 #include "shm_cma.h"
 
 #include <string.h>
@@ -83,24 +82,43 @@ static int rma_acc_plain(struct rma_win *win, const struct rma_op *op, const str
     return ORMA_SUCCESS;
 }
 
+/* Holding the stripes of a mapped target: wait until no origin is in the
+ * middle of a hardware-atomic update of it (rma_stripe.h). */
+static void rma_hw_drain(struct rma_win *win, int target)
+{
+    for (int o = 0; o < win->nranks; o++) {
+        if (o == win->rank)
+            continue; /* ours is even: we are here */
+        _Atomic uint32_t *busy = &rma_ctl_hw_busy(win->ctl, rma_ctl_block(win->ctl, o))[target];
+        uint32_t v = atomic_load_explicit(busy, memory_order_seq_cst);
+        struct util_backoff backoff = {0};
+        while ((v & 1) && atomic_load_explicit(busy, memory_order_acquire) == v)
+            util_backoff_pause(&backoff);
+    }
+}
+
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
     struct rma_target *t = &win->targets[op->target];
     const struct rma_acc_plan *plan = rma_acc_plan(op->kind == RMA_OP_CAS ? ORMA_REPLACE : op->op, op->typeid_);
     int exclusive = t->lock_type == ORMA_LOCK_EXCLUSIVE;
-    if (!exclusive && w->path == RMA_PATH_DIRECT && w->shared && rma_atomic_fits(plan, w->ptr)) {
+    _Atomic uint32_t *busy = &win->my_hw_busy[op->target];
+    if (!exclusive && w->path == RMA_PATH_DIRECT && w->shared && op->len <= RMA_ACC_HW_MAX &&
+        rma_atomic_fits(plan, w->ptr) && rma_hw_enter(busy, t->stripes, (uint64_t)op->offset, op->len)) {
         if (op->kind == RMA_OP_CAS)
             rma_atomic_cas(plan->width, w->ptr, op->origin, op->compare, op->result);
         else
             rma_atomic_acc(plan, w->ptr, op->origin, op->result, op->len / plan->extent);
+        rma_hw_leave(busy);
         return ORMA_SUCCESS;
     }
     if (exclusive)
         return rma_acc_plain(win, op, w, plan);
-    _Atomic uint32_t *stripes = rma_ctl_stripes(win->ctl, t->ctl);
     uint64_t mask = rma_stripe_mask((uint64_t)op->offset, op->len);
-    rma_stripe_lock(stripes, mask);
+    rma_stripe_lock(t->stripes, mask);
+    if (w->shared)
+        rma_hw_drain(win, op->target);
     int status = rma_acc_plain(win, op, w, plan);
-    rma_stripe_unlock(stripes, mask);
+    rma_stripe_unlock(t->stripes, mask);
     return status;
 }

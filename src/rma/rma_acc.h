@@ -2,12 +2,16 @@
  *
  * Three ways to update the target, chosen per operation:
  *   - hardware atomics, element by element (rma_atomic.h), on memory every
- *     rank maps, for elements the machine can swap whole;
+ *     rank maps, for updates of at most RMA_ACC_HW_MAX bytes of elements
+ *     the machine can swap whole;
  *   - plain loops under an exclusive lock, when nothing else can touch the
  *     target: the reduction kernels in place (mapped memory), or read,
  *     combine and write back in chunks (single-copy syscalls);
- *   - the same loops under the target's striped locks (rma_stripe.h),
- *     for everything else.
+ *   - the same loops under the target's striped locks, for everything else
+ *     -- large updates, because a vectorised loop under one lock beats an
+ *     atomic instruction per element as soon as there are a few dozen.
+ * rma_stripe.h says how the first and the third exclude each other, so
+ * that the choice can be made per operation.
  * The inline fast path is the first, for a target already open; the rest
  * goes through rma_comm_slow like put and get, so accumulates are queued,
  * ordered and drained with them. */
@@ -16,6 +20,13 @@
 
 #include "rma_atomic.h"
 #include "rma_comm.h"
+#include "rma_stripe.h"
+
+/* Updates of more bytes than this take the stripes and plain loops: about
+ * where one stripe lock plus waiting for the other origins' counters costs
+ * as much as an atomic instruction per element (measured with orma-bench
+ * atomics). */
+#define RMA_ACC_HW_MAX 512
 
 /* Perform an ACC or CAS operation at w, its target being open. */
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
@@ -25,14 +36,16 @@ static inline int rma_acc(struct rma_win *win, const struct rma_op *op)
 {
     struct rma_target *t = &win->targets[op->target];
     if (__builtin_expect(t->path == RMA_PATH_DIRECT && t->shared && rma_target_ready(win, t) &&
-                             t->lock_type != ORMA_LOCK_EXCLUSIVE, 1)) {
+                             t->lock_type != ORMA_LOCK_EXCLUSIVE && op->len <= RMA_ACC_HW_MAX, 1)) {
         char *p = t->base + op->offset;
         const struct rma_acc_plan *plan = rma_acc_plan(op->kind == RMA_OP_CAS ? ORMA_REPLACE : op->op, op->typeid_);
-        if (rma_atomic_fits(plan, p)) {
+        _Atomic uint32_t *busy = &win->my_hw_busy[op->target];
+        if (rma_atomic_fits(plan, p) && rma_hw_enter(busy, t->stripes, op->offset, op->len)) {
             if (op->kind == RMA_OP_CAS)
                 rma_atomic_cas(plan->width, p, op->origin, op->compare, op->result);
             else
                 rma_atomic_acc(plan, p, op->origin, op->result, op->len / plan->extent);
+            rma_hw_leave(busy);
             return ORMA_SUCCESS;
         }
     }

@@ -76,7 +76,9 @@ struct rma_ctl_rank {
      *                         (none: line 3 holds it in small windows)
      *   regions[max_attach]   writer: the owner (dynamic windows)
  *   stripes[RMA_STRIPES]  writers: every rank updating the owner's memory
- *                         under locks (rma_stripe.h) */
+ *                         under locks (rma_stripe.h)
+ *   hw_busy[nranks]       writer: the owner; slot t is odd while the owner
+ *                         updates rank t's memory with hardware atomics */
 };
 
 #define RMA_ROUND_LINE(x) (((x) + RMA_LINE - 1) / RMA_LINE * RMA_LINE)
@@ -101,7 +103,7 @@ static inline size_t rma_ctl_block_size(uint32_t nranks, uint32_t max_attach)
 {
     return sizeof(struct rma_ctl_rank) + RMA_ROUND_LINE(nranks * sizeof(struct util_waitword)) +
            rma_ctl_complete_bytes(nranks) + RMA_ROUND_LINE(max_attach * sizeof(struct rma_region)) +
-           RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t));
+           RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t)) + RMA_ROUND_LINE(nranks * sizeof(uint32_t));
 }
 
 static inline struct rma_ctl_rank *rma_ctl_block(struct rma_ctl_header *h, int rank)
@@ -131,6 +133,11 @@ static inline struct rma_region *rma_ctl_regions(struct rma_ctl_header *h, struc
 static inline _Atomic uint32_t *rma_ctl_stripes(struct rma_ctl_header *h, struct rma_ctl_rank *c)
 {
     return (_Atomic uint32_t *)((char *)rma_ctl_regions(h, c) + RMA_ROUND_LINE(h->max_attach * sizeof(struct rma_region)));
+}
+
+static inline _Atomic uint32_t *rma_ctl_hw_busy(struct rma_ctl_header *h, struct rma_ctl_rank *c)
+{
+    return rma_ctl_stripes(h, c) + RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t)) / sizeof(uint32_t);
 }
 
 static inline void *rma_ctl_barrier(struct rma_ctl_header *h)

@@ -1,12 +1,26 @@
-/* rma_stripe.h -- the striped locks that make accumulates atomic where
- * hardware atomics cannot: memory reached by single-copy syscalls (and that
- * memory's owner, who reaches it directly), elements wider than the
- * machine's compare-and-swap, misaligned elements.
+/* rma_stripe.h -- how the two ways of updating a target element atomically
+ * keep out of each other's way.
  *
- * An update takes every stripe its byte range touches, in increasing stripe
- * order, and holds them only while it reads, combines and writes back; it
- * waits for nothing else meanwhile, so the stripes cannot deadlock.  A lock
- * is a word: 0 free, 1 held. */
+ * Plain-loop updates (rma_acc.c: large accumulates, memory reached by
+ * single-copy syscalls, elements the machine cannot swap whole) take the
+ * striped locks of the target's memory: every stripe their byte range
+ * touches, in increasing stripe order, held only while they read, combine
+ * and write back -- they wait for nothing else meanwhile, so the stripes
+ * cannot deadlock.  A stripe lock is a word: 0 free, 1 held.
+ *
+ * Hardware-atomic updates (small accumulates and single-element atomics on
+ * memory every rank maps) do not take the stripes: they are atomic against
+ * each other already.  Against plain loops they use a per-origin counter,
+ * hw_busy[target] in the origin's control block, odd while an update is in
+ * progress: the update raises it, then checks the stripes it touches and
+ * backs off (to the plain-loop path) if one is held.  A plain loop on mapped
+ * memory, once it holds its stripes, waits for every origin's counter to be
+ * even or to have moved on.  Both sides store, then load the other's word,
+ * sequentially consistent (Dekker), so at least one sees the other.  The
+ * counter lives on a line only its origin writes, and the stripes are only
+ * read by hardware updates, so a contended fetch-and-op moves no extra
+ * cache line between cores; a plain loop waits for at most one update per
+ * origin. */
 #ifndef ORMA_RMA_STRIPE_H
 #define ORMA_RMA_STRIPE_H
 
@@ -35,7 +49,7 @@ static inline void rma_stripe_lock(_Atomic uint32_t *stripes, uint64_t mask)
         if (!(mask & (UINT64_C(1) << s)))
             continue;
         struct util_backoff backoff = {0};
-        while (atomic_exchange_explicit(&stripes[s], 1, memory_order_acquire))
+        while (atomic_exchange_explicit(&stripes[s], 1, memory_order_seq_cst))
             while (atomic_load_explicit(&stripes[s], memory_order_relaxed))
                 util_backoff_pause(&backoff);
     }
@@ -46,6 +60,26 @@ static inline void rma_stripe_unlock(_Atomic uint32_t *stripes, uint64_t mask)
     for (unsigned s = 0; s < RMA_STRIPES; s++)
         if (mask & (UINT64_C(1) << s))
             atomic_store_explicit(&stripes[s], 0, memory_order_release);
+}
+
+/* Begin a hardware-atomic update of [lo, lo+len) (at most two stripes):
+ * 1 when it may proceed (end it with rma_hw_leave), 0 when a plain loop
+ * holds one of its stripes. */
+static inline int rma_hw_enter(_Atomic uint32_t *busy, _Atomic uint32_t *stripes, uint64_t lo, size_t len)
+{
+    uint32_t v = atomic_load_explicit(busy, memory_order_relaxed);
+    atomic_exchange_explicit(busy, v + 1, memory_order_seq_cst);
+    uint64_t first = lo >> RMA_STRIPE_SHIFT, last = (lo + len - 1) >> RMA_STRIPE_SHIFT;
+    if (!atomic_load_explicit(&stripes[first % RMA_STRIPES], memory_order_seq_cst) &&
+        (last == first || !atomic_load_explicit(&stripes[last % RMA_STRIPES], memory_order_seq_cst)))
+        return 1;
+    atomic_store_explicit(busy, v + 2, memory_order_release);
+    return 0;
+}
+
+static inline void rma_hw_leave(_Atomic uint32_t *busy)
+{
+    atomic_store_explicit(busy, atomic_load_explicit(busy, memory_order_relaxed) + 1, memory_order_release);
 }
 
 #endif

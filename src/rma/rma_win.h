@@ -44,6 +44,7 @@ struct rma_target {
     uint8_t shared;      /* its memory is a shared segment every rank maps:
                             hardware atomics work on it (rma_atomic.h) */
     struct rma_ctl_rank *ctl;
+    _Atomic uint32_t *stripes; /* its accumulate locks (rma_stripe.h) */
     struct shm_seg seg;      /* our mapping of its memory, when we own one */
     struct rma_dyn_map *dyn; /* dynamic windows */
 };
@@ -95,6 +96,7 @@ struct rma_win {
     struct shm_seg ctl_seg;
     struct rma_ctl_header *ctl;
     struct rma_ctl_rank *my_ctl;
+    _Atomic uint32_t *my_hw_busy; /* our hw_busy slots, one per target */
     struct shm_seg data_seg;  /* allocate: our part; shared: the whole segment */
     struct rma_target *targets;
     struct rma_op *queue;

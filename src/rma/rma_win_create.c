@@ -155,6 +155,7 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     t->path = rec->path;
     t->shared = rec->path == RMA_PATH_DIRECT;
     t->ctl = rma_ctl_block(win->ctl, r);
+    t->stripes = rma_ctl_stripes(win->ctl, t->ctl);
     if (r == win->rank && (t->path == RMA_PATH_CMA || t->path == RMA_PATH_DIRECT)) {
         t->path = RMA_PATH_DIRECT; /* our own memory: plain copies */
         t->base = win->base;
@@ -299,6 +300,7 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const str
         status = rma_win_map_target(win, r, &recs[r]);
     if (!status) {
         win->my_ctl = rma_ctl_block(win->ctl, win->rank);
+        win->my_hw_busy = rma_ctl_hw_busy(win->ctl, win->my_ctl);
         status = rma_win_register(win, &handle);
     }
     status = rma_win_agree(status, "window creation");
