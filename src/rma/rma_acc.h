@@ -26,7 +26,7 @@
  * where one stripe lock plus waiting for the other origins' counters costs
  * as much as an atomic instruction per element (measured with orma-bench
  * atomics). */
-#define RMA_ACC_HW_MAX 512
+#define RMA_ACC_HW_MAX 64
 
 /* Perform an ACC or CAS operation at w, its target being open. */
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
