@@ -9,7 +9,7 @@
 static int api_acc_check(const char *call, int passive_only, const void *origin, size_t origin_count,
                          orma_type origin_type, int fetch, void *result, size_t result_count, orma_type result_type,
                          int target, orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
-                         orma_win handle, struct rma_win **win_p, size_t *len_p, size_t *offset_p)
+                         orma_win handle, struct rma_win **win_p, size_t *len_p, size_t *offset_p, int *next_p)
 {
     int status = api_rma_begin(call, handle, target, win_p);
     if (status)
@@ -46,7 +46,7 @@ static int api_acc_check(const char *call, int passive_only, const void *origin,
     if (len && fetch && !result)
         return util_error(ORMA_ERR_ARG, "%s: result buffer is NULL for %zu bytes", call, len);
     *len_p = len;
-    return api_rma_access(call, *win_p, target, target_disp, len, passive_only, offset_p);
+    return api_rma_access(call, *win_p, target, target_disp, len, passive_only, offset_p, next_p);
 }
 
 int api_get_accumulate(const char *call, int passive_only, int fetch, const void *origin, size_t origin_count,
@@ -56,15 +56,18 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
 {
     struct rma_win *win = NULL;
     size_t len = 0, offset = 0;
+    int next = 0;
     int status = api_acc_check(call, passive_only, origin, origin_count, origin_type, fetch, result, result_count,
                                result_type, target, target_disp, target_count, target_type, op, handle, &win,
-                               &len, &offset);
-    if (status || !len || (op == ORMA_NO_OP && !fetch))
+                               &len, &offset, &next);
+    if (status)
         return status;
+    if (!len || (op == ORMA_NO_OP && !fetch))
+        return api_rma_commit(win, next, ORMA_SUCCESS);
     struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)target_type->id,
                          .target = target, .origin = (void *)origin, .result = result, .len = len,
                          .offset = offset};
-    return rma_acc(win, &rop);
+    return api_rma_commit(win, next, rma_acc(win, &rop));
 }
 
 int orma_accumulate(const void *origin, size_t origin_count, orma_type origin_type, int target,
@@ -106,11 +109,12 @@ int orma_compare_and_swap(const void *origin, const void *compare, void *result,
         return util_error(ORMA_ERR_ARG, "%s: %s buffer is NULL", call,
                           !origin ? "origin" : !compare ? "compare" : "result");
     size_t offset = 0;
-    status = api_rma_access(call, win, target, target_disp, type->extent, 0, &offset);
+    int next = 0;
+    status = api_rma_access(call, win, target, target_disp, type->extent, 0, &offset, &next);
     if (status)
         return status;
     struct rma_op rop = {.kind = RMA_OP_CAS, .typeid_ = (uint16_t)type->id, .target = target,
                          .origin = (void *)origin, .result = result, .compare = compare, .len = type->extent,
                          .offset = offset};
-    return rma_acc(win, &rop);
+    return api_rma_commit(win, next, rma_acc(win, &rop));
 }

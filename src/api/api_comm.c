@@ -5,7 +5,7 @@
 static inline int api_copy_check(const char *call, int passive_only, const void *origin, size_t origin_count,
                                  orma_type origin_type, int target, orma_aint target_disp, size_t target_count,
                                  orma_type target_type, orma_win handle, struct rma_win **win_p, size_t *len_p,
-                                 size_t *offset_p)
+                                 size_t *offset_p, int *next_p)
 {
     int status = api_rma_begin(call, handle, target, win_p);
     if (status)
@@ -23,7 +23,7 @@ static inline int api_copy_check(const char *call, int passive_only, const void 
     if (__builtin_expect(len && !origin, 0))
         return util_error(ORMA_ERR_ARG, "%s: origin buffer is NULL for %zu bytes", call, len);
     *len_p = len;
-    return api_rma_access(call, *win_p, target, target_disp, len, passive_only, offset_p);
+    return api_rma_access(call, *win_p, target, target_disp, len, passive_only, offset_p, next_p);
 }
 
 int api_put(const char *call, int passive_only, const void *origin, size_t origin_count, orma_type origin_type,
@@ -31,11 +31,12 @@ int api_put(const char *call, int passive_only, const void *origin, size_t origi
 {
     struct rma_win *win = NULL;
     size_t len = 0, offset = 0;
+    int next = 0;
     int status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
-                                target_count, target_type, handle, &win, &len, &offset);
-    if (__builtin_expect(status || !len, 0))
+                                target_count, target_type, handle, &win, &len, &offset, &next);
+    if (__builtin_expect(status != ORMA_SUCCESS, 0))
         return status;
-    return rma_put(win, target, origin, len, offset);
+    return api_rma_commit(win, next, len ? rma_put(win, target, origin, len, offset) : ORMA_SUCCESS);
 }
 
 int api_get(const char *call, int passive_only, void *origin, size_t origin_count, orma_type origin_type,
@@ -43,11 +44,12 @@ int api_get(const char *call, int passive_only, void *origin, size_t origin_coun
 {
     struct rma_win *win = NULL;
     size_t len = 0, offset = 0;
+    int next = 0;
     int status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
-                                target_count, target_type, handle, &win, &len, &offset);
-    if (__builtin_expect(status || !len, 0))
+                                target_count, target_type, handle, &win, &len, &offset, &next);
+    if (__builtin_expect(status != ORMA_SUCCESS, 0))
         return status;
-    return rma_get(win, target, origin, len, offset);
+    return api_rma_commit(win, next, len ? rma_get(win, target, origin, len, offset) : ORMA_SUCCESS);
 }
 
 int orma_put(const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,

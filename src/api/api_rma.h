@@ -21,11 +21,11 @@ static inline int api_rma_begin(const char *call, orma_win handle, int target, s
 }
 
 /* len bytes at target_disp of target, in the open epoch; passive_only: the
- * call is request-based (lock and lock_all epochs only).  On success the
- * epoch has recorded the operation and *offset_p is the byte offset at the
- * target (dynamic windows: the address). */
+ * call is request-based (lock and lock_all epochs only).  On success
+ * *offset_p is the byte offset at the target (dynamic windows: the address)
+ * and *next_p the epoch state once the operation is issued (api_rma_commit). */
 static inline int api_rma_access(const char *call, struct rma_win *win, int target, orma_aint target_disp,
-                                 size_t len, int passive_only, size_t *offset_p)
+                                 size_t len, int passive_only, size_t *offset_p, int *next_p)
 {
     int next = rma_epoch_peek(win->epoch_state, RMA_EV_OP);
     if (__builtin_expect(next < 0, 0))
@@ -51,9 +51,19 @@ static inline int api_rma_access(const char *call, struct rma_win *win, int targ
                               "window of %zu bytes", call, len, (long)target_disp, t->disp_unit, target,
                               t->size);
     }
-    win->epoch_state = next;
+    *next_p = next;
     *offset_p = offset;
     return ORMA_SUCCESS;
+}
+
+/* The epoch records an operation unless the target refused it: an address
+ * of a dynamic window with nothing attached is only found out when the
+ * operation is performed, and a call that fails that way issued nothing. */
+static inline int api_rma_commit(struct rma_win *win, int next, int status)
+{
+    if (__builtin_expect(status != ORMA_ERR_RANGE, 1))
+        win->epoch_state = next;
+    return status;
 }
 
 /* count elements of type span *len_p bytes; ORMA_ERR_COUNT on overflow. */
