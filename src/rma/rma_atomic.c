@@ -10,10 +10,24 @@
 
 #include <string.h>
 
-#if defined(__x86_64__) && defined(__GCC_HAVE_SYNC_COMPARE_AND_SWAP_16)
+#if defined(__x86_64__)
 #include <cpuid.h>
 #define RMA_HAVE_CAS16 1
 typedef unsigned __int128 rma_u128;
+
+/* lock cmpxchg16b, written out: the compiler's 16-byte builtins may call a
+ * library whose fallback (and ThreadSanitizer's emulation) is a lock
+ * private to the process, which is no atomicity at all between processes.
+ * Returns the value the memory held; the swap happened if it equals old. */
+static inline rma_u128 rma_cas16(rma_u128 *p, rma_u128 old, rma_u128 nv)
+{
+    uint64_t lo = (uint64_t)old, hi = (uint64_t)(old >> 64);
+    __asm__ __volatile__("lock cmpxchg16b %0"
+                         : "+m"(*p), "+a"(lo), "+d"(hi)
+                         : "b"((uint64_t)nv), "c"((uint64_t)(nv >> 64))
+                         : "memory", "cc");
+    return ((rma_u128)hi << 64) | lo;
+}
 #else
 #define RMA_HAVE_CAS16 0
 #endif
@@ -115,7 +129,7 @@ RMA_ATOMIC_WIDTH(4, uint32_t)
 RMA_ATOMIC_WIDTH(8, uint64_t)
 
 #if RMA_HAVE_CAS16
-/* 16 bytes: lock cmpxchg16b only.  Even the first read is a
+/* 16 bytes: cmpxchg16b only.  Even the first read is a
  * compare-and-swap (of 0 with 0), since two 8-byte loads could tear and the
  * unchanged-bits shortcut must never act on a torn value. */
 static void rma_atomic_acc_16(const struct rma_acc_plan *p, rma_u128 *t, const char *o, char *r, size_t count)
@@ -124,13 +138,13 @@ static void rma_atomic_acc_16(const struct rma_acc_plan *p, rma_u128 *t, const c
         rma_u128 v = 0;
         if (p->native != RMA_NAT_LOAD)
             memcpy(&v, o + i * 16, 16);
-        rma_u128 old = __sync_val_compare_and_swap(&t[i], (rma_u128)0, (rma_u128)0);
+        rma_u128 old = rma_cas16(&t[i], 0, 0);
         while (p->native != RMA_NAT_LOAD) {
             rma_u128 nv = old;
             p->kernel(&nv, &v, 1);
             if (nv == old)
                 break;
-            rma_u128 seen = __sync_val_compare_and_swap(&t[i], old, nv);
+            rma_u128 seen = rma_cas16(&t[i], old, nv);
             if (seen == old)
                 break;
             old = seen;
