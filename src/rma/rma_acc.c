@@ -3,11 +3,15 @@
 #include "rma_acc.h"
 #include "shm_cma.h"
 
+#include <stdlib.h>
 #include <string.h>
 
-/* Chunks of this many bytes go through an aligned buffer when the target is
- * reached by syscalls or either side is misaligned for the kernel. */
+/* Chunks go through aligned buffers when the target is reached by syscalls
+ * or either side is misaligned for the kernel: small updates through
+ * buffers on the stack, large ones through the window's (RMA_ACC_BIG each),
+ * where a chunk amortises its two system calls over enough bytes. */
 #define RMA_ACC_CHUNK 8192
+#define RMA_ACC_BIG 65536
 
 static int rma_aligned(const void *p, size_t extent)
 {
@@ -20,10 +24,21 @@ static int rma_aligned(const void *p, size_t extent)
 static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
                           const struct rma_acc_plan *plan)
 {
-    _Alignas(64) char tbuf[RMA_ACC_CHUNK];
-    _Alignas(64) char obuf[RMA_ACC_CHUNK];
+    _Alignas(64) char stack_t[RMA_ACC_CHUNK];
+    _Alignas(64) char stack_o[RMA_ACC_CHUNK];
+    char *tbuf = stack_t, *obuf = stack_o;
+    size_t chunk = RMA_ACC_CHUNK;
+    if (op->len > RMA_ACC_CHUNK) {
+        if (!win->acc_buf)
+            win->acc_buf = aligned_alloc(64, 2 * RMA_ACC_BIG);
+        if (win->acc_buf) { /* else the stack buffers, slower */
+            tbuf = win->acc_buf;
+            obuf = tbuf + RMA_ACC_BIG;
+            chunk = RMA_ACC_BIG;
+        }
+    }
     pid_t pid = win->targets[op->target].pid;
-    size_t ext = plan->extent, per = RMA_ACC_CHUNK / ext * ext;
+    size_t ext = plan->extent, per = chunk / ext * ext;
     const char *origin = op->origin;
     char *result = op->result;
     int replace_only = op->kind == RMA_OP_ACC && op->op == ORMA_REPLACE && !result && plan->native == RMA_NAT_XCHG;

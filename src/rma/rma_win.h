@@ -103,6 +103,7 @@ struct rma_win {
     size_t nqueued, queue_cap;
     uint32_t nattached;       /* dynamic: regions attached here */
     struct rma_win_hints hints;
+    char *acc_buf;            /* accumulates in chunks (rma_acc.c), or NULL */
 };
 
 /* The handle table: a freed or forged handle is detected, never followed. */

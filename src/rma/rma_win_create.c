@@ -202,6 +202,7 @@ void rma_win_release(struct rma_win *win)
     rma_win_unregister(win);
     free(win->targets);
     free(win->queue);
+    free(win->acc_buf);
     free(win);
 }
 
