@@ -349,9 +349,12 @@ int orma_win_get_flavor(orma_win win, orma_win_flavor *flavor_p);
  * rank must give the same value):
  *   accumulate_ordering  "rar,raw,war,waw" (default) or a subset, or "none":
  *                        which orderings of same-origin accumulates to one
- *                        location orma must keep
- *   accumulate_ops       "same_op_no_op" (default) or "same_op": each
- *                        location is only updated with one op (and NO_OP)
+ *                        location orma must keep (on one machine orma
+ *                        performs them in issue order in any case)
+ *   accumulate_ops       "same_op_no_op" (default) or "same_op": the
+ *                        user's promise that concurrent updates of a
+ *                        location use one op (and NO_OP); orma keeps
+ *                        updates with different ops atomic all the same
  *   no_locks             "false" (default) or "true": orma_win_lock and
  *                        orma_win_lock_all will not be called (they then fail
  *                        with ORMA_ERR_RMA_SYNC)
