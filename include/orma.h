@@ -133,6 +133,7 @@ int orma_info_free(orma_info *info_p);
 /* ------------------------------------------------------------------------ */
 
 typedef struct orma_type_s *orma_type;
+typedef intptr_t orma_aint; /* displacements and addresses */
 
 /* X(NAME, C type): the predefined element types. */
 #define ORMA_PREDEFINED_TYPE_LIST(X)                                          \
@@ -243,6 +244,61 @@ int orma_type_extent(orma_type type, size_t *extent_p);
 /* Name of a type ("ORMA_INT32"), or "invalid type". */
 const char *orma_type_name(orma_type type);
 
+/* Derived datatypes, as MPI's constructors.  Counts and block lengths are
+ * element counts of the old type; "h" variants and struct take byte
+ * displacements and strides, the others multiples of the old type's extent.
+ * Strides and displacements may be negative.  A new type must be committed
+ * before use; freeing a type leaves types built from it intact.  Queries
+ * work on uncommitted types.  Errors: ORMA_ERR_TYPE (invalid old type),
+ * ORMA_ERR_ARG (NULL pointer, bad order or subarray bounds), ORMA_ERR_COUNT
+ * (sizes overflow), ORMA_ERR_NOMEM.
+ *
+ * Bounds follow MPI: lb and ub are the lowest and highest byte the typemap
+ * reaches (resized sets them explicitly); a struct's extent is then rounded
+ * up to the largest alignment of its basic types, as C pads a struct. */
+int orma_type_contiguous(size_t count, orma_type oldtype, orma_type *newtype_p);
+int orma_type_vector(size_t count, size_t blocklength, orma_aint stride, orma_type oldtype,
+                     orma_type *newtype_p);
+int orma_type_hvector(size_t count, size_t blocklength, orma_aint stride_bytes, orma_type oldtype,
+                      orma_type *newtype_p);
+int orma_type_indexed(size_t count, const size_t *blocklengths, const orma_aint *displacements,
+                      orma_type oldtype, orma_type *newtype_p);
+int orma_type_hindexed(size_t count, const size_t *blocklengths, const orma_aint *displacements_bytes,
+                       orma_type oldtype, orma_type *newtype_p);
+int orma_type_indexed_block(size_t count, size_t blocklength, const orma_aint *displacements,
+                            orma_type oldtype, orma_type *newtype_p);
+int orma_type_hindexed_block(size_t count, size_t blocklength, const orma_aint *displacements_bytes,
+                             orma_type oldtype, orma_type *newtype_p);
+int orma_type_struct(size_t count, const size_t *blocklengths, const orma_aint *displacements_bytes,
+                     const orma_type *types, orma_type *newtype_p);
+
+#define ORMA_ORDER_C 0       /* last dimension varies fastest */
+#define ORMA_ORDER_FORTRAN 1 /* first dimension varies fastest */
+/* The subarray starts[d] .. starts[d] + subsizes[d] - 1 of an ndims-dimensional
+ * array of sizes[d] elements per dimension; the extent is the whole array's. */
+int orma_type_subarray(int ndims, const size_t *sizes, const size_t *subsizes, const size_t *starts, int order,
+                       orma_type oldtype, orma_type *newtype_p);
+int orma_type_resized(orma_type oldtype, orma_aint lb, orma_aint extent, orma_type *newtype_p);
+int orma_type_dup(orma_type oldtype, orma_type *newtype_p);
+int orma_type_commit(orma_type *type_p);
+/* Free a derived type and set *type_p to NULL; ORMA_ERR_TYPE for a
+ * predefined one. */
+int orma_type_free(orma_type *type_p);
+/* Lower bound and extent (ub - lb), and the same of the bytes actually
+ * holding data. */
+int orma_type_get_extent(orma_type type, orma_aint *lb_p, orma_aint *extent_p);
+int orma_type_get_true_extent(orma_type type, orma_aint *lb_p, orma_aint *extent_p);
+/* *flag_p = 1 when count elements of type are one dense run of bytes
+ * starting at the buffer (no gaps, no reordering). */
+int orma_type_is_contiguous(orma_type type, size_t count, int *flag_p);
+/* Pack count elements of type at inbuf into outbuf (outsize bytes, from
+ * *position_p on, which advances), and the reverse; as MPI_Pack/Unpack.
+ * ORMA_ERR_COUNT when outsize (insize) is too small. */
+int orma_pack(const void *inbuf, size_t count, orma_type type, void *outbuf, size_t outsize,
+              size_t *position_p);
+int orma_unpack(const void *inbuf, size_t insize, size_t *position_p, void *outbuf, size_t count,
+                orma_type type);
+
 /* Reduction operations of the accumulate family, as MPI's predefined ops.
  * Which types each applies to follows MPI: SUM, PROD on integers, floating
  * and complex types; MIN, MAX on integers and floating types; LAND, LOR,
@@ -276,7 +332,6 @@ int orma_free_mem(void *base);
 /* Windows                                                                   */
 /* ------------------------------------------------------------------------ */
 
-typedef intptr_t orma_aint;   /* displacements and addresses */
 
 /* A window handle.  A freed handle is detected (ORMA_ERR_WIN), never used. */
 typedef uint64_t orma_win;

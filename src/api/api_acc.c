@@ -14,8 +14,8 @@ static int api_acc_check(const char *call, int passive_only, const void *origin,
     int status = api_rma_begin(call, handle, target, win_p);
     if (status)
         return status;
-    if (!dtype_is_valid(target_type))
-        return util_error(ORMA_ERR_TYPE, "%s: target datatype is not valid", call);
+    if ((status = api_rma_type(call, target_type, "target")))
+        return status;
     if ((unsigned)op >= ORMA_OP_COUNT)
         return util_error(ORMA_ERR_OP, "%s to rank %d: %d is not an operation (ORMA_SUM .. ORMA_NO_OP)", call,
                           target, (int)op);
@@ -23,16 +23,16 @@ static int api_acc_check(const char *call, int passive_only, const void *origin,
         return util_error(ORMA_ERR_OP, "%s to rank %d: %s is not defined for %s", call, target,
                           dtype_op_name((int)op), target_type->name);
     if (op != ORMA_NO_OP) { /* with NO_OP the origin is ignored */
-        if (!dtype_is_valid(origin_type))
-            return util_error(ORMA_ERR_TYPE, "%s: origin datatype is not valid", call);
+        if ((status = api_rma_type(call, origin_type, "origin")))
+            return status;
         if (origin_type != target_type || origin_count != target_count)
             return util_error(ORMA_ERR_TYPE, "%s to rank %d: origin (%zu x %s) and target (%zu x %s) must be the "
                               "same count of the same type", call, target, origin_count, origin_type->name,
                               target_count, target_type->name);
     }
     if (fetch) {
-        if (!dtype_is_valid(result_type))
-            return util_error(ORMA_ERR_TYPE, "%s: result datatype is not valid", call);
+        if ((status = api_rma_type(call, result_type, "result")))
+            return status;
         if (result_type != target_type || result_count != target_count)
             return util_error(ORMA_ERR_TYPE, "%s to rank %d: result (%zu x %s) and target (%zu x %s) must be the "
                               "same count of the same type", call, target, result_count, result_type->name,
@@ -100,8 +100,8 @@ int orma_compare_and_swap(const void *origin, const void *compare, void *result,
     int status = api_rma_begin(call, handle, target, &win);
     if (status)
         return status;
-    if (!dtype_is_valid(type))
-        return util_error(ORMA_ERR_TYPE, "%s: datatype is not valid", call);
+    if ((status = api_rma_type(call, type, "element")))
+        return status;
     if (!dtype_cas_allowed((int)type->id))
         return util_error(ORMA_ERR_OP, "%s to rank %d: not defined for %s (only integer, logical, byte and address "
                           "types)", call, target, type->name);

@@ -10,9 +10,8 @@ static inline int api_copy_check(const char *call, int passive_only, const void 
     int status = api_rma_begin(call, handle, target, win_p);
     if (status)
         return status;
-    if (__builtin_expect(!dtype_is_valid(origin_type) || !dtype_is_valid(target_type), 0))
-        return util_error(ORMA_ERR_TYPE, "%s: %s datatype is not valid", call,
-                          dtype_is_valid(origin_type) ? "target" : "origin");
+    if ((status = api_rma_type(call, origin_type, "origin")) || (status = api_rma_type(call, target_type, "target")))
+        return status;
     size_t len, tlen;
     if ((status = api_rma_span(call, origin_count, origin_type, &len)) ||
         (status = api_rma_span(call, target_count, target_type, &tlen)))

@@ -6,7 +6,7 @@
 #define ORMA_API_RMA_H
 
 #include "api_check.h"
-#include "dtype_type.h"
+#include "dtype_derived.h"
 #include "rma_comm.h"
 
 static inline int api_rma_begin(const char *call, orma_win handle, int target, struct rma_win **win_p)
@@ -64,6 +64,18 @@ static inline int api_rma_commit(struct rma_win *win, int next, int status)
     if (__builtin_expect(status != ORMA_ERR_RANGE, 1))
         win->epoch_state = next;
     return status;
+}
+
+/* Communication calls take predefined types; a derived one is named as
+ * such (pack it, or send its bytes as ORMA_BYTE). */
+static inline int api_rma_type(const char *call, orma_type t, const char *which)
+{
+    if (__builtin_expect(dtype_is_valid(t), 1))
+        return ORMA_SUCCESS;
+    if (dtype_is_type(t))
+        return util_error(ORMA_ERR_TYPE, "%s: the %s datatype is derived; this call takes predefined types only "
+                          "(orma_pack can flatten it)", call, which);
+    return util_error(ORMA_ERR_TYPE, "%s: %s datatype is not valid", call, which);
 }
 
 /* count elements of type span *len_p bytes; ORMA_ERR_COUNT on overflow. */

@@ -1,0 +1,401 @@
+/* api_dtype.c -- derived datatype constructors, queries, pack and unpack:
+ * argument checks and MPI's bounds here, layouts in src/dtype. */
+#include "api_check.h"
+#include "dtype_derived.h"
+#include "dtype_iter.h"
+
+#include <stdlib.h>
+
+static int api_dt_check(const char *call, orma_type oldtype, orma_type *newtype_p)
+{
+    int status = api_check_init(call);
+    if (status)
+        return status;
+    if (!dtype_is_type(oldtype))
+        return util_error(ORMA_ERR_TYPE, "%s: the old datatype is not valid (freed, or not a datatype)", call);
+    if (!newtype_p)
+        return util_error(ORMA_ERR_ARG, "%s: newtype_p is NULL", call);
+    return ORMA_SUCCESS;
+}
+
+static int api_dt_overflow(const char *call)
+{
+    return util_error(ORMA_ERR_COUNT, "%s: the type's size or span overflows the address space", call);
+}
+
+/* One block: n copies of t side by side.  Bounds in *lo_p, *hi_p. */
+static int api_dt_block(size_t n, orma_type t, ptrdiff_t *lo_p, ptrdiff_t *hi_p)
+{
+    ptrdiff_t ext = dtype_extent(t), span;
+    size_t bytes;
+    if (n > PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)(n ? n - 1 : 0), ext, &span) ||
+        __builtin_mul_overflow(n, t->size, &bytes))
+        return ORMA_ERR_COUNT;
+    *lo_p = dtype_lb(t) + (span < 0 ? span : 0);
+    *hi_p = dtype_lb(t) + ext + (span > 0 ? span : 0);
+    return ORMA_SUCCESS;
+}
+
+static int api_dt_nomem(const char *call, int too_deep)
+{
+    if (too_deep)
+        return util_error(ORMA_ERR_TYPE, "%s: the datatype nests deeper than %d levels", call, DTYPE_MAX_DEPTH);
+    return util_error(ORMA_ERR_NOMEM, "%s: out of memory", call);
+}
+
+/* count blocks of blocklens[i] (or blocklen) elements of types[i] (or
+ * type) at byte displacements disps[i] -- every constructor but vector and
+ * subarray is one of these. */
+static int api_dt_blocks(const char *call, size_t count, const size_t *blocklens, size_t blocklen,
+                         const ptrdiff_t *disps, const orma_type *types, orma_type type, int is_struct,
+                         orma_type *newtype_p)
+{
+    ptrdiff_t *d = malloc((count ? count : 1) * sizeof *d);
+    struct dtype_node **nodes = malloc((count ? count : 1) * sizeof *nodes);
+    int status = d && nodes ? ORMA_SUCCESS : api_dt_nomem(call, 0), too_deep = 0;
+    size_t k = 0, size = 0, align = 1;
+    ptrdiff_t lb = 0, ub = 0;
+    for (size_t i = 0; i < count && !status; i++) {
+        orma_type t = types ? types[i] : type;
+        size_t bl = blocklens ? blocklens[i] : blocklen;
+        if (types && !dtype_is_type(t)) {
+            status = util_error(ORMA_ERR_TYPE, "%s: datatype %zu is not valid", call, i);
+            break;
+        }
+        if (dtype_align(t) > align)
+            align = dtype_align(t);
+        if (bl == 0)
+            continue;
+        ptrdiff_t lo, hi;
+        if (api_dt_block(bl, t, &lo, &hi) || __builtin_add_overflow(lo, disps[i], &lo) ||
+            __builtin_add_overflow(hi, disps[i], &hi) || __builtin_add_overflow(size, bl * t->size, &size)) {
+            status = api_dt_overflow(call);
+            break;
+        }
+        if (k == 0 || lo < lb)
+            lb = lo;
+        if (k == 0 || hi > ub)
+            ub = hi;
+        nodes[k] = dtype_node_repeat(bl, dtype_extent(t), dtype_layout(t), &too_deep);
+        if (!nodes[k]) {
+            status = api_dt_nomem(call, too_deep);
+            break;
+        }
+        d[k++] = disps[i];
+    }
+    struct dtype_node *node = NULL;
+    if (!status) {
+        node = dtype_node_seq(k, d, nodes, &too_deep);
+        if (!node)
+            status = api_dt_nomem(call, too_deep);
+    }
+    for (size_t i = 0; i < k; i++)
+        dtype_node_unref(nodes[i]);
+    free(nodes);
+    free(d);
+    if (status)
+        return status;
+    if (is_struct && align > 1 && ub > lb) /* pad as C pads a struct */
+        ub = lb + ((ub - lb) + (ptrdiff_t)align - 1) / (ptrdiff_t)align * (ptrdiff_t)align;
+    if (!is_struct)
+        align = dtype_align(type);
+    return dtype_derived_create(node, lb, ub, align, newtype_p);
+}
+
+int orma_type_contiguous(size_t count, orma_type oldtype, orma_type *newtype_p)
+{
+    int status = api_dt_check("orma_type_contiguous", oldtype, newtype_p);
+    if (status)
+        return status;
+    ptrdiff_t zero = 0;
+    return api_dt_blocks("orma_type_contiguous", 1, NULL, count, &zero, NULL, oldtype, 0, newtype_p);
+}
+
+int orma_type_hvector(size_t count, size_t blocklength, orma_aint stride_bytes, orma_type oldtype,
+                      orma_type *newtype_p)
+{
+    const char *call = "orma_type_hvector";
+    int status = api_dt_check(call, oldtype, newtype_p);
+    if (status)
+        return status;
+    ptrdiff_t lo = 0, hi = 0, span;
+    size_t bytes;
+    if (count > PTRDIFF_MAX || api_dt_block(blocklength, oldtype, &lo, &hi) ||
+        __builtin_mul_overflow((ptrdiff_t)(count ? count - 1 : 0), (ptrdiff_t)stride_bytes, &span) ||
+        __builtin_mul_overflow(count, blocklength * oldtype->size, &bytes))
+        return api_dt_overflow(call);
+    if (count == 0 || blocklength == 0)
+        lo = hi = span = 0;
+    int too_deep = 0;
+    struct dtype_node *block = dtype_node_repeat(blocklength, dtype_extent(oldtype), dtype_layout(oldtype), &too_deep);
+    struct dtype_node *node = block ? dtype_node_repeat(count, stride_bytes, block, &too_deep) : NULL;
+    dtype_node_unref(block);
+    if (!node)
+        return api_dt_nomem(call, too_deep);
+    return dtype_derived_create(node, lo + (span < 0 ? span : 0), hi + (span > 0 ? span : 0), dtype_align(oldtype),
+                                newtype_p);
+}
+
+int orma_type_vector(size_t count, size_t blocklength, orma_aint stride, orma_type oldtype, orma_type *newtype_p)
+{
+    int status = api_dt_check("orma_type_vector", oldtype, newtype_p);
+    if (status)
+        return status;
+    orma_aint bytes;
+    if (__builtin_mul_overflow(stride, (orma_aint)dtype_extent(oldtype), &bytes))
+        return api_dt_overflow("orma_type_vector");
+    return orma_type_hvector(count, blocklength, bytes, oldtype, newtype_p);
+}
+
+/* Displacements in elements to bytes (NULL on overflow or no memory). */
+static int api_dt_scale(const char *call, size_t count, const orma_aint *disps, orma_type t, ptrdiff_t **out_p)
+{
+    ptrdiff_t *d = malloc((count ? count : 1) * sizeof *d);
+    if (!d)
+        return api_dt_nomem(call, 0);
+    for (size_t i = 0; i < count; i++) {
+        if (__builtin_mul_overflow(disps[i], dtype_extent(t), &d[i])) {
+            free(d);
+            return api_dt_overflow(call);
+        }
+    }
+    *out_p = d;
+    return ORMA_SUCCESS;
+}
+
+static int api_dt_indexed_common(const char *call, size_t count, const size_t *blocklens, size_t blocklen,
+                                 const orma_aint *disps, int in_elements, orma_type oldtype, orma_type *newtype_p)
+{
+    int status = api_dt_check(call, oldtype, newtype_p);
+    if (status)
+        return status;
+    if (count && (!disps || (!blocklens && blocklen == SIZE_MAX)))
+        return util_error(ORMA_ERR_ARG, "%s: %s is NULL", call, disps ? "blocklengths" : "displacements");
+    ptrdiff_t *d = (ptrdiff_t *)disps;
+    if (in_elements && (status = api_dt_scale(call, count, disps, oldtype, &d)))
+        return status;
+    status = api_dt_blocks(call, count, blocklens, blocklen, d, NULL, oldtype, 0, newtype_p);
+    if (in_elements)
+        free(d);
+    return status;
+}
+
+int orma_type_indexed(size_t count, const size_t *blocklengths, const orma_aint *displacements, orma_type oldtype,
+                      orma_type *newtype_p)
+{
+    return api_dt_indexed_common("orma_type_indexed", count, blocklengths, SIZE_MAX, displacements, 1, oldtype,
+                                 newtype_p);
+}
+
+int orma_type_hindexed(size_t count, const size_t *blocklengths, const orma_aint *displacements_bytes,
+                       orma_type oldtype, orma_type *newtype_p)
+{
+    return api_dt_indexed_common("orma_type_hindexed", count, blocklengths, SIZE_MAX, displacements_bytes, 0,
+                                 oldtype, newtype_p);
+}
+
+int orma_type_indexed_block(size_t count, size_t blocklength, const orma_aint *displacements, orma_type oldtype,
+                            orma_type *newtype_p)
+{
+    return api_dt_indexed_common("orma_type_indexed_block", count, NULL, blocklength, displacements, 1, oldtype,
+                                 newtype_p);
+}
+
+int orma_type_hindexed_block(size_t count, size_t blocklength, const orma_aint *displacements_bytes,
+                             orma_type oldtype, orma_type *newtype_p)
+{
+    return api_dt_indexed_common("orma_type_hindexed_block", count, NULL, blocklength, displacements_bytes, 0,
+                                 oldtype, newtype_p);
+}
+
+int orma_type_struct(size_t count, const size_t *blocklengths, const orma_aint *displacements_bytes,
+                     const orma_type *types, orma_type *newtype_p)
+{
+    const char *call = "orma_type_struct";
+    int status = api_check_init(call);
+    if (status)
+        return status;
+    if (!newtype_p || (count && (!blocklengths || !displacements_bytes || !types)))
+        return util_error(ORMA_ERR_ARG, "%s: a pointer argument is NULL", call);
+    return api_dt_blocks(call, count, blocklengths, 0, displacements_bytes, types, NULL, 1, newtype_p);
+}
+
+int orma_type_subarray(int ndims, const size_t *sizes, const size_t *subsizes, const size_t *starts, int order,
+                       orma_type oldtype, orma_type *newtype_p)
+{
+    const char *call = "orma_type_subarray";
+    int status = api_dt_check(call, oldtype, newtype_p);
+    if (status)
+        return status;
+    if (ndims < 1 || !sizes || !subsizes || !starts || (order != ORMA_ORDER_C && order != ORMA_ORDER_FORTRAN))
+        return util_error(ORMA_ERR_ARG, "%s: needs ndims >= 1, three arrays and ORMA_ORDER_C or "
+                          "ORMA_ORDER_FORTRAN", call);
+    for (int d = 0; d < ndims; d++)
+        if (subsizes[d] > sizes[d] || starts[d] > sizes[d] - subsizes[d])
+            return util_error(ORMA_ERR_ARG, "%s: dimension %d: start %zu + subsize %zu exceeds size %zu", call, d,
+                              starts[d], subsizes[d], sizes[d]);
+    /* From the fastest dimension out: a loop per dimension. */
+    int too_deep = 0;
+    ptrdiff_t stride = dtype_extent(oldtype), offset = 0;
+    struct dtype_node *node = dtype_node_ref(dtype_layout(oldtype));
+    for (int k = 0; k < ndims && node; k++) {
+        int d = order == ORMA_ORDER_C ? ndims - 1 - k : k;
+        ptrdiff_t o, next;
+        if (sizes[d] > PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)starts[d], stride, &o) ||
+            __builtin_add_overflow(offset, o, &offset) ||
+            __builtin_mul_overflow((ptrdiff_t)sizes[d], stride, &next)) {
+            dtype_node_unref(node);
+            return api_dt_overflow(call);
+        }
+        struct dtype_node *outer = dtype_node_repeat(subsizes[d], stride, node, &too_deep);
+        dtype_node_unref(node);
+        node = outer;
+        stride = next;
+    }
+    struct dtype_node *placed = node ? dtype_node_seq(1, &offset, &node, &too_deep) : NULL;
+    dtype_node_unref(node);
+    if (!placed)
+        return api_dt_nomem(call, too_deep);
+    return dtype_derived_create(placed, 0, stride, dtype_align(oldtype), newtype_p);
+}
+
+int orma_type_resized(orma_type oldtype, orma_aint lb, orma_aint extent, orma_type *newtype_p)
+{
+    int status = api_dt_check("orma_type_resized", oldtype, newtype_p);
+    if (status)
+        return status;
+    ptrdiff_t ub;
+    if (__builtin_add_overflow(lb, extent, &ub))
+        return api_dt_overflow("orma_type_resized");
+    return dtype_derived_create(dtype_node_ref(dtype_layout(oldtype)), lb, ub, dtype_align(oldtype), newtype_p);
+}
+
+int orma_type_dup(orma_type oldtype, orma_type *newtype_p)
+{
+    int status = api_dt_check("orma_type_dup", oldtype, newtype_p);
+    if (status)
+        return status;
+    ptrdiff_t lb = dtype_lb(oldtype);
+    status = dtype_derived_create(dtype_node_ref(dtype_layout(oldtype)), lb, lb + dtype_extent(oldtype),
+                                  dtype_align(oldtype), newtype_p);
+    if (!status && !oldtype->predefined)
+        dtype_derived_of(*newtype_p)->committed = dtype_derived_of(oldtype)->committed;
+    return status;
+}
+
+int orma_type_commit(orma_type *type_p)
+{
+    int status = api_check_init("orma_type_commit");
+    if (status)
+        return status;
+    if (!type_p || !dtype_is_type(*type_p))
+        return util_error(ORMA_ERR_TYPE, "orma_type_commit: not a valid datatype");
+    if (!(*type_p)->predefined) /* the layout was normalised as it was built */
+        dtype_derived_of(*type_p)->committed = 1;
+    return ORMA_SUCCESS;
+}
+
+int orma_type_free(orma_type *type_p)
+{
+    int status = api_check_init("orma_type_free");
+    if (status)
+        return status;
+    if (!type_p || !dtype_is_type(*type_p))
+        return util_error(ORMA_ERR_TYPE, "orma_type_free: not a valid datatype");
+    if ((*type_p)->predefined)
+        return util_error(ORMA_ERR_TYPE, "orma_type_free: %s is predefined", (*type_p)->name);
+    dtype_derived_free(*type_p);
+    *type_p = NULL;
+    return ORMA_SUCCESS;
+}
+
+static int api_dt_query(const char *call, orma_type type, const void *out1, const void *out2)
+{
+    if (!dtype_is_type(type))
+        return util_error(ORMA_ERR_TYPE, "%s: not a valid datatype", call);
+    if (!out1 || !out2)
+        return util_error(ORMA_ERR_ARG, "%s: an output pointer is NULL", call);
+    return ORMA_SUCCESS;
+}
+
+int orma_type_get_extent(orma_type type, orma_aint *lb_p, orma_aint *extent_p)
+{
+    int status = api_dt_query("orma_type_get_extent", type, lb_p, extent_p);
+    if (status)
+        return status;
+    *lb_p = dtype_lb(type);
+    *extent_p = dtype_extent(type);
+    return ORMA_SUCCESS;
+}
+
+int orma_type_get_true_extent(orma_type type, orma_aint *lb_p, orma_aint *extent_p)
+{
+    int status = api_dt_query("orma_type_get_true_extent", type, lb_p, extent_p);
+    if (status)
+        return status;
+    const struct dtype_node *n = dtype_layout(type);
+    *lb_p = n->true_lb;
+    *extent_p = n->true_ub - n->true_lb;
+    return ORMA_SUCCESS;
+}
+
+int orma_type_is_contiguous(orma_type type, size_t count, int *flag_p)
+{
+    int status = api_dt_query("orma_type_is_contiguous", type, flag_p, flag_p);
+    if (status)
+        return status;
+    const struct dtype_node *n = dtype_layout(type);
+    int one = n->kind == DN_LEAF || n->size == 0;
+    *flag_p = count == 0 || n->size == 0 || (one && (count == 1 || dtype_extent(type) == (ptrdiff_t)n->size));
+    return ORMA_SUCCESS;
+}
+
+static int api_dt_pack_check(const char *call, const void *buf, size_t count, orma_type type, size_t bufsize,
+                             const size_t *position_p, size_t *bytes_p)
+{
+    int status = api_check_init(call);
+    if (status)
+        return status;
+    if (!dtype_is_type(type))
+        return util_error(ORMA_ERR_TYPE, "%s: not a valid datatype", call);
+    if (!type->predefined && !dtype_derived_of(type)->committed)
+        return util_error(ORMA_ERR_TYPE, "%s: the datatype is not committed", call);
+    if (!position_p)
+        return util_error(ORMA_ERR_ARG, "%s: position_p is NULL", call);
+    size_t bytes;
+    if (__builtin_mul_overflow(count, type->size, &bytes))
+        return util_error(ORMA_ERR_COUNT, "%s: %zu elements overflow", call, count);
+    if (*position_p > bufsize || bytes > bufsize - *position_p)
+        return util_error(ORMA_ERR_COUNT, "%s: %zu bytes at position %zu do not fit a buffer of %zu", call, bytes,
+                          *position_p, bufsize);
+    if (bytes && !buf)
+        return util_error(ORMA_ERR_ARG, "%s: a buffer is NULL", call);
+    *bytes_p = bytes;
+    return ORMA_SUCCESS;
+}
+
+int orma_pack(const void *inbuf, size_t count, orma_type type, void *outbuf, size_t outsize, size_t *position_p)
+{
+    size_t bytes = 0;
+    int status = api_dt_pack_check("orma_pack", inbuf, count, type, outsize, position_p, &bytes);
+    if (status)
+        return status;
+    if (bytes && !outbuf)
+        return util_error(ORMA_ERR_ARG, "orma_pack: outbuf is NULL");
+    dtype_pack(inbuf, count, type, 0, bytes, (char *)outbuf + *position_p);
+    *position_p += bytes;
+    return ORMA_SUCCESS;
+}
+
+int orma_unpack(const void *inbuf, size_t insize, size_t *position_p, void *outbuf, size_t count, orma_type type)
+{
+    size_t bytes = 0;
+    int status = api_dt_pack_check("orma_unpack", outbuf, count, type, insize, position_p, &bytes);
+    if (status)
+        return status;
+    if (bytes && !inbuf)
+        return util_error(ORMA_ERR_ARG, "orma_unpack: inbuf is NULL");
+    dtype_unpack(outbuf, count, type, 0, bytes, (const char *)inbuf + *position_p);
+    *position_p += bytes;
+    return ORMA_SUCCESS;
+}

@@ -1,0 +1,42 @@
+/* dtype_derived.h -- derived datatype objects: an orma_type_s header (so
+ * that size and extent read alike for every type), MPI's bounds, and the
+ * compact layout (dtype_node.h).  Every live derived type is in a registry,
+ * so that a freed or made-up handle is refused rather than followed. */
+#ifndef ORMA_DTYPE_DERIVED_H
+#define ORMA_DTYPE_DERIVED_H
+
+#include "dtype_node.h"
+#include "dtype_type.h"
+
+#include <orma.h>
+#include <stddef.h>
+
+#define DTYPE_DERIVED ORMA_TYPEID_COUNT /* the id of every derived type */
+
+struct dtype_derived {
+    struct orma_type_s hdr;
+    ptrdiff_t lb, ub;   /* MPI's bounds: extent = ub - lb */
+    size_t align;       /* largest alignment of the basic types */
+    int committed;
+    struct dtype_node *node;
+};
+
+/* A predefined type, or a live derived one. */
+int dtype_is_type(orma_type t);
+
+static inline struct dtype_derived *dtype_derived_of(orma_type t)
+{
+    return t->predefined ? NULL : (struct dtype_derived *)(void *)t;
+}
+
+/* Bounds, alignment and layout of any valid type. */
+ptrdiff_t dtype_lb(orma_type t);
+ptrdiff_t dtype_extent(orma_type t);
+size_t dtype_align(orma_type t);
+struct dtype_node *dtype_layout(orma_type t);
+
+/* A new derived type owning node (the reference is taken over). */
+int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, size_t align, orma_type *type_p);
+void dtype_derived_free(orma_type t);
+
+#endif

@@ -1,0 +1,199 @@
+/* dtype_node.c -- building normalised layouts (see dtype_node.h). */
+#include "dtype_node.h"
+#include "dtype_type.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+struct dtype_node *dtype_node_ref(struct dtype_node *n)
+{
+    if (n->refs)
+        n->refs++;
+    return n;
+}
+
+void dtype_node_unref(struct dtype_node *n)
+{
+    if (!n || !n->refs || --n->refs)
+        return;
+    if (n->kind == DN_LOOP) {
+        dtype_node_unref(n->u.loop.child);
+    } else if (n->kind == DN_SEQ) {
+        for (size_t i = 0; i < n->u.seq.n; i++)
+            dtype_node_unref(n->u.seq.e[i].child);
+        free(n->u.seq.e);
+    }
+    free(n);
+}
+
+static struct dtype_node *dtype_node_new(int kind)
+{
+    struct dtype_node *n = calloc(1, sizeof *n);
+    if (n) {
+        n->refs = 1;
+        n->kind = (uint16_t)kind;
+        n->depth = 1;
+    }
+    return n;
+}
+
+struct dtype_node *dtype_node_leaf(size_t len)
+{
+    struct dtype_node *n = dtype_node_new(DN_LEAF);
+    if (n) {
+        n->u.leaf.len = len;
+        n->size = len;
+        n->true_ub = (ptrdiff_t)len;
+    }
+    return n;
+}
+
+struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtype_node *child, int *too_deep_p)
+{
+    if (count == 0 || child->size == 0)
+        return dtype_node_leaf(0);
+    if (count == 1)
+        return dtype_node_ref(child);
+    if (child->kind == DN_LEAF && stride == (ptrdiff_t)child->u.leaf.len)
+        return dtype_node_leaf(count * child->u.leaf.len);
+    if (child->kind == DN_LOOP &&
+        stride == (ptrdiff_t)child->u.loop.count * child->u.loop.stride)
+        return dtype_node_repeat(count * child->u.loop.count, child->u.loop.stride, child->u.loop.child,
+                                 too_deep_p);
+    if (child->depth + 1 > DTYPE_MAX_DEPTH) {
+        *too_deep_p = 1;
+        return NULL;
+    }
+    struct dtype_node *n = dtype_node_new(DN_LOOP);
+    if (!n)
+        return NULL;
+    n->depth = (uint16_t)(child->depth + 1);
+    n->u.loop.count = count;
+    n->u.loop.stride = stride;
+    n->u.loop.child = dtype_node_ref(child);
+    n->size = count * child->size;
+    ptrdiff_t span = (ptrdiff_t)(count - 1) * stride;
+    n->true_lb = child->true_lb + (span < 0 ? span : 0);
+    n->true_ub = child->true_ub + (span > 0 ? span : 0);
+    return n;
+}
+
+/* Append (disp, child) to e[*k], flattening a sequence child and merging a
+ * leaf that starts where the previous leaf ends. */
+static void dtype_seq_push(struct dtype_entry *e, size_t *k, ptrdiff_t disp, struct dtype_node *child)
+{
+    if (child->size == 0)
+        return;
+    if (child->kind == DN_SEQ) {
+        for (size_t j = 0; j < child->u.seq.n; j++)
+            dtype_seq_push(e, k, disp + child->u.seq.e[j].disp, child->u.seq.e[j].child);
+        return;
+    }
+    if (*k && child->kind == DN_LEAF && e[*k - 1].child->kind == DN_LEAF &&
+        e[*k - 1].disp + (ptrdiff_t)e[*k - 1].child->u.leaf.len == disp) {
+        /* merging needs a leaf of our own: the previous one may be shared */
+        struct dtype_node *m = dtype_node_leaf(e[*k - 1].child->u.leaf.len + child->u.leaf.len);
+        if (m) {
+            dtype_node_unref(e[*k - 1].child);
+            e[*k - 1].child = m;
+            return;
+        }
+    }
+    e[(*k)++] = (struct dtype_entry){disp, dtype_node_ref(child)};
+}
+
+static size_t dtype_seq_entries(const struct dtype_node *child)
+{
+    if (child->size == 0)
+        return 0;
+    if (child->kind != DN_SEQ)
+        return 1;
+    size_t k = 0;
+    for (size_t j = 0; j < child->u.seq.n; j++)
+        k += dtype_seq_entries(child->u.seq.e[j].child);
+    return k;
+}
+
+struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype_node *const *children,
+                                  int *too_deep_p)
+{
+    size_t cap = 0;
+    for (size_t i = 0; i < n; i++)
+        cap += dtype_seq_entries(children[i]);
+    if (cap == 0)
+        return dtype_node_leaf(0);
+    struct dtype_entry *e = malloc(cap * sizeof *e);
+    if (!e)
+        return NULL;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        dtype_seq_push(e, &k, disps[i], children[i]);
+    if (k == 1 && e[0].disp == 0) {
+        struct dtype_node *only = e[0].child;
+        free(e);
+        return only;
+    }
+    struct dtype_node *s = dtype_node_new(DN_SEQ);
+    if (!s) {
+        for (size_t i = 0; i < k; i++)
+            dtype_node_unref(e[i].child);
+        free(e);
+        return NULL;
+    }
+    s->u.seq.n = k;
+    s->u.seq.e = k < cap ? realloc(e, k * sizeof *e) : e;
+    if (!s->u.seq.e)
+        s->u.seq.e = e;
+    uint16_t depth = 0;
+    for (size_t i = 0; i < k; i++) {
+        const struct dtype_node *c = s->u.seq.e[i].child;
+        ptrdiff_t d = s->u.seq.e[i].disp;
+        s->size += c->size;
+        if (i == 0 || d + c->true_lb < s->true_lb)
+            s->true_lb = d + c->true_lb;
+        if (i == 0 || d + c->true_ub > s->true_ub)
+            s->true_ub = d + c->true_ub;
+        if (c->depth > depth)
+            depth = c->depth;
+    }
+    s->depth = (uint16_t)(depth + 1);
+    if (s->depth > DTYPE_MAX_DEPTH) {
+        *too_deep_p = 1;
+        dtype_node_unref(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Predefined layouts: one leaf of the data bytes, except the pairs whose
+ * index does not follow the value directly (short-int). */
+static struct dtype_node dtype_predef_leaves[ORMA_TYPEID_COUNT];
+static struct dtype_node dtype_short_int_parts[2];
+static struct dtype_entry dtype_short_int_entries[2];
+static int dtype_predef_ready;
+
+static void dtype_static_leaf(struct dtype_node *n, size_t len)
+{
+    *n = (struct dtype_node){.refs = 0, .kind = DN_LEAF, .depth = 1, .size = len, .true_ub = (ptrdiff_t)len};
+    n->u.leaf.len = len;
+}
+
+struct dtype_node *dtype_node_predefined(int typeid_)
+{
+    if (!dtype_predef_ready) {
+        for (int id = 0; id < ORMA_TYPEID_COUNT; id++)
+            dtype_static_leaf(&dtype_predef_leaves[id], orma_predefined_types.types[id].size);
+        struct dtype_node *si = &dtype_predef_leaves[ORMA_TYPEID_SHORT_INT];
+        dtype_static_leaf(&dtype_short_int_parts[0], sizeof(short));
+        dtype_static_leaf(&dtype_short_int_parts[1], sizeof(int));
+        dtype_short_int_entries[0] = (struct dtype_entry){0, &dtype_short_int_parts[0]};
+        dtype_short_int_entries[1] =
+            (struct dtype_entry){(ptrdiff_t)offsetof(struct orma_short_int, index), &dtype_short_int_parts[1]};
+        *si = (struct dtype_node){.refs = 0, .kind = DN_SEQ, .depth = 2, .size = sizeof(short) + sizeof(int),
+                                  .true_ub = (ptrdiff_t)sizeof(struct orma_short_int)};
+        si->u.seq.n = 2;
+        si->u.seq.e = dtype_short_int_entries;
+        dtype_predef_ready = 1;
+    }
+    return &dtype_predef_leaves[typeid_];
+}
