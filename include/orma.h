@@ -446,6 +446,19 @@ int orma_get(void *origin, size_t origin_count, orma_type origin_type,
              int target, orma_aint target_disp, size_t target_count,
              orma_type target_type, orma_win win);
 
+/* orma_put and orma_get with any committed datatypes on either side (the
+ * data sizes must be equal).  The bytes move once, from the origin's layout
+ * straight into the target's: no packing on either side.  The target range
+ * checked is every byte the target layout reaches from target_disp.  A
+ * datatype may be freed once the call returns.  Errors: those of orma_put,
+ * and ORMA_ERR_TYPE for an uncommitted type or unequal data sizes. */
+int orma_put_typed(const void *origin, size_t origin_count, orma_type origin_type,
+                   int target, orma_aint target_disp, size_t target_count,
+                   orma_type target_type, orma_win win);
+int orma_get_typed(void *origin, size_t origin_count, orma_type origin_type,
+                   int target, orma_aint target_disp, size_t target_count,
+                   orma_type target_type, orma_win win);
+
 /* ------------------------------------------------------------------------ */
 /* Accumulate family and atomics                                             */
 /* ------------------------------------------------------------------------ */

@@ -20,12 +20,14 @@ static inline int api_rma_begin(const char *call, orma_win handle, int target, s
     return ORMA_SUCCESS;
 }
 
-/* len bytes at target_disp of target, in the open epoch; passive_only: the
- * call is request-based (lock and lock_all epochs only).  On success
- * *offset_p is the byte offset at the target (dynamic windows: the address)
- * and *next_p the epoch state once the operation is issued (api_rma_commit). */
-static inline int api_rma_access(const char *call, struct rma_win *win, int target, orma_aint target_disp,
-                                 size_t len, int passive_only, size_t *offset_p, int *next_p)
+/* len bytes from lo bytes past target_disp of target (typed transfers reach
+ * below their displacement), in the open epoch; passive_only: the call is
+ * request-based (lock and lock_all epochs only).  On success *offset_p is
+ * the byte offset of target_disp at the target (dynamic windows: the
+ * address) and *next_p the epoch state once the operation is issued
+ * (api_rma_commit). */
+static inline int api_rma_access_at(const char *call, struct rma_win *win, int target, orma_aint target_disp,
+                                    ptrdiff_t lo, size_t len, int passive_only, size_t *offset_p, int *next_p)
 {
     int next = rma_epoch_peek(win->epoch_state, RMA_EV_OP);
     if (__builtin_expect(next < 0, 0))
@@ -45,15 +47,23 @@ static inline int api_rma_access(const char *call, struct rma_win *win, int targ
                           (long)target_disp);
     if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC && len) {
         const struct rma_target *t = &win->targets[target];
-        if (__builtin_mul_overflow((size_t)target_disp, (size_t)t->disp_unit, &offset) || offset > t->size ||
-            len > t->size - offset)
-            return util_error(ORMA_ERR_RANGE, "%s of %zu bytes at displacement %ld (unit %d) exceeds rank %d's "
-                              "window of %zu bytes", call, len, (long)target_disp, t->disp_unit, target,
-                              t->size);
+        size_t start = 0;
+        if (__builtin_mul_overflow((size_t)target_disp, (size_t)t->disp_unit, &offset) ||
+            (lo < 0 && offset < (size_t)-lo) || (start = offset + (size_t)lo) > t->size || len > t->size - start)
+            return util_error(ORMA_ERR_RANGE, "%s of %zu bytes at displacement %ld (unit %d)%s exceeds rank %d's "
+                              "window of %zu bytes", call, len, (long)target_disp, t->disp_unit,
+                              lo ? " and the type's bounds" : "", target, t->size);
     }
     *next_p = next;
     *offset_p = offset;
     return ORMA_SUCCESS;
+}
+
+/* The common case: from the displacement on. */
+static inline int api_rma_access(const char *call, struct rma_win *win, int target, orma_aint target_disp,
+                                 size_t len, int passive_only, size_t *offset_p, int *next_p)
+{
+    return api_rma_access_at(call, win, target, target_disp, 0, len, passive_only, offset_p, next_p);
 }
 
 /* The epoch records an operation unless the target refused it: an address

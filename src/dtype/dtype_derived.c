@@ -88,6 +88,7 @@ int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, si
     d->lb = lb;
     d->ub = ub;
     d->align = align ? align : 1;
+    d->refs = 1;
     d->node = node;
     dtype_live[dtype_live_find(d)] = d;
     dtype_live_n++;
@@ -109,6 +110,20 @@ void dtype_derived_free(orma_type t)
         dtype_live[i] = NULL;
         dtype_live[dtype_live_find(m)] = m;
     }
+    dtype_release(t);
+}
+
+void dtype_hold(orma_type t)
+{
+    if (!t->predefined)
+        dtype_derived_of(t)->refs++;
+}
+
+void dtype_release(orma_type t)
+{
+    struct dtype_derived *d = dtype_derived_of(t);
+    if (!d || --d->refs)
+        return;
     dtype_node_unref(d->node);
     d->hdr.magic = 0;
     free(d);

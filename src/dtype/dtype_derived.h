@@ -10,6 +10,7 @@
 
 #include <orma.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #define DTYPE_DERIVED ORMA_TYPEID_COUNT /* the id of every derived type */
 
@@ -18,6 +19,7 @@ struct dtype_derived {
     ptrdiff_t lb, ub;   /* MPI's bounds: extent = ub - lb */
     size_t align;       /* largest alignment of the basic types */
     int committed;
+    uint32_t refs;      /* the handle, and every queued operation using it */
     struct dtype_node *node;
 };
 
@@ -37,6 +39,12 @@ struct dtype_node *dtype_layout(orma_type t);
 
 /* A new derived type owning node (the reference is taken over). */
 int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, size_t align, orma_type *type_p);
+/* Invalidate the handle (orma_type_free); the object lives on while
+ * queued operations hold it. */
 void dtype_derived_free(orma_type t);
+
+/* Queued operations keep the types they use (no-ops on predefined types). */
+void dtype_hold(orma_type t);
+void dtype_release(orma_type t);
 
 #endif

@@ -3,6 +3,7 @@
 #include "rma_acc.h"
 #include "rma_comm.h"
 #include "rma_lock.h"
+#include "dtype_derived.h"
 #include "shm_cma.h"
 #include "util_config.h"
 #include "util_status.h"
@@ -35,6 +36,8 @@ static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const st
 {
     if (op->kind == RMA_OP_ACC || op->kind == RMA_OP_CAS)
         return rma_acc_execute(win, op, w);
+    if (op->ttype)
+        return rma_typed_execute(win, op, w);
     if (w->path == RMA_PATH_DIRECT) {
         if (op->kind == RMA_OP_PUT)
             memcpy(w->ptr, op->origin, op->len);
@@ -130,16 +133,25 @@ static int rma_queue_push(struct rma_win *win, const struct rma_op *op)
     }
     win->queue[win->nqueued++] = *op;
     win->targets[op->target].queued++;
+    if (op->ttype) { /* the user may free the types before the epoch closes */
+        dtype_hold(op->otype);
+        dtype_hold(op->ttype);
+    }
     return ORMA_SUCCESS;
 }
 
+/* Perform a queued operation and let go of what the queue held for it. */
 static int rma_op_perform(struct rma_win *win, const struct rma_op *op)
 {
     struct rma_where w;
     int status = rma_where_resolve(win, op->target, op->len, op->offset, &w);
-    if (status)
-        return status;
-    return rma_op_execute(win, op, &w);
+    if (!status)
+        status = rma_op_execute(win, op, &w);
+    if (op->ttype) {
+        dtype_release(op->otype);
+        dtype_release(op->ttype);
+    }
+    return status;
 }
 
 /* Perform, in issue order, the queued operations for one target (which has

@@ -34,6 +34,9 @@ int rma_comm_slow(struct rma_win *win, const struct rma_op *op);
  * Returns the first failure, after trying all. */
 int rma_comm_drain(struct rma_win *win, int acc);
 
+/* A typed put or get at w (rma_typed.c). */
+int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
+
 /* Dynamic windows: locate [addr, addr+len) at target. */
 int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where);
 

@@ -64,6 +64,12 @@ struct rma_op {
     const void *compare; /* CAS */
     size_t len;
     size_t offset; /* bytes past the target base (dynamic: the address) */
+    /* typed PUT and GET (rma_typed.c): the two layouts, or NULL; then len and
+     * offset describe the bytes the target layout reaches, which begin
+     * torigin bytes before the target layout's origin */
+    orma_type otype, ttype;
+    size_t ocount, tcount;
+    ptrdiff_t torigin;
 };
 
 /* Window info in effect (orma_win_get_info). */

@@ -2,6 +2,7 @@
 #include "util_status.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/uio.h>
@@ -56,6 +57,38 @@ int shm_cma_read(pid_t pid, uintptr_t remote, void *local, size_t len)
         local = (char *)local + n;
         remote += (uintptr_t)n;
         len -= (size_t)n;
+    }
+    return ORMA_SUCCESS;
+}
+
+int shm_cma_vec(pid_t pid, struct iovec *local, struct iovec *remote, size_t n, int write)
+{
+    size_t i = 0;
+    while (i < n) {
+        if (local[i].iov_len == 0) {
+            i++;
+            continue;
+        }
+        unsigned long cnt = n - i < IOV_MAX ? (unsigned long)(n - i) : IOV_MAX;
+        ssize_t k = write ? process_vm_writev(pid, local + i, cnt, remote + i, cnt, 0)
+                          : process_vm_readv(pid, local + i, cnt, remote + i, cnt, 0);
+        if (k <= 0) {
+            if (k < 0 && errno == EINTR)
+                continue;
+            return shm_cma_error(k < 0 ? errno : EFAULT, pid, (uintptr_t)remote[i].iov_base, remote[i].iov_len,
+                                 write ? "write" : "read");
+        }
+        size_t done = (size_t)k;
+        while (done) { /* a partial transfer stops anywhere: advance both sides alike */
+            size_t step = done < local[i].iov_len ? done : local[i].iov_len;
+            local[i].iov_base = (char *)local[i].iov_base + step;
+            remote[i].iov_base = (char *)remote[i].iov_base + step;
+            local[i].iov_len -= step;
+            remote[i].iov_len -= step;
+            done -= step;
+            if (local[i].iov_len == 0)
+                i++;
+        }
     }
     return ORMA_SUCCESS;
 }

@@ -11,6 +11,11 @@
 int shm_cma_write(pid_t pid, uintptr_t remote, const void *local, size_t len);
 int shm_cma_read(pid_t pid, uintptr_t remote, void *local, size_t len);
 
+/* n pieces at once: local[i] and remote[i] have the same length.  The
+ * arrays are consumed (their entries advanced).  write: local to remote. */
+struct iovec;
+int shm_cma_vec(pid_t pid, struct iovec *local, struct iovec *remote, size_t n, int write);
+
 /* Let any process of this user use the calls above on us (needed where Yama
  * restricts ptrace to descendants). */
 void shm_cma_allow_peers(void);
