@@ -109,8 +109,101 @@ void dtype_unpack(void *buf, size_t count, orma_type type, size_t from, size_t n
     }
 }
 
+/* count elements of a type as at most two nested strided loops of runs
+ * of len bytes: n1 runs s1 apart, n2 times s2 apart, from off.  Vectors,
+ * subarrays of up to two dimensions, contiguous and plain arrays are. */
+struct dtype_strided {
+    size_t len, n1, n2;
+    ptrdiff_t s1, s2, off;
+};
+
+static int dtype_as_strided(orma_type t, size_t count, struct dtype_strided *d)
+{
+    const struct dtype_node *n = dtype_layout(t);
+    ptrdiff_t ext = dtype_extent(t);
+    d->off = 0;
+    if (n->kind == DN_SEQ && n->u.seq.n == 1) {
+        d->off = n->u.seq.e[0].disp;
+        n = n->u.seq.e[0].child;
+    }
+    if (n->kind == DN_LEAF) {
+        *d = (struct dtype_strided){n->u.leaf.len, count, 1, ext, 0, d->off};
+        return 1;
+    }
+    if (n->kind != DN_LOOP)
+        return 0;
+    const struct dtype_node *c = n->u.loop.child;
+    if (c->kind == DN_LEAF) {
+        *d = (struct dtype_strided){c->u.leaf.len, n->u.loop.count, count, n->u.loop.stride, ext, d->off};
+        return 1;
+    }
+    if (count == 1 && c->kind == DN_LOOP && c->u.loop.child->kind == DN_LEAF) {
+        *d = (struct dtype_strided){c->u.loop.child->u.leaf.len, c->u.loop.count, n->u.loop.count, c->u.loop.stride,
+                                    n->u.loop.stride, d->off};
+        return 1;
+    }
+    return 0;
+}
+
+/* Runs of len bytes from one strided walk to another; the common small
+ * lengths get a copy of constant size (a few moves, no call). */
+#define DTYPE_RUNS(LEN)                                                                            \
+    for (size_t r = 0; r < runs; r++) {                                                            \
+        memcpy(dp + dpos, sp + spos, LEN);                                                         \
+        if (++sj == s->n1) {                                                                       \
+            sj = 0;                                                                                \
+            sbase += s->s2;                                                                        \
+            spos = sbase;                                                                          \
+        } else {                                                                                   \
+            spos += s->s1;                                                                         \
+        }                                                                                          \
+        if (++dj == d->n1) {                                                                       \
+            dj = 0;                                                                                \
+            dbase += d->s2;                                                                        \
+            dpos = dbase;                                                                          \
+        } else {                                                                                   \
+            dpos += d->s1;                                                                         \
+        }                                                                                          \
+    }
+
+static void dtype_copy_strided(char *dp, const struct dtype_strided *d, const char *sp,
+                               const struct dtype_strided *s)
+{
+    size_t runs = s->n1 * s->n2, sj = 0, dj = 0;
+    ptrdiff_t sbase = s->off, spos = s->off, dbase = d->off, dpos = d->off;
+    switch (s->len) {
+    case 4: DTYPE_RUNS(4) break;
+    case 8: DTYPE_RUNS(8) break;
+    case 16: DTYPE_RUNS(16) break;
+    case 32: DTYPE_RUNS(32) break;
+    case 64: DTYPE_RUNS(64) break;
+    case 128: DTYPE_RUNS(128) break;
+    default: DTYPE_RUNS(s->len) break;
+    }
+}
+
+/* A dense walk (one run of bytes) is cut into runs of len. */
+static void dtype_strided_recut(struct dtype_strided *d, size_t len)
+{
+    size_t total = d->len * d->n1 * d->n2;
+    int dense = (d->n1 == 1 || d->s1 == (ptrdiff_t)d->len) &&
+                (d->n2 == 1 || d->s2 == (ptrdiff_t)(d->len * d->n1));
+    if (dense && len && total % len == 0)
+        *d = (struct dtype_strided){len, total / len, 1, (ptrdiff_t)len, 0, d->off};
+}
+
 void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size_t scount, orma_type stype)
 {
+    struct dtype_strided ds, ss;
+    int strided = dtype_as_strided(dtype, dcount, &ds) && dtype_as_strided(stype, scount, &ss);
+    if (strided && ds.len != ss.len) {
+        dtype_strided_recut(&ds, ss.len);
+        dtype_strided_recut(&ss, ds.len);
+    }
+    if (strided && ds.len == ss.len && ds.len && ds.n1 && ss.n1 && ds.n2 && ss.n2) {
+        dtype_copy_strided(dst, &ds, src, &ss);
+        return;
+    }
     struct dtype_iter si, di;
     dtype_iter_init(&si, stype, scount);
     dtype_iter_init(&di, dtype, dcount);
