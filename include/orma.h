@@ -459,6 +459,14 @@ int orma_get_typed(void *origin, size_t origin_count, orma_type origin_type,
                    int target, orma_aint target_disp, size_t target_count,
                    orma_type target_type, orma_win win);
 
+/* orma_accumulate with any committed layouts on both sides, each made of
+ * one and the same predefined type (else ORMA_ERR_TYPE); element-wise atomic
+ * as orma_accumulate.  Layouts of the pair types with padding (e.g.
+ * ORMA_DOUBLE_INT) are not supported yet (ORMA_ERR_UNSUPPORTED). */
+int orma_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type,
+                          int target, orma_aint target_disp, size_t target_count,
+                          orma_type target_type, orma_op op, orma_win win);
+
 /* ------------------------------------------------------------------------ */
 /* Accumulate family and atomics                                             */
 /* ------------------------------------------------------------------------ */

@@ -23,6 +23,15 @@ static int api_dt_overflow(const char *call)
     return util_error(ORMA_ERR_COUNT, "%s: the type's size or span overflows the address space", call);
 }
 
+static int api_dt_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, size_t align, int basic,
+                         orma_type *newtype_p)
+{
+    int status = dtype_derived_create(node, lb, ub, align, newtype_p);
+    if (!status)
+        dtype_derived_of(*newtype_p)->basic = basic;
+    return status;
+}
+
 /* One block: n copies of t side by side.  Bounds in *lo_p, *hi_p. */
 static int api_dt_block(size_t n, orma_type t, ptrdiff_t *lo_p, ptrdiff_t *hi_p)
 {
@@ -55,6 +64,7 @@ static int api_dt_blocks(const char *call, size_t count, const size_t *blocklens
     int status = d && nodes ? ORMA_SUCCESS : api_dt_nomem(call, 0), too_deep = 0;
     size_t k = 0, size = 0, align = 1;
     ptrdiff_t lb = 0, ub = 0;
+    int basic = types ? -2 : dtype_basic(type); /* -2: none seen yet */
     for (size_t i = 0; i < count && !status; i++) {
         orma_type t = types ? types[i] : type;
         size_t bl = blocklens ? blocklens[i] : blocklen;
@@ -66,6 +76,8 @@ static int api_dt_blocks(const char *call, size_t count, const size_t *blocklens
             align = dtype_align(t);
         if (bl == 0)
             continue;
+        if (types && t->size)
+            basic = basic == -2 || basic == dtype_basic(t) ? dtype_basic(t) : DTYPE_MIXED;
         ptrdiff_t lo, hi;
         if (api_dt_block(bl, t, &lo, &hi) || __builtin_add_overflow(lo, disps[i], &lo) ||
             __builtin_add_overflow(hi, disps[i], &hi) || __builtin_add_overflow(size, bl * t->size, &size)) {
@@ -99,7 +111,7 @@ static int api_dt_blocks(const char *call, size_t count, const size_t *blocklens
         ub = lb + ((ub - lb) + (ptrdiff_t)align - 1) / (ptrdiff_t)align * (ptrdiff_t)align;
     if (!is_struct)
         align = dtype_align(type);
-    return dtype_derived_create(node, lb, ub, align, newtype_p);
+    return api_dt_create(node, lb, ub, align, basic < 0 ? DTYPE_MIXED : basic, newtype_p);
 }
 
 int orma_type_contiguous(size_t count, orma_type oldtype, orma_type *newtype_p)
@@ -132,8 +144,8 @@ int orma_type_hvector(size_t count, size_t blocklength, orma_aint stride_bytes, 
     dtype_node_unref(block);
     if (!node)
         return api_dt_nomem(call, too_deep);
-    return dtype_derived_create(node, lo + (span < 0 ? span : 0), hi + (span > 0 ? span : 0), dtype_align(oldtype),
-                                newtype_p);
+    return api_dt_create(node, lo + (span < 0 ? span : 0), hi + (span > 0 ? span : 0), dtype_align(oldtype),
+                         dtype_basic(oldtype), newtype_p);
 }
 
 int orma_type_vector(size_t count, size_t blocklength, orma_aint stride, orma_type oldtype, orma_type *newtype_p)
@@ -256,7 +268,7 @@ int orma_type_subarray(int ndims, const size_t *sizes, const size_t *subsizes, c
     dtype_node_unref(node);
     if (!placed)
         return api_dt_nomem(call, too_deep);
-    return dtype_derived_create(placed, 0, stride, dtype_align(oldtype), newtype_p);
+    return api_dt_create(placed, 0, stride, dtype_align(oldtype), dtype_basic(oldtype), newtype_p);
 }
 
 int orma_type_resized(orma_type oldtype, orma_aint lb, orma_aint extent, orma_type *newtype_p)
@@ -267,7 +279,8 @@ int orma_type_resized(orma_type oldtype, orma_aint lb, orma_aint extent, orma_ty
     ptrdiff_t ub;
     if (__builtin_add_overflow(lb, extent, &ub))
         return api_dt_overflow("orma_type_resized");
-    return dtype_derived_create(dtype_node_ref(dtype_layout(oldtype)), lb, ub, dtype_align(oldtype), newtype_p);
+    return api_dt_create(dtype_node_ref(dtype_layout(oldtype)), lb, ub, dtype_align(oldtype), dtype_basic(oldtype),
+                         newtype_p);
 }
 
 int orma_type_dup(orma_type oldtype, orma_type *newtype_p)
@@ -276,8 +289,8 @@ int orma_type_dup(orma_type oldtype, orma_type *newtype_p)
     if (status)
         return status;
     ptrdiff_t lb = dtype_lb(oldtype);
-    status = dtype_derived_create(dtype_node_ref(dtype_layout(oldtype)), lb, lb + dtype_extent(oldtype),
-                                  dtype_align(oldtype), newtype_p);
+    status = api_dt_create(dtype_node_ref(dtype_layout(oldtype)), lb, lb + dtype_extent(oldtype),
+                           dtype_align(oldtype), dtype_basic(oldtype), newtype_p);
     if (!status && !oldtype->predefined)
         dtype_derived_of(*newtype_p)->committed = dtype_derived_of(oldtype)->committed;
     return status;

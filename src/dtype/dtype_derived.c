@@ -89,6 +89,7 @@ int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, si
     d->ub = ub;
     d->align = align ? align : 1;
     d->refs = 1;
+    d->basic = DTYPE_MIXED; /* the constructor says better */
     d->node = node;
     dtype_live[dtype_live_find(d)] = d;
     dtype_live_n++;

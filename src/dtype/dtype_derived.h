@@ -13,6 +13,7 @@
 #include <stdint.h>
 
 #define DTYPE_DERIVED ORMA_TYPEID_COUNT /* the id of every derived type */
+#define DTYPE_MIXED (-1)                /* data of several predefined types */
 
 struct dtype_derived {
     struct orma_type_s hdr;
@@ -20,6 +21,7 @@ struct dtype_derived {
     size_t align;       /* largest alignment of the basic types */
     int committed;
     uint32_t refs;      /* the handle, and every queued operation using it */
+    int basic;          /* the one predefined type all data is made of, or DTYPE_MIXED */
     struct dtype_node *node;
 };
 
@@ -29,6 +31,12 @@ int dtype_is_type(orma_type t);
 static inline struct dtype_derived *dtype_derived_of(orma_type t)
 {
     return t->predefined ? NULL : (struct dtype_derived *)(void *)t;
+}
+
+/* The predefined type all of t's data is made of, or DTYPE_MIXED. */
+static inline int dtype_basic(orma_type t)
+{
+    return t->predefined ? (int)t->id : ((const struct dtype_derived *)(const void *)t)->basic;
 }
 
 /* Bounds, alignment and layout of any valid type. */

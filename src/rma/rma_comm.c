@@ -34,10 +34,10 @@ static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t
 
 static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
-    if (op->kind == RMA_OP_ACC || op->kind == RMA_OP_CAS)
-        return rma_acc_execute(win, op, w);
     if (op->ttype)
         return rma_typed_execute(win, op, w);
+    if (op->kind == RMA_OP_ACC || op->kind == RMA_OP_CAS)
+        return rma_acc_execute(win, op, w);
     if (w->path == RMA_PATH_DIRECT) {
         if (op->kind == RMA_OP_PUT)
             memcpy(w->ptr, op->origin, op->len);

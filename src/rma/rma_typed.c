@@ -3,6 +3,7 @@
  * iovecs per system call (memory reached by single-copy syscalls) -- never
  * pack, copy, unpack.  The idea of the single copy between two layouts is
  * the partitioned-address-space result of [001]. */
+#include "rma_acc.h"
 #include "rma_comm.h"
 #include "dtype_iter.h"
 #include "shm_cma.h"
@@ -54,7 +55,7 @@ static int rma_typed_cma(struct rma_win *win, const struct rma_op *op, uintptr_t
     return n ? shm_cma_vec(pid, l, r, n, write) : ORMA_SUCCESS;
 }
 
-int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+static int rma_typed_copy(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
     int put = op->kind == RMA_OP_PUT;
     if (w->path == RMA_PATH_DIRECT) {
@@ -66,4 +67,46 @@ int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct
         return ORMA_SUCCESS;
     }
     return rma_typed_cma(win, op, w->raddr + (uintptr_t)op->torigin, put);
+}
+
+/* A typed accumulate: the pieces where an origin run meets a target run,
+ * each an accumulate of whole elements of the one basic type, made atomic
+ * per element as any other (rma_acc.c). */
+static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+{
+    struct dtype_iter oi, ti;
+    dtype_iter_init(&oi, op->otype, op->ocount);
+    dtype_iter_init(&ti, op->ttype, op->tcount);
+    ptrdiff_t ooff = 0, toff = 0;
+    size_t olen = 0, tlen = 0;
+    int status = ORMA_SUCCESS;
+    while (!status) {
+        if (!olen && !dtype_iter_next(&oi, SIZE_MAX, &ooff, &olen))
+            break;
+        if (!tlen && !dtype_iter_next(&ti, SIZE_MAX, &toff, &tlen))
+            break;
+        size_t len = olen < tlen ? olen : tlen;
+        ptrdiff_t at = op->torigin + toff; /* from the start of the reached bytes */
+        struct rma_op piece = {.kind = RMA_OP_ACC, .op = op->op, .typeid_ = op->typeid_, .target = op->target,
+                               .origin = (char *)op->origin + ooff, .len = len,
+                               .offset = op->offset + (size_t)at};
+        struct rma_where pw = *w;
+        if (pw.path == RMA_PATH_DIRECT)
+            pw.ptr += at;
+        else
+            pw.raddr += (uintptr_t)at;
+        status = rma_acc_execute(win, &piece, &pw);
+        ooff += (ptrdiff_t)len;
+        toff += (ptrdiff_t)len;
+        olen -= len;
+        tlen -= len;
+    }
+    return status;
+}
+
+int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+{
+    if (op->kind == RMA_OP_ACC)
+        return rma_typed_acc(win, op, w);
+    return rma_typed_copy(win, op, w);
 }
