@@ -21,6 +21,7 @@ static struct {
     bench_result *res;
     size_t nres, cap;
     double t_start, t_last_progress;
+    int op_width;   /* of the op column: the ddt suite's names are long */
 } rep;
 
 int bench_report_open(const bench_ctx *ctx)
@@ -39,6 +40,7 @@ int bench_report_open(const bench_ctx *ctx)
         return -1;
     }
     rep.active = ctx->rank == 0;
+    rep.op_width = strcmp(ctx->suite, "ddt") == 0 ? 15 : 9;
     rep.t_start = rep.t_last_progress = orma_wtime();
     return 0;
 }
@@ -51,20 +53,24 @@ void bench_report_close(void)
     memset(&rep, 0, sizeof rep);
 }
 
-static void print_header(void)
+static void print_header(int pattern)
 {
-    printf("%-9s %-7s %-9s %-8s %-15s %2s %6s %7s %10s %10s %10s %10s\n",
-           "suite", "backend", "op", "sync", "window", "p", "bytes", "reps",
-           "min_us", "median_us", "max_us", "MB/s");
+    printf("%-9s %-7s %-*s %-8s %-15s %2s %6s %7s %10s %10s %10s %10s%s\n",
+           "suite", "backend", rep.op_width, "op", "sync", "window", "p",
+           "bytes", "reps", "min_us", "median_us", "max_us", "MB/s",
+           pattern ? "  pattern" : "");
 }
 
 static void print_row(const bench_result *r)
 {
     char sz[24];
     bench_format_size(r->bytes, sz, sizeof sz);
-    printf("%-9s %-7s %-9s %-8s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f\n",
-           r->suite, r->backend, r->op, r->sync, r->window, r->p, sz, r->reps,
-           r->min_us, r->median_us, r->max_us, r->mbps);
+    printf("%-9s %-7s %-*s %-8s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f",
+           r->suite, r->backend, rep.op_width, r->op, r->sync, r->window, r->p,
+           sz, r->reps, r->min_us, r->median_us, r->max_us, r->mbps);
+    if (r->pattern != NULL)
+        printf("  %s", r->pattern);
+    putchar('\n');
     fflush(stdout);
 }
 
@@ -83,10 +89,13 @@ static void print_json(const bench_result *r)
     fprintf(rep.json,
             "{\"suite\":\"%s\",\"backend\":\"%s\",\"op\":\"%s\",\"sync\":\"%s\","
             "\"window\":\"%s\",\"p\":%d,\"bytes\":%zu,\"reps\":%ld,"
-            "\"min_us\":%.6g,\"median_us\":%.6g,\"max_us\":%.6g,\"mbps\":%.6g}\n",
+            "\"min_us\":%.6g,\"median_us\":%.6g,\"max_us\":%.6g,\"mbps\":%.6g",
             r->suite, r->backend, r->op, r->sync, r->window, r->p, r->bytes,
             r->reps, finite_or_zero(r->min_us), finite_or_zero(r->median_us),
             finite_or_zero(r->max_us), finite_or_zero(r->mbps));
+    if (r->pattern != NULL)
+        fprintf(rep.json, ",\"pattern\":\"%s\"", r->pattern);
+    fputs("}\n", rep.json);
     /* A run that dies later still leaves the lines it finished. */
     fflush(rep.json);
 }
@@ -95,13 +104,23 @@ void bench_emit(const bench_ctx *ctx, const char *backend, const char *op,
                 const char *sync, const char *window, size_t bytes,
                 double moved_bytes, double *samples_us, long n)
 {
+    bench_emit_pattern(ctx, NULL, backend, op, sync, window, bytes,
+                       moved_bytes, samples_us, n);
+}
+
+void bench_emit_pattern(const bench_ctx *ctx, const char *pattern,
+                        const char *backend, const char *op, const char *sync,
+                        const char *window, size_t bytes, double moved_bytes,
+                        double *samples_us, long n)
+{
     if (!rep.active)
         return;
     bench_stats s;
     bench_stats_compute(samples_us, n, &s);
     bench_result r = {ctx->suite, backend, op, sync, window, ctx->size,
                       bytes, n, s.min, s.median, s.max,
-                      s.median > 0.0 ? moved_bytes / s.median : 0.0};
+                      s.median > 0.0 ? moved_bytes / s.median : 0.0,
+                      pattern};
     if (rep.nres == rep.cap) {
         rep.cap = rep.cap ? 2 * rep.cap : 64;
         bench_result *nr = realloc(rep.res, rep.cap * sizeof *nr);
@@ -113,7 +132,7 @@ void bench_emit(const bench_ctx *ctx, const char *backend, const char *op,
     }
     rep.res[rep.nres++] = r;
     if (!rep.header_done) {
-        print_header();
+        print_header(pattern != NULL);
         rep.header_done = 1;
     }
     print_row(&r);
@@ -125,9 +144,23 @@ const bench_result *bench_report_find(const char *backend, const char *op,
                                       const char *sync, const char *window,
                                       size_t bytes)
 {
+    return bench_report_find_pattern(NULL, backend, op, sync, window, bytes);
+}
+
+/* pattern NULL matches the rows without one. */
+const bench_result *bench_report_find_pattern(const char *pattern,
+                                              const char *backend,
+                                              const char *op, const char *sync,
+                                              const char *window, size_t bytes)
+{
     for (size_t i = 0; i < rep.nres; i++) {
         const bench_result *r = &rep.res[i];
-        if (r->bytes == bytes && strcmp(r->backend, backend) == 0 &&
+        int same_pattern = pattern == NULL
+                               ? r->pattern == NULL
+                               : r->pattern != NULL &&
+                                     strcmp(r->pattern, pattern) == 0;
+        if (same_pattern && r->bytes == bytes &&
+            strcmp(r->backend, backend) == 0 &&
             strcmp(r->op, op) == 0 && strcmp(r->window, window) == 0 &&
             (sync == NULL || strcmp(r->sync, sync) == 0))
             return r;

@@ -3,7 +3,7 @@
  * run is long.  Only rank 0 reports; on other ranks every call is a no-op.
  *
  * JSON keys: suite backend op sync window p bytes reps min_us median_us
- * max_us mbps.  mbps is MB/s (1 MB = 1e6 bytes) from the median time and
+ * max_us mbps, and pattern for the rows that have one (the ddt suite).  mbps is MB/s (1 MB = 1e6 bytes) from the median time and
  * the bytes one sample moves (2 * bytes for a round trip). */
 #ifndef BENCH_REPORT_H
 #define BENCH_REPORT_H
@@ -19,6 +19,7 @@ typedef struct bench_result {
     long reps;        /* samples the statistics are over */
     double min_us, median_us, max_us;
     double mbps;
+    const char *pattern; /* static string, or NULL: no such column */
 } bench_result;
 
 /* Rank 0 opens the JSON file (append); all ranks learn whether that worked.
@@ -32,11 +33,23 @@ void bench_emit(const bench_ctx *ctx, const char *backend, const char *op,
                 const char *sync, const char *window, size_t bytes,
                 double moved_bytes, double *samples_us, long n);
 
+/* bench_emit for a row of a data layout (JSON key "pattern", last). */
+void bench_emit_pattern(const bench_ctx *ctx, const char *pattern,
+                        const char *backend, const char *op, const char *sync,
+                        const char *window, size_t bytes, double moved_bytes,
+                        double *samples_us, long n);
+
 /* A result of this run, or NULL (always NULL off rank 0).  sync NULL
  * matches any synchronization mode (the first such result). */
 const bench_result *bench_report_find(const char *backend, const char *op,
                                       const char *sync, const char *window,
                                       size_t bytes);
+
+/* As bench_report_find, for the rows of pattern. */
+const bench_result *bench_report_find_pattern(const char *pattern,
+                                              const char *backend,
+                                              const char *op, const char *sync,
+                                              const char *window, size_t bytes);
 
 /* A "# ..." line in the table (rank 0 only). */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -4,6 +4,7 @@
 
 #include "atomics.h"
 #include "bench.h"
+#include "ddt.h"
 #include "overlap.h"
 #include "pingpong.h"
 #include "sync_suite.h"
@@ -21,6 +22,9 @@ static const bench_suite suites[] = {
     {"atomics",
      "atomic latency (fop, cas) and accumulate bandwidth, 2 or more ranks",
      bench_atomics_run},
+    {"ddt",
+     "DDTBench layouts: typed put vs pack+put+unpack vs contiguous, 2 ranks",
+     bench_ddt_run},
 };
 
 const bench_suite *bench_suite_at(int i)
