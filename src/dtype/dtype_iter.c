@@ -41,23 +41,36 @@ int dtype_iter_next(struct dtype_iter *it, size_t max, ptrdiff_t *off_p, size_t 
                 return 1;
             break;
         }
-        case DN_LOOP:
+        case DN_LOOP: {
             if (top->i == n->u.loop.count) {
                 it->depth--;
-            } else {
-                ptrdiff_t base = top->base + (ptrdiff_t)top->i * n->u.loop.stride;
-                top->i++;
-                it->f[it->depth++] = (struct dtype_frame){n->u.loop.child, 0, base};
+                break;
             }
+            const struct dtype_node *c = n->u.loop.child;
+            ptrdiff_t base = top->base + (ptrdiff_t)top->i * n->u.loop.stride;
+            top->i++;
+            if (c->kind == DN_LEAF && c->u.leaf.len <= max) { /* a whole run: no frame */
+                *off_p = base;
+                *len_p = c->u.leaf.len;
+                return 1;
+            }
+            it->f[it->depth++] = (struct dtype_frame){c, 0, base};
             break;
-        default: /* DN_SEQ */
+        }
+        default: { /* DN_SEQ */
             if (top->i == n->u.seq.n) {
                 it->depth--;
-            } else {
-                const struct dtype_entry *e = &n->u.seq.e[top->i++];
-                it->f[it->depth++] = (struct dtype_frame){e->child, 0, top->base + e->disp};
+                break;
             }
+            const struct dtype_entry *e = &n->u.seq.e[top->i++];
+            if (e->child->kind == DN_LEAF && e->child->u.leaf.len <= max) {
+                *off_p = top->base + e->disp;
+                *len_p = e->child->u.leaf.len;
+                return 1;
+            }
+            it->f[it->depth++] = (struct dtype_frame){e->child, 0, top->base + e->disp};
             break;
+        }
         }
     }
 }
@@ -79,6 +92,21 @@ void dtype_iter_skip(struct dtype_iter *it, size_t n)
         n -= len;
 }
 
+/* The runs of real layouts are often a few bytes: copies of the common
+ * small sizes are a few moves, not a call. */
+static inline void dtype_move(char *dst, const char *src, size_t len)
+{
+    switch (len) {
+    case 4: memcpy(dst, src, 4); break;
+    case 8: memcpy(dst, src, 8); break;
+    case 12: memcpy(dst, src, 12); break;
+    case 16: memcpy(dst, src, 16); break;
+    case 24: memcpy(dst, src, 24); break;
+    case 32: memcpy(dst, src, 32); break;
+    default: memcpy(dst, src, len); break;
+    }
+}
+
 void dtype_pack(const void *buf, size_t count, orma_type type, size_t from, size_t n, void *packed)
 {
     struct dtype_iter it;
@@ -88,7 +116,7 @@ void dtype_pack(const void *buf, size_t count, orma_type type, size_t from, size
     ptrdiff_t off;
     size_t len;
     while (n && dtype_iter_next(&it, n, &off, &len)) {
-        memcpy(out, (const char *)buf + off, len);
+        dtype_move(out, (const char *)buf + off, len);
         out += len;
         n -= len;
     }
@@ -103,7 +131,7 @@ void dtype_unpack(void *buf, size_t count, orma_type type, size_t from, size_t n
     ptrdiff_t off;
     size_t len;
     while (n && dtype_iter_next(&it, n, &off, &len)) {
-        memcpy((char *)buf + off, in, len);
+        dtype_move((char *)buf + off, in, len);
         in += len;
         n -= len;
     }
@@ -202,6 +230,26 @@ void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size
     }
     if (strided && ds.len == ss.len && ds.len && ds.n1 && ss.n1 && ds.n2 && ss.n2) {
         dtype_copy_strided(dst, &ds, src, &ss);
+        return;
+    }
+    /* One walk where one suffices: the same layout on both sides (the
+     * usual halo exchange), or one side dense (pack, unpack). */
+    size_t total = scount * stype->size;
+    if (dtype_layout(dtype) == dtype_layout(stype) && dcount == scount && dtype_extent(dtype) == dtype_extent(stype)) {
+        struct dtype_iter it;
+        dtype_iter_init(&it, dtype, dcount);
+        ptrdiff_t off;
+        size_t len;
+        while (dtype_iter_next(&it, SIZE_MAX, &off, &len))
+            dtype_move((char *)dst + off, (const char *)src + off, len);
+        return;
+    }
+    if (stype->contiguous) {
+        dtype_unpack(dst, dcount, dtype, 0, total, src);
+        return;
+    }
+    if (dtype->contiguous) {
+        dtype_pack(src, scount, stype, 0, total, dst);
         return;
     }
     struct dtype_iter si, di;
