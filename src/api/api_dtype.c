@@ -358,7 +358,7 @@ int orma_type_is_contiguous(orma_type type, size_t count, int *flag_p)
     if (status)
         return status;
     const struct dtype_node *n = dtype_layout(type);
-    int one = n->kind == DN_LEAF || n->size == 0;
+    int one = dtype_node_dense(n);
     *flag_p = count == 0 || n->size == 0 || (one && (count == 1 || dtype_extent(type) == (ptrdiff_t)n->size));
     return ORMA_SUCCESS;
 }

@@ -82,7 +82,7 @@ int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, si
     d->hdr.id = DTYPE_DERIVED;
     d->hdr.size = node->size;
     d->hdr.extent = ub > lb ? (size_t)(ub - lb) : 0;
-    d->hdr.contiguous = node->kind == DN_LEAF && lb == 0 && ub == (ptrdiff_t)node->size;
+    d->hdr.contiguous = lb == 0 && ub == (ptrdiff_t)node->size && dtype_node_dense(node);
     d->hdr.predefined = 0;
     d->hdr.name = "derived datatype";
     d->lb = lb;

@@ -56,6 +56,14 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
         return dtype_node_ref(child);
     if (child->kind == DN_LEAF && stride == (ptrdiff_t)child->u.leaf.len)
         return dtype_node_leaf(count * child->u.leaf.len);
+    if (child->kind == DN_SEQ && child->u.seq.n == 1) { /* the offset goes outside the loop */
+        struct dtype_node *inner = dtype_node_repeat(count, stride, child->u.seq.e[0].child, too_deep_p);
+        if (!inner)
+            return NULL;
+        struct dtype_node *placed = dtype_node_seq(1, &child->u.seq.e[0].disp, &inner, too_deep_p);
+        dtype_node_unref(inner);
+        return placed;
+    }
     if (child->kind == DN_LOOP &&
         stride == (ptrdiff_t)child->u.loop.count * child->u.loop.stride)
         return dtype_node_repeat(count * child->u.loop.count, child->u.loop.stride, child->u.loop.child,
@@ -163,6 +171,35 @@ struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype
         return NULL;
     }
     return s;
+}
+
+static int dtype_dense_walk(const struct dtype_node *n, ptrdiff_t base, ptrdiff_t *pos)
+{
+    switch (n->kind) {
+    case DN_LEAF:
+        if (n->u.leaf.len && base != *pos)
+            return 0;
+        *pos += (ptrdiff_t)n->u.leaf.len;
+        return 1;
+    case DN_LOOP:
+        for (size_t i = 0; i < n->u.loop.count; i++)
+            if (!dtype_dense_walk(n->u.loop.child, base + (ptrdiff_t)i * n->u.loop.stride, pos))
+                return 0;
+        return 1;
+    default:
+        for (size_t i = 0; i < n->u.seq.n; i++)
+            if (!dtype_dense_walk(n->u.seq.e[i].child, base + n->u.seq.e[i].disp, pos))
+                return 0;
+        return 1;
+    }
+}
+
+int dtype_node_dense(const struct dtype_node *n)
+{
+    ptrdiff_t pos = 0;
+    if (n->true_lb != 0 || n->true_ub != (ptrdiff_t)n->size)
+        return 0; /* a gap or an overlap somewhere: no need to walk */
+    return dtype_dense_walk(n, 0, &pos) && pos == (ptrdiff_t)n->size;
 }
 
 /* Predefined layouts: one leaf of the data bytes, except the pairs whose

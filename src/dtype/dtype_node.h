@@ -63,6 +63,10 @@ struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype
 struct dtype_node *dtype_node_ref(struct dtype_node *n);
 void dtype_node_unref(struct dtype_node *n);
 
+/* Whether the data of one instance is exactly the bytes [0, size), in
+ * order.  Stops at the first gap, so it is cheap for sparse layouts. */
+int dtype_node_dense(const struct dtype_node *n);
+
 /* The layout of predefined type id (static, never freed). */
 struct dtype_node *dtype_node_predefined(int typeid_);
 
