@@ -40,13 +40,17 @@ static int api_dt_block(size_t n, orma_type t, ptrdiff_t *lo_p, ptrdiff_t *hi_p)
     if (n > PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)(n ? n - 1 : 0), ext, &span) ||
         __builtin_mul_overflow(n, t->size, &bytes))
         return ORMA_ERR_COUNT;
-    *lo_p = dtype_lb(t) + (span < 0 ? span : 0);
-    *hi_p = dtype_lb(t) + ext + (span > 0 ? span : 0);
+    ptrdiff_t ub;
+    if (__builtin_add_overflow(dtype_lb(t), ext, &ub) || __builtin_add_overflow(dtype_lb(t), span < 0 ? span : 0, lo_p) ||
+        __builtin_add_overflow(ub, span > 0 ? span : 0, hi_p))
+        return ORMA_ERR_COUNT;
     return ORMA_SUCCESS;
 }
 
 static int api_dt_nomem(const char *call, int too_deep)
 {
+    if (too_deep == DTYPE_REFUSED_RANGE)
+        return util_error(ORMA_ERR_COUNT, "%s: the type's byte offsets overflow the address space", call);
     if (too_deep)
         return util_error(ORMA_ERR_TYPE, "%s: the datatype nests deeper than %d levels", call, DTYPE_MAX_DEPTH);
     return util_error(ORMA_ERR_NOMEM, "%s: out of memory", call);
@@ -64,7 +68,7 @@ static int api_dt_blocks(const char *call, size_t count, const size_t *blocklens
     int status = d && nodes ? ORMA_SUCCESS : api_dt_nomem(call, 0), too_deep = 0;
     size_t k = 0, size = 0, align = 1;
     ptrdiff_t lb = 0, ub = 0;
-    int basic = types ? -2 : dtype_basic(type); /* -2: none seen yet */
+    int basic = is_struct ? -2 : dtype_basic(type); /* -2: none seen yet */
     for (size_t i = 0; i < count && !status; i++) {
         orma_type t = types ? types[i] : type;
         size_t bl = blocklens ? blocklens[i] : blocklen;
@@ -144,8 +148,12 @@ int orma_type_hvector(size_t count, size_t blocklength, orma_aint stride_bytes, 
     dtype_node_unref(block);
     if (!node)
         return api_dt_nomem(call, too_deep);
-    return api_dt_create(node, lo + (span < 0 ? span : 0), hi + (span > 0 ? span : 0), dtype_align(oldtype),
-                         dtype_basic(oldtype), newtype_p);
+    ptrdiff_t lb, ub;
+    if (__builtin_add_overflow(lo, span < 0 ? span : 0, &lb) || __builtin_add_overflow(hi, span > 0 ? span : 0, &ub)) {
+        dtype_node_unref(node);
+        return api_dt_overflow(call);
+    }
+    return api_dt_create(node, lb, ub, dtype_align(oldtype), dtype_basic(oldtype), newtype_p);
 }
 
 int orma_type_vector(size_t count, size_t blocklength, orma_aint stride, orma_type oldtype, orma_type *newtype_p)
@@ -246,6 +254,12 @@ int orma_type_subarray(int ndims, const size_t *sizes, const size_t *subsizes, c
         if (subsizes[d] > sizes[d] || starts[d] > sizes[d] - subsizes[d])
             return util_error(ORMA_ERR_ARG, "%s: dimension %d: start %zu + subsize %zu exceeds size %zu", call, d,
                               starts[d], subsizes[d], sizes[d]);
+    size_t elems = 1, bytes;
+    for (int d = 0; d < ndims; d++)
+        if (__builtin_mul_overflow(elems, subsizes[d], &elems))
+            return api_dt_overflow(call);
+    if (__builtin_mul_overflow(elems, oldtype->size, &bytes))
+        return api_dt_overflow(call);
     /* From the fastest dimension out: a loop per dimension. */
     int too_deep = 0;
     ptrdiff_t stride = dtype_extent(oldtype), offset = 0;
@@ -291,8 +305,8 @@ int orma_type_dup(orma_type oldtype, orma_type *newtype_p)
     ptrdiff_t lb = dtype_lb(oldtype);
     status = api_dt_create(dtype_node_ref(dtype_layout(oldtype)), lb, lb + dtype_extent(oldtype),
                            dtype_align(oldtype), dtype_basic(oldtype), newtype_p);
-    if (!status && !oldtype->predefined)
-        dtype_derived_of(*newtype_p)->committed = dtype_derived_of(oldtype)->committed;
+    if (!status) /* predefined types are committed */
+        dtype_derived_of(*newtype_p)->committed = oldtype->predefined || dtype_derived_of(oldtype)->committed;
     return status;
 }
 

@@ -69,7 +69,14 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
         return dtype_node_repeat(count * child->u.loop.count, child->u.loop.stride, child->u.loop.child,
                                  too_deep_p);
     if (child->depth + 1 > DTYPE_MAX_DEPTH) {
-        *too_deep_p = 1;
+        *too_deep_p = DTYPE_REFUSED_DEPTH;
+        return NULL;
+    }
+    ptrdiff_t span, lo, hi;
+    if (count > PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)(count - 1), stride, &span) ||
+        __builtin_add_overflow(child->true_lb, span < 0 ? span : 0, &lo) ||
+        __builtin_add_overflow(child->true_ub, span > 0 ? span : 0, &hi)) {
+        *too_deep_p = DTYPE_REFUSED_RANGE;
         return NULL;
     }
     struct dtype_node *n = dtype_node_new(DN_LOOP);
@@ -80,9 +87,8 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
     n->u.loop.stride = stride;
     n->u.loop.child = dtype_node_ref(child);
     n->size = count * child->size;
-    ptrdiff_t span = (ptrdiff_t)(count - 1) * stride;
-    n->true_lb = child->true_lb + (span < 0 ? span : 0);
-    n->true_ub = child->true_ub + (span > 0 ? span : 0);
+    n->true_lb = lo;
+    n->true_ub = hi;
     return n;
 }
 
@@ -155,18 +161,23 @@ struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype
     uint16_t depth = 0;
     for (size_t i = 0; i < k; i++) {
         const struct dtype_node *c = s->u.seq.e[i].child;
-        ptrdiff_t d = s->u.seq.e[i].disp;
+        ptrdiff_t d = s->u.seq.e[i].disp, lo, hi;
+        if (__builtin_add_overflow(d, c->true_lb, &lo) || __builtin_add_overflow(d, c->true_ub, &hi)) {
+            *too_deep_p = DTYPE_REFUSED_RANGE;
+            dtype_node_unref(s);
+            return NULL;
+        }
         s->size += c->size;
-        if (i == 0 || d + c->true_lb < s->true_lb)
-            s->true_lb = d + c->true_lb;
-        if (i == 0 || d + c->true_ub > s->true_ub)
-            s->true_ub = d + c->true_ub;
+        if (i == 0 || lo < s->true_lb)
+            s->true_lb = lo;
+        if (i == 0 || hi > s->true_ub)
+            s->true_ub = hi;
         if (c->depth > depth)
             depth = c->depth;
     }
     s->depth = (uint16_t)(depth + 1);
     if (s->depth > DTYPE_MAX_DEPTH) {
-        *too_deep_p = 1;
+        *too_deep_p = DTYPE_REFUSED_DEPTH;
         dtype_node_unref(s);
         return NULL;
     }

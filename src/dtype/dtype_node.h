@@ -52,8 +52,12 @@ struct dtype_node {
     } u;
 };
 
-/* Constructors return a new reference, or NULL when out of memory or the
- * result would nest deeper than DTYPE_MAX_DEPTH (*too_deep_p set).  They
+/* Why a constructor refused, in *too_deep_p (0: out of memory). */
+#define DTYPE_REFUSED_DEPTH 1 /* deeper than DTYPE_MAX_DEPTH */
+#define DTYPE_REFUSED_RANGE 2 /* byte offsets overflow */
+
+/* Constructors return a new reference, or NULL when out of memory or
+ * refused (*too_deep_p says why).  They
  * take their own references to children; the caller keeps its own. */
 struct dtype_node *dtype_node_leaf(size_t len);
 struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtype_node *child, int *too_deep_p);

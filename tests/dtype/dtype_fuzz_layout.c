@@ -1,0 +1,346 @@
+/* dtype_fuzz_layout.c -- random nested datatypes against a naive reference.
+ *
+ * A seeded generator builds a few thousand derived types (every
+ * constructor, nesting up to REF_MAX_DEPTH, zero and negative counts,
+ * strides and displacements, resized bounds, structs of mixed members,
+ * subarrays in both orders) out of a pool of earlier ones, whose members
+ * are freed as the pool turns over -- so types outliving the types they
+ * were built from are exercised too.  Each type is checked against its
+ * spelled-out typemap (dtype_fuzz.h): size, bounds, true bounds,
+ * contiguity, pack and unpack of 1..3 elements through the public calls,
+ * byte ranges of the internal pack/unpack, the iterator's runs with random
+ * run limits and skips, and the one-pass copy into another random type.
+ *
+ * usage: dtype_fuzz_layout [seed [types]]; a failure prints the seed, the
+ * type's number and its construction. */
+#include "check.h"
+#include "dtype_fuzz.h"
+#include "dtype_iter.h"
+
+#include <inttypes.h>
+#include <stdarg.h>
+
+uint64_t fuzz_seed = 20240611;
+long fuzz_iter;
+
+#define POOL 24
+#define MARGIN 24 /* guard bytes around the reach of every buffer */
+#define MAXCOUNT 3
+
+static void fuzz_vfail(const struct ref_type *t, int line, const char *cond, const char *fmt, va_list ap)
+    __attribute__((noreturn));
+static void fuzz_vfail(const struct ref_type *t, int line, const char *cond, const char *fmt, va_list ap)
+{
+    fprintf(stderr, "dtype_fuzz_layout: seed %" PRIu64 ", type #%ld: ", fuzz_seed, fuzz_iter);
+    if (cond)
+        fprintf(stderr, "line %d: %s: ", line, cond);
+    vfprintf(stderr, fmt, ap);
+    if (t) {
+        fprintf(stderr, "\n  construction: %s\n  reference: size %zu lb %td ub %td align %zu, %zu entries:",
+                t->desc ? t->desc : "?", t->size, t->lb, t->ub, t->align, t->n);
+        for (size_t i = 0; i < t->n && i < 24; i++)
+            fprintf(stderr, " (%td,%zu)", t->e[i].disp, t->e[i].len);
+        fprintf(stderr, "%s", t->n > 24 ? " ..." : "");
+    }
+    fprintf(stderr, "\n  reproduce: dtype_fuzz_layout %" PRIu64 "\n", fuzz_seed);
+    exit(1);
+}
+
+void fuzz_fail(const struct ref_type *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fuzz_vfail(t, 0, NULL, fmt, ap);
+}
+
+static void fuzz_fail_at(const struct ref_type *t, int line, const char *cond, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5), noreturn));
+static void fuzz_fail_at(const struct ref_type *t, int line, const char *cond, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fuzz_vfail(t, line, cond, fmt, ap);
+}
+
+#define FCHECK(t, cond, ...)                                                                                        \
+    do {                                                                                                            \
+        if (!(cond))                                                                                                \
+            fuzz_fail_at(t, __LINE__, #cond, __VA_ARGS__);                                                          \
+    } while (0)
+
+/* A buffer covering every byte count elements of a type may reach, with
+ * guard bytes: base is the address of offset 0. */
+struct span {
+    unsigned char *mem, *base;
+    size_t len;
+};
+
+static void span_make(struct span *s, const struct ref_type *t, size_t count)
+{
+    ptrdiff_t lo = 0, hi = 0, ext = ref_extent(t);
+    for (size_t i = 0; i < count; i++)
+        for (size_t j = 0; j < t->n; j++) {
+            ptrdiff_t o = (ptrdiff_t)i * ext + t->e[j].disp;
+            if (o < lo)
+                lo = o;
+            if (o + (ptrdiff_t)t->e[j].len > hi)
+                hi = o + (ptrdiff_t)t->e[j].len;
+        }
+    s->len = (size_t)(hi - lo) + 2 * MARGIN;
+    s->mem = malloc(s->len);
+    s->base = s->mem + MARGIN - lo;
+    CHECK(s->mem);
+}
+
+static void fill(unsigned char *p, size_t n, unsigned salt)
+{
+    for (size_t i = 0; i < n; i++)
+        p[i] = (unsigned char)((i * 131u + salt) ^ (i >> 8) * 7u);
+}
+
+/* The byte offsets of the data stream of count elements, in order. */
+static ptrdiff_t *stream_offsets(const struct ref_type *t, size_t count)
+{
+    ptrdiff_t *off = malloc((count * t->size > 0 ? count * t->size : 1) * sizeof *off), ext = ref_extent(t);
+    size_t k = 0;
+    CHECK(off);
+    for (size_t i = 0; i < count; i++)
+        for (size_t j = 0; j < t->n; j++)
+            for (size_t b = 0; b < t->e[j].len; b++)
+                off[k++] = (ptrdiff_t)i * ext + t->e[j].disp + (ptrdiff_t)b;
+    return off;
+}
+
+static void check_queries(const struct ref_type *t)
+{
+    size_t size = 0;
+    orma_aint lb = 0, ext = 0;
+    FCHECK(t, orma_type_size(t->h, &size) == ORMA_SUCCESS && size == t->size, "size %zu", size);
+    FCHECK(t, orma_type_get_extent(t->h, &lb, &ext) == ORMA_SUCCESS && lb == t->lb && ext == ref_extent(t),
+           "lb %td extent %td", (ptrdiff_t)lb, (ptrdiff_t)ext);
+    ptrdiff_t tlb = 0, tub = 0;
+    for (size_t j = 0; j < t->n; j++) {
+        if (j == 0 || t->e[j].disp < tlb)
+            tlb = t->e[j].disp;
+        if (j == 0 || t->e[j].disp + (ptrdiff_t)t->e[j].len > tub)
+            tub = t->e[j].disp + (ptrdiff_t)t->e[j].len;
+    }
+    FCHECK(t, orma_type_get_true_extent(t->h, &lb, &ext) == ORMA_SUCCESS && lb == tlb && ext == tub - tlb,
+           "true lb %td true extent %td, expected %td %td", (ptrdiff_t)lb, (ptrdiff_t)ext, tlb, tub - tlb);
+    for (size_t count = 0; count <= MAXCOUNT; count++) {
+        ptrdiff_t *off = stream_offsets(t, count);
+        int dense = 1, flag = -1;
+        for (size_t k = 0; k < count * t->size; k++)
+            dense &= off[k] == (ptrdiff_t)k;
+        free(off);
+        FCHECK(t, orma_type_is_contiguous(t->h, count, &flag) == ORMA_SUCCESS && flag == dense,
+               "is_contiguous(count %zu) = %d", count, flag);
+    }
+}
+
+/* Public pack and unpack of count elements. */
+static void check_pack_unpack(struct fuzz_rng *r, const struct ref_type *t, size_t count, const struct span *src,
+                              const ptrdiff_t *off)
+{
+    size_t nbytes = count * t->size, pos0 = (size_t)fuzz_range(r, 0, 7), pos = pos0;
+    unsigned char *out = malloc(pos0 + nbytes + 8), *exp = malloc(pos0 + nbytes + 8);
+    CHECK(out && exp);
+    memset(out, 0xEE, pos0 + nbytes + 8);
+    memset(exp, 0xEE, pos0 + nbytes + 8);
+    for (size_t k = 0; k < nbytes; k++)
+        exp[pos0 + k] = src->base[off[k]];
+    FCHECK(t, orma_pack(src->base, count, t->h, out, pos0 + nbytes, &pos) == ORMA_SUCCESS,
+           "orma_pack of %zu: %s", count, orma_error_message());
+    FCHECK(t, pos == pos0 + nbytes, "pack position %zu, expected %zu", pos, pos0 + nbytes);
+    for (size_t k = 0; k < pos0 + nbytes + 8; k++)
+        FCHECK(t, out[k] == exp[k], "orma_pack of %zu elements: byte %zu of the output (position %zu) is %#x, "
+               "expected %#x", count, k, pos0, out[k], exp[k]);
+
+    struct span dst = {.len = src->len};
+    dst.mem = malloc(dst.len);
+    unsigned char *want = malloc(dst.len);
+    CHECK(dst.mem && want);
+    dst.base = dst.mem + (src->base - src->mem);
+    fill(dst.mem, dst.len, 0x5A);
+    memcpy(want, dst.mem, dst.len);
+    for (size_t k = 0; k < nbytes; k++)
+        want[(size_t)(src->base - src->mem) + (size_t)off[k]] = out[pos0 + k];
+    pos = pos0;
+    FCHECK(t, orma_unpack(out, pos0 + nbytes, &pos, dst.base, count, t->h) == ORMA_SUCCESS,
+           "orma_unpack of %zu: %s", count, orma_error_message());
+    FCHECK(t, pos == pos0 + nbytes, "unpack position %zu", pos);
+    for (size_t k = 0; k < dst.len; k++)
+        FCHECK(t, dst.mem[k] == want[k], "orma_unpack of %zu elements: byte at offset %td is %#x, expected %#x",
+               count, (ptrdiff_t)k - (src->base - src->mem), dst.mem[k], want[k]);
+    free(want);
+    free(dst.mem);
+    free(out);
+    free(exp);
+}
+
+/* Internal pack/unpack of one byte range, and the iterator. */
+static void check_ranges(struct fuzz_rng *r, const struct ref_type *t, size_t count, const struct span *src,
+                         const ptrdiff_t *off)
+{
+    size_t nbytes = count * t->size;
+    size_t from = (size_t)fuzz_range(r, 0, (long)nbytes), n = (size_t)fuzz_range(r, 0, (long)(nbytes - from));
+    unsigned char *packed = malloc(n + 1);
+    CHECK(packed);
+    packed[n] = 0xC3;
+    dtype_pack(src->base, count, t->h, from, n, packed);
+    for (size_t k = 0; k < n; k++)
+        FCHECK(t, packed[k] == src->base[off[from + k]], "dtype_pack(count %zu, from %zu, n %zu): byte %zu", count,
+               from, n, k);
+    FCHECK(t, packed[n] == 0xC3, "dtype_pack(count %zu, from %zu, n %zu) wrote past n", count, from, n);
+
+    size_t base = (size_t)(src->base - src->mem);
+    unsigned char *dst = malloc(src->len), *want = malloc(src->len);
+    CHECK(dst && want);
+    fill(dst, src->len, 0x33);
+    memcpy(want, dst, src->len);
+    for (size_t k = 0; k < n; k++)
+        want[base + (size_t)off[from + k]] = packed[k];
+    dtype_unpack(dst + base, count, t->h, from, n, packed);
+    for (size_t k = 0; k < src->len; k++)
+        FCHECK(t, dst[k] == want[k], "dtype_unpack(count %zu, from %zu, n %zu): offset %td", count, from, n,
+               (ptrdiff_t)k - (ptrdiff_t)base);
+    free(dst);
+    free(want);
+    free(packed);
+
+    /* The iterator: runs no longer than asked, covering the stream from a
+     * random starting byte in order. */
+    static const size_t fixed[] = {1, 2, 3, 8, SIZE_MAX};
+    size_t max = fuzz_range(r, 0, 1) ? fixed[fuzz_range(r, 0, 4)] : (size_t)fuzz_range(r, 1, (long)t->size + 2);
+    size_t skip = fuzz_range(r, 0, 1) ? 0 : (size_t)fuzz_range(r, 0, (long)nbytes), k = skip;
+    struct dtype_iter it;
+    ptrdiff_t o;
+    size_t len;
+    dtype_iter_init(&it, t->h, count);
+    dtype_iter_skip(&it, skip);
+    while (dtype_iter_next(&it, max, &o, &len)) {
+        FCHECK(t, len >= 1 && len <= max, "iterator (count %zu, max %zu) gave a run of %zu", count, max, len);
+        for (size_t b = 0; b < len; b++, k++)
+            FCHECK(t, k < nbytes && off[k] == o + (ptrdiff_t)b,
+                   "iterator (count %zu, max %zu, skip %zu): stream byte %zu at offset %td, expected %td", count,
+                   max, skip, k, o + (ptrdiff_t)b, k < nbytes ? off[k] : (ptrdiff_t)-1);
+    }
+    FCHECK(t, k == nbytes, "iterator (count %zu, max %zu, skip %zu) ended after %zu of %zu bytes", count, max,
+           skip, k, nbytes);
+    FCHECK(t, !dtype_iter_next(&it, max, &o, &len), "iterator gave a run after its end");
+}
+
+/* dtype_copy from a into b (sizes equalised with trailing bytes) against
+ * the reference and against the library's own pack then unpack. */
+static void check_copy(struct fuzz_rng *r, const struct ref_type *a0, const struct ref_type *b0)
+{
+    struct ref_type pa = {0}, pb = {0};
+    const struct ref_type *a = a0, *b = b0;
+    if (a0->size < b0->size) {
+        if (ref_build_padded(a0, b0->size - a0->size, &pa))
+            return;
+        a = &pa;
+    } else if (b0->size < a0->size) {
+        if (ref_build_padded(b0, a0->size - b0->size, &pb))
+            return;
+        b = &pb;
+    }
+    size_t count = (size_t)fuzz_range(r, 1, MAXCOUNT), nbytes = count * a->size;
+    struct span s, d;
+    span_make(&s, a, count);
+    span_make(&d, b, count);
+    fill(s.mem, s.len, 0x91);
+    fill(d.mem, d.len, 0x17);
+    unsigned char *want = malloc(d.len), *packed = malloc(nbytes + 1), *viapack = malloc(d.len);
+    CHECK(want && packed && viapack);
+    memcpy(want, d.mem, d.len);
+    memcpy(viapack, d.mem, d.len);
+    ptrdiff_t *so = stream_offsets(a, count), *dso = stream_offsets(b, count);
+    for (size_t k = 0; k < nbytes; k++)
+        want[(d.base - d.mem) + dso[k]] = s.base[so[k]];
+    dtype_copy(d.base, count, b->h, s.base, count, a->h);
+    for (size_t k = 0; k < d.len; k++)
+        if (d.mem[k] != want[k])
+            fuzz_fail(b, "dtype_copy of %zu elements from [%s] into this type: offset %td is %#x, expected %#x",
+                      count, a->desc, (ptrdiff_t)k - (d.base - d.mem), d.mem[k], want[k]);
+    size_t pos = 0;
+    FCHECK(a, orma_pack(s.base, count, a->h, packed, nbytes, &pos) == ORMA_SUCCESS, "pack for copy");
+    pos = 0;
+    FCHECK(b, orma_unpack(packed, nbytes, &pos, viapack + (d.base - d.mem), count, b->h) == ORMA_SUCCESS,
+           "unpack for copy");
+    FCHECK(b, !memcmp(viapack, d.mem, d.len), "dtype_copy from [%s] differs from pack then unpack", a->desc);
+    free(so);
+    free(dso);
+    free(want);
+    free(packed);
+    free(viapack);
+    free(s.mem);
+    free(d.mem);
+    if (a == &pa)
+        ref_release(&pa);
+    if (b == &pb)
+        ref_release(&pb);
+}
+
+static void check_type(struct fuzz_rng *r, const struct ref_type *t)
+{
+    check_queries(t);
+    for (size_t count = 1; count <= MAXCOUNT; count++) {
+        struct span src;
+        span_make(&src, t, count);
+        fill(src.mem, src.len, (unsigned)count);
+        ptrdiff_t *off = stream_offsets(t, count);
+        check_pack_unpack(r, t, count, &src, off);
+        check_ranges(r, t, count, &src, off);
+        free(off);
+        free(src.mem);
+    }
+}
+
+int main(int argc, char **argv)
+{
+    long ntypes = 5000;
+    if (argc > 1)
+        fuzz_seed = strtoull(argv[1], NULL, 0);
+    if (argc > 2)
+        ntypes = strtol(argv[2], NULL, 0);
+    CHECK_OK(orma_init(&argc, &argv));
+
+    struct fuzz_rng rng = {fuzz_seed};
+    struct ref_type *pool[POOL];
+    size_t npool = 0;
+    for (fuzz_iter = 0; fuzz_iter < ntypes; fuzz_iter++) {
+        struct ref_type *t = malloc(sizeof *t);
+        CHECK(t);
+        while (ref_build_random(&rng, pool, npool, t))
+            ;
+        check_type(&rng, t);
+        const struct ref_type *partner = npool ? pool[fuzz_range(&rng, 0, (long)npool - 1)] : t;
+        check_copy(&rng, t, fuzz_range(&rng, 0, 3) ? partner : t);
+        check_copy(&rng, partner, t);
+        /* An older type, checked again after some of what it was built from
+         * has been freed. */
+        if (npool && fuzz_iter % 4 == 0)
+            check_type(&rng, pool[fuzz_range(&rng, 0, (long)npool - 1)]);
+        if (npool < POOL) {
+            pool[npool++] = t;
+        } else {
+            size_t victim = (size_t)fuzz_range(&rng, 0, POOL - 1);
+            orma_type gone = pool[victim]->h;
+            ref_release(pool[victim]);
+            free(pool[victim]);
+            pool[victim] = t;
+            /* A freed handle is refused, as long as its memory was not
+             * handed to a new type in between. */
+            size_t s = 0;
+            FCHECK(NULL, orma_type_size(gone, &s) == ORMA_ERR_TYPE, "size of a freed type");
+        }
+    }
+    for (size_t i = 0; i < npool; i++) {
+        ref_release(pool[i]);
+        free(pool[i]);
+    }
+    CHECK_OK(orma_finalize());
+    printf("dtype_fuzz_layout: seed %" PRIu64 ", %ld types checked\n", fuzz_seed, ntypes);
+    return 0;
+}
