@@ -220,6 +220,70 @@ static void dtype_strided_recut(struct dtype_strided *d, size_t len)
         *d = (struct dtype_strided){len, total / len, 1, (ptrdiff_t)len, 0, d->off};
 }
 
+/* A walk without frames for the flat layouts -- one run per element, a
+ * loop of runs, a sequence of runs (indexed and struct types of basic
+ * members) -- and the iterator for the rest. */
+struct dtype_cursor {
+    const struct dtype_node *n; /* flat: the root, else NULL */
+    size_t i, elem, count;
+    ptrdiff_t ext, base;
+    struct dtype_iter it;
+};
+
+static int dtype_node_flat(const struct dtype_node *n)
+{
+    if (n->kind == DN_LEAF)
+        return 1;
+    if (n->kind == DN_LOOP)
+        return n->u.loop.child->kind == DN_LEAF;
+    for (size_t i = 0; i < n->u.seq.n; i++)
+        if (n->u.seq.e[i].child->kind != DN_LEAF)
+            return 0;
+    return 1;
+}
+
+static void dtype_cursor_init(struct dtype_cursor *c, orma_type t, size_t count)
+{
+    const struct dtype_node *n = dtype_layout(t);
+    c->n = n->size && dtype_node_flat(n) ? n : NULL;
+    c->i = c->elem = c->base = 0;
+    c->count = n->size ? count : 0;
+    c->ext = dtype_extent(t);
+    if (!c->n)
+        dtype_iter_init(&c->it, t, count);
+}
+
+static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, size_t *len_p)
+{
+    const struct dtype_node *n = c->n;
+    if (!n)
+        return dtype_iter_next(&c->it, SIZE_MAX, off_p, len_p);
+    size_t runs = n->kind == DN_LEAF ? 1 : n->kind == DN_LOOP ? n->u.loop.count : n->u.seq.n;
+    if (c->i == runs) {
+        c->i = 0;
+        c->elem++;
+        c->base += c->ext;
+    }
+    if (c->elem >= c->count)
+        return 0;
+    size_t i = c->i++;
+    switch (n->kind) {
+    case DN_LEAF:
+        *off_p = c->base;
+        *len_p = n->u.leaf.len;
+        break;
+    case DN_LOOP:
+        *off_p = c->base + (ptrdiff_t)i * n->u.loop.stride;
+        *len_p = n->u.loop.child->u.leaf.len;
+        break;
+    default:
+        *off_p = c->base + n->u.seq.e[i].disp;
+        *len_p = n->u.seq.e[i].child->u.leaf.len;
+        break;
+    }
+    return 1;
+}
+
 void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size_t scount, orma_type stype)
 {
     struct dtype_strided ds, ss;
@@ -252,18 +316,18 @@ void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size
         dtype_pack(src, scount, stype, 0, total, dst);
         return;
     }
-    struct dtype_iter si, di;
-    dtype_iter_init(&si, stype, scount);
-    dtype_iter_init(&di, dtype, dcount);
+    struct dtype_cursor sc, dc;
+    dtype_cursor_init(&sc, stype, scount);
+    dtype_cursor_init(&dc, dtype, dcount);
     ptrdiff_t soff = 0, doff = 0;
     size_t slen = 0, dlen = 0;
     for (;;) {
-        if (!slen && !dtype_iter_next(&si, SIZE_MAX, &soff, &slen))
+        if (!slen && !dtype_cursor_next(&sc, &soff, &slen))
             return;
-        if (!dlen && !dtype_iter_next(&di, SIZE_MAX, &doff, &dlen))
+        if (!dlen && !dtype_cursor_next(&dc, &doff, &dlen))
             return;
         size_t len = slen < dlen ? slen : dlen;
-        memcpy((char *)dst + doff, (const char *)src + soff, len);
+        dtype_move((char *)dst + doff, (const char *)src + soff, len);
         soff += (ptrdiff_t)len;
         doff += (ptrdiff_t)len;
         slen -= len;
