@@ -14,6 +14,22 @@ static int api_typed_check_type(const char *call, orma_type t, const char *which
     return ORMA_SUCCESS;
 }
 
+/* Both sides hold the same number of data bytes (*bytes_p), and a buffer. */
+static int api_typed_data(const char *call, int target, const void *origin, size_t ocount, orma_type otype,
+                          size_t tcount, orma_type ttype, size_t *bytes_p)
+{
+    size_t obytes, tbytes;
+    if (__builtin_mul_overflow(ocount, otype->size, &obytes) || __builtin_mul_overflow(tcount, ttype->size, &tbytes))
+        return util_error(ORMA_ERR_COUNT, "%s: count times type size overflows", call);
+    if (obytes != tbytes)
+        return util_error(ORMA_ERR_TYPE, "%s to rank %d: the origin holds %zu bytes of data but the target %zu", call,
+                          target, obytes, tbytes);
+    if (obytes && !origin)
+        return util_error(ORMA_ERR_ARG, "%s: origin buffer is NULL for %zu bytes", call, obytes);
+    *bytes_p = tbytes;
+    return ORMA_SUCCESS;
+}
+
 /* The bytes [lo, hi) tcount elements of ttype reach from their origin,
  * checked against the window and the epoch (api_rma_access_at). */
 static int api_typed_reach(const char *call, struct rma_win *win, int target, orma_aint target_disp, size_t tcount,
@@ -41,14 +57,9 @@ static int api_typed(const char *call, int put, void *origin, size_t ocount, orm
     if (status || (status = api_typed_check_type(call, otype, "origin")) ||
         (status = api_typed_check_type(call, ttype, "target")))
         return status;
-    size_t obytes, tbytes;
-    if (__builtin_mul_overflow(ocount, otype->size, &obytes) || __builtin_mul_overflow(tcount, ttype->size, &tbytes))
-        return util_error(ORMA_ERR_COUNT, "%s: count times type size overflows", call);
-    if (obytes != tbytes)
-        return util_error(ORMA_ERR_TYPE, "%s to rank %d: the origin holds %zu bytes of data but the target %zu", call,
-                          target, obytes, tbytes);
-    if (obytes && !origin)
-        return util_error(ORMA_ERR_ARG, "%s: origin buffer is NULL for %zu bytes", call, obytes);
+    size_t tbytes = 0;
+    if ((status = api_typed_data(call, target, origin, ocount, otype, tcount, ttype, &tbytes)))
+        return status;
     size_t offset = 0;
     ptrdiff_t lo = 0, hi = 0;
     int next = 0;
@@ -102,15 +113,10 @@ int orma_accumulate_typed(const void *origin, size_t origin_count, orma_type ori
         return util_error(ORMA_ERR_UNSUPPORTED, "%s: layouts of %s, whose elements hold padding, are not supported "
                           "yet; use orma_accumulate on arrays of the pair type", call,
                           orma_predefined_types.types[basic].name);
-    size_t obytes, tbytes;
-    if (__builtin_mul_overflow(origin_count, origin_type->size, &obytes) ||
-        __builtin_mul_overflow(target_count, target_type->size, &tbytes))
-        return util_error(ORMA_ERR_COUNT, "%s: count times type size overflows", call);
-    if (obytes != tbytes)
-        return util_error(ORMA_ERR_TYPE, "%s to rank %d: the origin holds %zu bytes of data but the target %zu", call,
-                          target, obytes, tbytes);
-    if (obytes && !origin)
-        return util_error(ORMA_ERR_ARG, "%s: origin buffer is NULL for %zu bytes", call, obytes);
+    size_t tbytes = 0;
+    if ((status = api_typed_data(call, target, origin, origin_count, origin_type, target_count, target_type,
+                                 &tbytes)))
+        return status;
     size_t offset = 0;
     ptrdiff_t lo = 0, hi = 0;
     int next = 0;
