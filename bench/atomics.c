@@ -15,27 +15,8 @@ static const char *const at_ops[] = {"fop", "cas", "fop_cont", "acc",
 
 static int check_filters(const bench_ctx *ctx)
 {
-    char bad[64];
-    const char *what = NULL, *known = NULL;
-    if (bench_list_check(ctx->opts->windows, bench_window_kinds, bad,
-                         sizeof bad) != 0) {
-        what = "window";
-        known = "allocate, create, create_allocmem, dynamic, shared";
-    } else if (bench_list_check(ctx->opts->ops, at_ops, bad,
-                                sizeof bad) != 0) {
-        what = "op";
-        known = "fop, cas, fop_cont, acc, memcpy";
-    } else if (bench_list_check(ctx->opts->syncs, at_sync_names, bad,
-                                sizeof bad) != 0) {
-        what = "sync";
-        known = "flush, lk_flush, fence, lock_ex, lock_sh";
-    }
-    if (what == NULL)
-        return 0;
-    if (ctx->rank == 0)
-        fprintf(stderr, "orma-bench: atomics: unknown %s '%s' (%s)\n", what,
-                bad, known);
-    return -1;
+    return bench_filters_check("atomics", ctx->rank, ctx->opts->windows, bench_window_kinds, ctx->opts->ops, at_ops,
+                               ctx->opts->syncs, at_sync_names);
 }
 
 static int wanted(const bench_ctx *ctx, const char *op, int sync)

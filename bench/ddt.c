@@ -260,27 +260,8 @@ static int one_case(ddt_run_state *s, const char *kind, int large,
 
 static int check_filters(const bench_ctx *ctx)
 {
-    char bad[64];
-    const char *what = NULL, *known = NULL;
-    if (bench_list_check(ctx->opts->windows, bench_window_kinds, bad,
-                         sizeof bad) != 0) {
-        what = "window";
-        known = "allocate, create, create_allocmem, dynamic, shared";
-    } else if (bench_list_check(ctx->opts->ops, ddt_op_names, bad,
-                                sizeof bad) != 0) {
-        what = "op";
-        known = "typed_put, pack_put_unpack, contig_put";
-    } else if (bench_list_check(ctx->opts->syncs, ddt_syncs, bad,
-                                sizeof bad) != 0) {
-        what = "sync";
-        known = "flush";
-    }
-    if (what == NULL)
-        return 0;
-    if (ctx->rank == 0)
-        fprintf(stderr, "orma-bench: ddt: unknown %s '%s' (%s)\n", what, bad,
-                known);
-    return -1;
+    return bench_filters_check("ddt", ctx->rank, ctx->opts->windows, bench_window_kinds, ctx->opts->ops, ddt_op_names,
+                               ctx->opts->syncs, ddt_syncs);
 }
 
 int bench_ddt_run(const bench_ctx *ctx)

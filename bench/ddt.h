@@ -63,6 +63,9 @@ ddt_node *ddt_resized(ddt_arena *a, ddt_node *old, orma_aint lb,
 /* Commit; also checks orma's size and extent against the mirror's.
  * Returns 0 or -1 (reported, a->failed set). */
 int ddt_commit(ddt_arena *a, ddt_node *n);
+
+/* n rounded up to a cache line: where the next field starts. */
+static inline size_t ddt_round64(size_t n) { return (n + 63) & ~(size_t)63; }
 void ddt_arena_free(ddt_arena *a);
 
 /* The typemap of one element as byte runs, in order, adjacent runs
@@ -87,6 +90,9 @@ typedef struct ddt_case {
     ddt_arena arena;
     ddt_node *origin, *target; /* committed */
 } ddt_case;
+
+/* Set and commit a case's two layouts; 0 or -1. */
+int ddt_case_finish(ddt_case *c, ddt_node *o, ddt_node *t);
 
 typedef struct ddt_pattern {
     const char *name;

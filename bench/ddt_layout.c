@@ -333,3 +333,12 @@ void ddt_runs_free(ddt_runs *r)
     free(r->v);
     memset(r, 0, sizeof *r);
 }
+
+int ddt_case_finish(ddt_case *c, ddt_node *o, ddt_node *t)
+{
+    c->origin = o;
+    c->target = t;
+    if (ddt_commit(&c->arena, o) != 0 || ddt_commit(&c->arena, t) != 0)
+        return -1;
+    return 0;
+}

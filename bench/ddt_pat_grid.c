@@ -22,19 +22,6 @@ static ddt_node *at(ddt_arena *a, size_t off, ddt_node *n)
     return ddt_hindexed_block(a, 1, 1, &d, n);
 }
 
-static size_t round64(size_t n)
-{
-    return (n + 63) & ~(size_t)63;
-}
-
-static int finish(ddt_case *c, ddt_node *o, ddt_node *t)
-{
-    c->origin = o;
-    c->target = t;
-    if (ddt_commit(&c->arena, o) != 0 || ddt_commit(&c->arena, t) != 0)
-        return -1;
-    return 0;
-}
 
 /* WRF: a halo exchange of several model fields at once, one struct of
  * 2D (i,j), 3D (i,k,j) and 4D (i,k,j,n) REAL arrays with a halo of 3 in
@@ -62,7 +49,7 @@ static void wrf_dims_set(wrf_dims *w, int large)
     size_t a2 = w->di * w->dj * 4, a3 = w->di * w->nk * w->dj * 4, o = 0;
     for (int f = 0; f < WRF_NFIELDS; f++) {
         w->off[f] = o;
-        o += round64(f < WRF_N2 ? a2 : f < WRF_N2 + WRF_N3 ? a3 : WRF_NN * a3);
+        o += ddt_round64(f < WRF_N2 ? a2 : f < WRF_N2 + WRF_N3 ? a3 : WRF_NN * a3);
     }
 }
 
@@ -154,7 +141,7 @@ static int wrf(ddt_case *c, int large, int x, int sa)
     size_t so = WRF_H, st = (x ? w.ni : w.nj) + WRF_H;
     ddt_node *(*mk)(ddt_arena *, const wrf_dims *, int, size_t) =
         sa ? wrf_sa : wrf_vec;
-    return finish(c, mk(&c->arena, &w, x, so), mk(&c->arena, &w, x, st));
+    return ddt_case_finish(c, mk(&c->arena, &w, x, so), mk(&c->arena, &w, x, st));
 }
 
 int ddt_build_wrf_x_vec(ddt_case *c, int large) { return wrf(c, large, 1, 0); }
@@ -175,7 +162,7 @@ int ddt_build_milc_su3_zd(ddt_case *c, int large)
     ddt_node *plane = ddt_vector(a, n, n, (orma_aint)n, su3);
     ddt_node *face = ddt_hvector(a, n, 1, (orma_aint)(n * n * n * site), plane);
     size_t zplane = n * n * site;
-    return finish(c, at(a, 0, face), at(a, (n - 1) * zplane, face));
+    return ddt_case_finish(c, at(a, 0, face), at(a, (n - 1) * zplane, face));
 }
 
 /* NAS MG: u(n, n, n) doubles with a halo of 1.  x: vector of single
@@ -204,7 +191,7 @@ static int nas_mg(ddt_case *c, int large, int dim)
     /* Element (1,1,1) but for the face's own direction. */
     size_t corner = (1 + n + n * n) * 8;
     size_t base = corner - step; /* that direction's index 0 */
-    return finish(c, at(a, base + step, face), at(a, base + (n - 1) * step, face));
+    return ddt_case_finish(c, at(a, base + step, face), at(a, base + (n - 1) * step, face));
 }
 
 int ddt_build_nas_mg_x(ddt_case *c, int large) { return nas_mg(c, large, 0); }
@@ -222,12 +209,12 @@ static int nas_lu(ddt_case *c, int large, int x)
     ddt_node *db = ddt_basic(a, ORMA_DOUBLE);
     if (x) {
         ddt_node *face = ddt_contiguous(a, 5 * di * 2, db);
-        return finish(c, at(a, 5 * di * 2 * 8, face),
+        return ddt_case_finish(c, at(a, 5 * di * 2 * 8, face),
                       at(a, 5 * di * (ny + 2) * 8, face));
     }
     ddt_node *face = ddt_vector(a, ny, 5 * 2, (orma_aint)(5 * di), db);
     size_t row2 = 5 * di * 2 * 8;
-    return finish(c, at(a, row2 + 5 * 2 * 8, face),
+    return ddt_case_finish(c, at(a, row2 + 5 * 2 * 8, face),
                   at(a, row2 + 5 * (nx + 2) * 8, face));
 }
 
@@ -250,7 +237,7 @@ int ddt_build_fft2d(ddt_case *c, int large)
     ddt_node *col = ddt_vector(a, b, 1, (orma_aint)n, cd);
     ddt_node *colr = ddt_resized(a, col, 0, (orma_aint)el);
     ddt_node *cols = ddt_contiguous(a, b, colr);
-    return finish(c, at(a, b * el, rows), at(a, b * el, cols));
+    return ddt_case_finish(c, at(a, b * el, rows), at(a, b * el, cols));
 }
 
 /* SPECFEM3D mt: a 3D transpose.  The origin sends an (n1, n2, n3) array of
@@ -267,5 +254,5 @@ int ddt_build_specfem3d_mt(ddt_case *c, int large)
     ddt_node *inner = ddt_vector(a, n2, n3, (orma_aint)(n1 * n3), db);
     ddt_node *row = ddt_resized(a, inner, 0, (orma_aint)(n3 * 8));
     ddt_node *tr = ddt_contiguous(a, n1, row);
-    return finish(c, at(a, 0, whole), at(a, 0, tr));
+    return ddt_case_finish(c, at(a, 0, whole), at(a, 0, tr));
 }

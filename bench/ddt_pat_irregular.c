@@ -53,19 +53,6 @@ static orma_aint *scale(const orma_aint *v, size_t count, orma_aint by)
     return s;
 }
 
-static size_t round64(size_t n)
-{
-    return (n + 63) & ~(size_t)63;
-}
-
-static int finish(ddt_case *c, ddt_node *o, ddt_node *t)
-{
-    c->origin = o;
-    c->target = t;
-    if (ddt_commit(&c->arena, o) != 0 || ddt_commit(&c->arena, t) != 0)
-        return -1;
-    return 0;
-}
 
 /* LAMMPS border exchange (the seed paper's figures 9 and 10): per-atom
  * arrays of nlocal + nsend atoms; the origin sends nsend atoms picked by
@@ -93,14 +80,14 @@ static int lammps(ddt_case *c, int large, int full)
         bl[f] = 1;
         off[f] = o;
         roff[f] = o + (orma_aint)(nlocal * per[f]);
-        o += (orma_aint)round64(total * per[f]);
+        o += (orma_aint)ddt_round64(total * per[f]);
         size_t k = f == 0 ? 3 : 1;
         send[f] = ddt_indexed_block(a, nsend, k, f == 0 ? idx3 : idx, el[f]);
         recv[f] = ddt_contiguous(a, k * nsend, el[f]);
     }
     free(idx);
     free(idx3);
-    return finish(c, ddt_struct(a, (size_t)nf, bl, off, send),
+    return ddt_case_finish(c, ddt_struct(a, (size_t)nf, bl, off, send),
                   ddt_struct(a, (size_t)nf, bl, roff, recv));
 }
 
@@ -131,7 +118,7 @@ static int specfem(ddt_case *c, int large, int cm)
     }
     free(io);
     free(it);
-    return finish(c, o, t);
+    return ddt_case_finish(c, o, t);
 }
 
 int ddt_build_specfem3d_oc(ddt_case *c, int large) { return specfem(c, large, 0); }

@@ -184,6 +184,27 @@ int bench_list_check(const char *list, const char *const *known, char *bad,
     }
 }
 
+int bench_filters_check(const char *suite, int rank, const char *windows, const char *const *known_windows,
+                        const char *ops, const char *const *known_ops, const char *syncs,
+                        const char *const *known_syncs)
+{
+    const char *lists[3] = {windows, ops, syncs}, *what[3] = {"window", "op", "sync"};
+    const char *const *known[3] = {known_windows, known_ops, known_syncs};
+    char bad[64];
+    for (int i = 0; i < 3; i++) {
+        if (bench_list_check(lists[i], known[i], bad, sizeof bad) == 0)
+            continue;
+        if (rank == 0) {
+            fprintf(stderr, "orma-bench: %s: unknown %s '%s' (", suite, what[i], bad);
+            for (int k = 0; known[i][k] != NULL; k++)
+                fprintf(stderr, "%s%s", k ? ", " : "", known[i][k]);
+            fprintf(stderr, ")\n");
+        }
+        return -1;
+    }
+    return 0;
+}
+
 void bench_format_size(size_t bytes, char *buf, size_t len)
 {
     if (bytes >= (1u << 20) && bytes % (1u << 20) == 0)

@@ -46,6 +46,13 @@ int bench_list_has(const char *list, const char *name);
 int bench_list_check(const char *list, const char *const *known, char *bad,
                      size_t badlen);
 
+/* A suite's --window, --op and --sync filters against the names it knows
+ * (NULL-terminated lists).  Returns 0, or -1 after rank 0 has named the
+ * first unknown element and the known ones on stderr. */
+int bench_filters_check(const char *suite, int rank, const char *windows, const char *const *known_windows,
+                        const char *ops, const char *const *known_ops, const char *syncs,
+                        const char *const *known_syncs);
+
 /* "8", "64K", "4M": sizes as the user writes them. */
 void bench_format_size(size_t bytes, char *buf, size_t len);
 

@@ -43,30 +43,8 @@ static int sizes_for(const bench_ctx *ctx, pp_op op)
 
 static int check_filters(const bench_ctx *ctx)
 {
-    char bad[64];
-    if (bench_list_check(ctx->opts->windows, bench_window_kinds, bad,
-                         sizeof bad) != 0) {
-        if (ctx->rank == 0)
-            fprintf(stderr, "orma-bench: pingpong: unknown window '%s' "
-                    "(allocate, create, create_allocmem, dynamic, shared)\n",
-                    bad);
-        return -1;
-    }
-    if (bench_list_check(ctx->opts->ops, pp_ops, bad, sizeof bad) != 0) {
-        if (ctx->rank == 0)
-            fprintf(stderr, "orma-bench: pingpong: unknown op '%s' (put, "
-                    "get, acc, gacc, fop, cas, cacheline, memcpy, cma, xcopy, "
-                    "cma_rt)\n", bad);
-        return -1;
-    }
-    if (bench_list_check(ctx->opts->syncs, pp_sync_names, bad,
-                         sizeof bad) != 0) {
-        if (ctx->rank == 0)
-            fprintf(stderr, "orma-bench: pingpong: unknown sync '%s' "
-                    "(fence, pscw, lock, lock_all, flush)\n", bad);
-        return -1;
-    }
-    return 0;
+    return bench_filters_check("pingpong", ctx->rank, ctx->opts->windows, bench_window_kinds, ctx->opts->ops, pp_ops,
+                               ctx->opts->syncs, pp_sync_names);
 }
 
 int bench_pingpong_run(const bench_ctx *ctx)

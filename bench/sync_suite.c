@@ -114,26 +114,8 @@ static void run_mode(const bench_ctx *ctx, sy_state *s, int mode)
 static int check_filters(const bench_ctx *ctx)
 {
     static const char *const windows[] = {"allocate", NULL};
-    char bad[64];
-    const char *what = NULL, *known = NULL;
-    if (bench_list_check(ctx->opts->syncs, sy_sync, bad, sizeof bad) != 0) {
-        what = "sync";
-        known = "fence, pscw, lock, lock_all, flush, none";
-    } else if (bench_list_check(ctx->opts->ops, sy_ops, bad,
-                                sizeof bad) != 0) {
-        what = "op";
-        known = "epoch, barrier";
-    } else if (bench_list_check(ctx->opts->windows, windows, bad,
-                                sizeof bad) != 0) {
-        what = "window";
-        known = "allocate";
-    }
-    if (what == NULL)
-        return 0;
-    if (ctx->rank == 0)
-        fprintf(stderr, "orma-bench: sync: unknown %s '%s' (%s)\n", what, bad,
-                known);
-    return -1;
+    return bench_filters_check("sync", ctx->rank, ctx->opts->windows, windows, ctx->opts->ops, sy_ops,
+                               ctx->opts->syncs, sy_sync);
 }
 
 int bench_sync_run(const bench_ctx *ctx)
