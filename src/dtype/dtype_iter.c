@@ -220,16 +220,6 @@ static void dtype_strided_recut(struct dtype_strided *d, size_t len)
         *d = (struct dtype_strided){len, total / len, 1, (ptrdiff_t)len, 0, d->off};
 }
 
-/* A walk without frames for the flat layouts -- one run per element, a
- * loop of runs, a sequence of runs (indexed and struct types of basic
- * members) -- and the iterator for the rest. */
-struct dtype_cursor {
-    const struct dtype_node *n; /* flat: the root, else NULL */
-    size_t i, elem, count;
-    ptrdiff_t ext, base;
-    struct dtype_iter it;
-};
-
 static int dtype_node_flat(const struct dtype_node *n)
 {
     if (n->kind == DN_LEAF)
@@ -284,6 +274,31 @@ static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, si
     return 1;
 }
 
+void dtype_pair_init(struct dtype_pair *p, orma_type a, size_t acount, orma_type b, size_t bcount)
+{
+    dtype_cursor_init(&p->a, a, acount);
+    dtype_cursor_init(&p->b, b, bcount);
+    p->alen = p->blen = 0;
+    p->aoff = p->boff = 0;
+}
+
+int dtype_pair_next(struct dtype_pair *p, ptrdiff_t *aoff_p, ptrdiff_t *boff_p, size_t *len_p)
+{
+    if (!p->alen && !dtype_cursor_next(&p->a, &p->aoff, &p->alen))
+        return 0;
+    if (!p->blen && !dtype_cursor_next(&p->b, &p->boff, &p->blen))
+        return 0;
+    size_t len = p->alen < p->blen ? p->alen : p->blen;
+    *aoff_p = p->aoff;
+    *boff_p = p->boff;
+    *len_p = len;
+    p->aoff += (ptrdiff_t)len;
+    p->boff += (ptrdiff_t)len;
+    p->alen -= len;
+    p->blen -= len;
+    return 1;
+}
+
 void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size_t scount, orma_type stype)
 {
     struct dtype_strided ds, ss;
@@ -316,21 +331,10 @@ void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size
         dtype_pack(src, scount, stype, 0, total, dst);
         return;
     }
-    struct dtype_cursor sc, dc;
-    dtype_cursor_init(&sc, stype, scount);
-    dtype_cursor_init(&dc, dtype, dcount);
-    ptrdiff_t soff = 0, doff = 0;
-    size_t slen = 0, dlen = 0;
-    for (;;) {
-        if (!slen && !dtype_cursor_next(&sc, &soff, &slen))
-            return;
-        if (!dlen && !dtype_cursor_next(&dc, &doff, &dlen))
-            return;
-        size_t len = slen < dlen ? slen : dlen;
+    struct dtype_pair pair;
+    dtype_pair_init(&pair, stype, scount, dtype, dcount);
+    ptrdiff_t soff, doff;
+    size_t len;
+    while (dtype_pair_next(&pair, &soff, &doff, &len))
         dtype_move((char *)dst + doff, (const char *)src + soff, len);
-        soff += (ptrdiff_t)len;
-        doff += (ptrdiff_t)len;
-        slen -= len;
-        dlen -= len;
-    }
 }

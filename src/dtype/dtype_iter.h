@@ -34,6 +34,31 @@ int dtype_iter_next(struct dtype_iter *it, size_t max, ptrdiff_t *off_p, size_t 
 /* Skip n data bytes (resuming a walk at a byte position). */
 void dtype_iter_skip(struct dtype_iter *it, size_t n);
 
+/* A walk without frames for the flat layouts -- one run per element, a
+ * loop of runs, a sequence of runs (indexed and struct types of basic
+ * members) -- and the iterator for the rest (dtype_iter.c). */
+struct dtype_cursor {
+    const struct dtype_node *n; /* flat: the root, else NULL */
+    size_t i, elem, count;
+    ptrdiff_t ext, base;
+    struct dtype_iter it;
+};
+
+/* Two layouts of the same data size walked side by side: the pieces where
+ * a run of one meets a run of the other, in typemap order.  What every
+ * transfer from one layout into another is made of. */
+struct dtype_pair {
+    struct dtype_cursor a, b;
+    ptrdiff_t aoff, boff; /* what is left of the current runs */
+    size_t alen, blen;
+};
+
+void dtype_pair_init(struct dtype_pair *p, orma_type a, size_t acount, orma_type b, size_t bcount);
+
+/* The next piece: *len_p bytes at *aoff_p in a's buffer and *boff_p in
+ * b's.  Returns 0 when either layout is exhausted. */
+int dtype_pair_next(struct dtype_pair *p, ptrdiff_t *aoff_p, ptrdiff_t *boff_p, size_t *len_p);
+
 /* Pack/unpack bytes [from, from + n) of the data stream of (buf, count,
  * type) to/from the dense buffer packed. */
 void dtype_pack(const void *buf, size_t count, orma_type type, size_t from, size_t n, void *packed);

@@ -17,19 +17,13 @@ static int rma_typed_cma(struct rma_win *win, const struct rma_op *op, uintptr_t
 {
     struct iovec l[RMA_TYPED_BATCH], r[RMA_TYPED_BATCH];
     size_t n = 0;
-    struct dtype_iter oi, ti;
-    dtype_iter_init(&oi, op->otype, op->ocount);
-    dtype_iter_init(&ti, op->ttype, op->tcount);
-    ptrdiff_t ooff = 0, toff = 0;
-    size_t olen = 0, tlen = 0;
+    struct dtype_pair pair;
+    dtype_pair_init(&pair, op->otype, op->ocount, op->ttype, op->tcount);
+    ptrdiff_t ooff, toff;
+    size_t len;
     pid_t pid = win->targets[op->target].pid;
     char *origin = op->origin;
-    for (;;) {
-        if (!olen && !dtype_iter_next(&oi, SIZE_MAX, &ooff, &olen))
-            break;
-        if (!tlen && !dtype_iter_next(&ti, SIZE_MAX, &toff, &tlen))
-            break;
-        size_t len = olen < tlen ? olen : tlen;
+    while (dtype_pair_next(&pair, &ooff, &toff, &len)) {
         char *lp = origin + ooff;
         char *rp = (char *)(rorigin + (uintptr_t)toff);
         if (n && (char *)l[n - 1].iov_base + l[n - 1].iov_len == lp &&
@@ -47,10 +41,6 @@ static int rma_typed_cma(struct rma_win *win, const struct rma_op *op, uintptr_t
             r[n] = (struct iovec){rp, len};
             n++;
         }
-        ooff += (ptrdiff_t)len;
-        toff += (ptrdiff_t)len;
-        olen -= len;
-        tlen -= len;
     }
     return n ? shm_cma_vec(pid, l, r, n, write) : ORMA_SUCCESS;
 }
@@ -74,18 +64,12 @@ static int rma_typed_copy(struct rma_win *win, const struct rma_op *op, const st
  * per element as any other (rma_acc.c). */
 static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
-    struct dtype_iter oi, ti;
-    dtype_iter_init(&oi, op->otype, op->ocount);
-    dtype_iter_init(&ti, op->ttype, op->tcount);
-    ptrdiff_t ooff = 0, toff = 0;
-    size_t olen = 0, tlen = 0;
+    struct dtype_pair pair;
+    dtype_pair_init(&pair, op->otype, op->ocount, op->ttype, op->tcount);
+    ptrdiff_t ooff, toff;
+    size_t len;
     int status = ORMA_SUCCESS;
-    while (!status) {
-        if (!olen && !dtype_iter_next(&oi, SIZE_MAX, &ooff, &olen))
-            break;
-        if (!tlen && !dtype_iter_next(&ti, SIZE_MAX, &toff, &tlen))
-            break;
-        size_t len = olen < tlen ? olen : tlen;
+    while (!status && dtype_pair_next(&pair, &ooff, &toff, &len)) {
         ptrdiff_t at = op->torigin + toff; /* from the start of the reached bytes */
         struct rma_op piece = {.kind = RMA_OP_ACC, .op = op->op, .typeid_ = op->typeid_, .target = op->target,
                                .origin = (char *)op->origin + ooff, .len = len,
@@ -96,10 +80,6 @@ static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const str
         else
             pw.raddr += (uintptr_t)at;
         status = rma_acc_execute(win, &piece, &pw);
-        ooff += (ptrdiff_t)len;
-        toff += (ptrdiff_t)len;
-        olen -= len;
-        tlen -= len;
     }
     return status;
 }
