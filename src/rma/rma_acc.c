@@ -115,18 +115,10 @@ static void rma_hw_drain(struct rma_win *win, int target)
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
     struct rma_target *t = &win->targets[op->target];
-    const struct rma_acc_plan *plan = rma_acc_plan(op->kind == RMA_OP_CAS ? ORMA_REPLACE : op->op, op->typeid_);
     int exclusive = t->lock_type == ORMA_LOCK_EXCLUSIVE;
-    _Atomic uint32_t *busy = &win->my_hw_busy[op->target];
-    if (!exclusive && w->path == RMA_PATH_DIRECT && w->shared && op->len <= RMA_ACC_HW_MAX &&
-        rma_atomic_fits(plan, w->ptr) && rma_hw_enter(busy, t->stripes, (uint64_t)op->offset, op->len)) {
-        if (op->kind == RMA_OP_CAS)
-            rma_atomic_cas(plan->width, w->ptr, op->origin, op->compare, op->result);
-        else
-            rma_atomic_acc(plan, w->ptr, op->origin, op->result, op->len / plan->extent);
-        rma_hw_leave(busy);
+    if (!exclusive && w->path == RMA_PATH_DIRECT && w->shared && rma_acc_hw(win, op, w->ptr))
         return ORMA_SUCCESS;
-    }
+    const struct rma_acc_plan *plan = rma_acc_plan_of(op);
     if (exclusive)
         return rma_acc_plain(win, op, w, plan);
     uint64_t mask = rma_stripe_mask((uint64_t)op->offset, op->len);

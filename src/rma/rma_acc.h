@@ -31,24 +31,39 @@
 /* Perform an ACC or CAS operation at w, its target being open. */
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
 
+/* The plan of an ACC or CAS operation (CAS: its type's width). */
+static inline const struct rma_acc_plan *rma_acc_plan_of(const struct rma_op *op)
+{
+    return rma_acc_plan(op->kind == RMA_OP_CAS ? ORMA_REPLACE : op->op, op->typeid_);
+}
+
+/* Perform op at p (mapped memory every rank maps, no exclusive lock) with
+ * hardware atomics: 1 when done, 0 when it must take the stripes -- too
+ * long, elements the machine cannot swap whole, or a plain loop holds one
+ * of its stripes (rma_stripe.h). */
+static inline int rma_acc_hw(struct rma_win *win, const struct rma_op *op, char *p)
+{
+    const struct rma_acc_plan *plan = rma_acc_plan_of(op);
+    _Atomic uint32_t *busy = &win->my_hw_busy[op->target];
+    if (op->len > RMA_ACC_HW_MAX || !rma_atomic_fits(plan, p) ||
+        !rma_hw_enter(busy, win->targets[op->target].stripes, (uint64_t)op->offset, op->len))
+        return 0;
+    if (op->kind == RMA_OP_CAS)
+        rma_atomic_cas(plan->width, p, op->origin, op->compare, op->result);
+    else
+        rma_atomic_acc(plan, p, op->origin, op->result, op->len / plan->extent);
+    rma_hw_leave(busy);
+    return 1;
+}
+
 /* An ACC or CAS operation; op->len > 0. */
 static inline int rma_acc(struct rma_win *win, const struct rma_op *op)
 {
     struct rma_target *t = &win->targets[op->target];
     if (__builtin_expect(t->path == RMA_PATH_DIRECT && t->shared && rma_target_ready(win, t) &&
-                             t->lock_type != ORMA_LOCK_EXCLUSIVE && op->len <= RMA_ACC_HW_MAX, 1)) {
-        char *p = t->base + op->offset;
-        const struct rma_acc_plan *plan = rma_acc_plan(op->kind == RMA_OP_CAS ? ORMA_REPLACE : op->op, op->typeid_);
-        _Atomic uint32_t *busy = &win->my_hw_busy[op->target];
-        if (rma_atomic_fits(plan, p) && rma_hw_enter(busy, t->stripes, op->offset, op->len)) {
-            if (op->kind == RMA_OP_CAS)
-                rma_atomic_cas(plan->width, p, op->origin, op->compare, op->result);
-            else
-                rma_atomic_acc(plan, p, op->origin, op->result, op->len / plan->extent);
-            rma_hw_leave(busy);
-            return ORMA_SUCCESS;
-        }
-    }
+                             t->lock_type != ORMA_LOCK_EXCLUSIVE, 1) &&
+        rma_acc_hw(win, op, t->base + op->offset))
+        return ORMA_SUCCESS;
     return rma_comm_slow(win, op);
 }
 
