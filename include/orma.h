@@ -459,13 +459,20 @@ int orma_get_typed(void *origin, size_t origin_count, orma_type origin_type,
                    int target, orma_aint target_disp, size_t target_count,
                    orma_type target_type, orma_win win);
 
-/* orma_accumulate with any committed layouts on both sides, each made of
- * one and the same predefined type (else ORMA_ERR_TYPE); element-wise atomic
- * as orma_accumulate.  Layouts of the pair types with padding (e.g.
- * ORMA_DOUBLE_INT) are not supported yet (ORMA_ERR_UNSUPPORTED). */
+/* orma_accumulate and orma_get_accumulate with any committed layouts on
+ * each side, every one made of one and the same predefined type (else
+ * ORMA_ERR_TYPE), each side holding as many data bytes as the target;
+ * element-wise atomic as orma_accumulate.  With ORMA_NO_OP the origin is
+ * ignored (NULL-able) and get_accumulate is an atomic typed read.  Layouts
+ * of the pair types with padding (e.g. ORMA_DOUBLE_INT) are not supported
+ * yet (ORMA_ERR_UNSUPPORTED). */
 int orma_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type,
                           int target, orma_aint target_disp, size_t target_count,
                           orma_type target_type, orma_op op, orma_win win);
+int orma_get_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type,
+                              void *result, size_t result_count, orma_type result_type,
+                              int target, orma_aint target_disp, size_t target_count,
+                              orma_type target_type, orma_op op, orma_win win);
 
 /* ------------------------------------------------------------------------ */
 /* Accumulate family and atomics                                             */
@@ -543,6 +550,25 @@ int orma_rget_accumulate(const void *origin, size_t origin_count, orma_type orig
                          int target, orma_aint target_disp, size_t target_count,
                          orma_type target_type, orma_op op, orma_win win,
                          orma_request *request_p);
+
+/* The request-based typed calls: as orma_put_typed, orma_get_typed,
+ * orma_accumulate_typed and orma_get_accumulate_typed, with the epoch
+ * rules and completion of orma_rput. */
+int orma_rput_typed(const void *origin, size_t origin_count, orma_type origin_type,
+                    int target, orma_aint target_disp, size_t target_count,
+                    orma_type target_type, orma_win win, orma_request *request_p);
+int orma_rget_typed(void *origin, size_t origin_count, orma_type origin_type,
+                    int target, orma_aint target_disp, size_t target_count,
+                    orma_type target_type, orma_win win, orma_request *request_p);
+int orma_raccumulate_typed(const void *origin, size_t origin_count, orma_type origin_type,
+                           int target, orma_aint target_disp, size_t target_count,
+                           orma_type target_type, orma_op op, orma_win win,
+                           orma_request *request_p);
+int orma_rget_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type,
+                               void *result, size_t result_count, orma_type result_type,
+                               int target, orma_aint target_disp, size_t target_count,
+                               orma_type target_type, orma_op op, orma_win win,
+                               orma_request *request_p);
 
 /* Block until the request completes, free it and set *request_p to
  * ORMA_REQUEST_NULL.  ORMA_REQUEST_NULL returns at once.  The status is the

@@ -2,7 +2,7 @@
 #include "api_rma.h"
 #include "rma_req.h"
 
-/* Issue through call_status's operation, then hand out a request for it. */
+/* The operation's status, then a request for it. */
 static int api_req_finish(const char *call, int op_status, orma_request *request_p)
 {
     if (op_status)
@@ -21,38 +21,35 @@ static int api_req_check(const char *call, orma_request *request_p)
     return status;
 }
 
+/* Every request-based call: check request_p, issue the operation (expr,
+ * passive epochs only), hand out a request for it. */
+#define API_REQ(call, request_p, expr)                                                                       \
+    do {                                                                                                     \
+        int status_ = api_req_check(call, request_p);                                                        \
+        return status_ ? status_ : api_req_finish(call, (expr), request_p);                                  \
+    } while (0)
+
 int orma_rput(const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
               size_t target_count, orma_type target_type, orma_win win, orma_request *request_p)
 {
-    int status = api_req_check("orma_rput", request_p);
-    if (status)
-        return status;
-    status = api_put("orma_rput", 1, origin, origin_count, origin_type, target, target_disp, target_count,
-                     target_type, win);
-    return api_req_finish("orma_rput", status, request_p);
+    API_REQ("orma_rput", request_p, api_put("orma_rput", 1, origin, origin_count, origin_type, target, target_disp,
+                                            target_count, target_type, win));
 }
 
 int orma_rget(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
               size_t target_count, orma_type target_type, orma_win win, orma_request *request_p)
 {
-    int status = api_req_check("orma_rget", request_p);
-    if (status)
-        return status;
-    status = api_get("orma_rget", 1, origin, origin_count, origin_type, target, target_disp, target_count,
-                     target_type, win);
-    return api_req_finish("orma_rget", status, request_p);
+    API_REQ("orma_rget", request_p, api_get("orma_rget", 1, origin, origin_count, origin_type, target, target_disp,
+                                            target_count, target_type, win));
 }
 
 int orma_raccumulate(const void *origin, size_t origin_count, orma_type origin_type, int target,
                      orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op, orma_win win,
                      orma_request *request_p)
 {
-    int status = api_req_check("orma_raccumulate", request_p);
-    if (status)
-        return status;
-    status = api_get_accumulate("orma_raccumulate", 1, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
-                                target_disp, target_count, target_type, op, win);
-    return api_req_finish("orma_raccumulate", status, request_p);
+    API_REQ("orma_raccumulate", request_p,
+            api_get_accumulate("orma_raccumulate", 1, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
+                               target_disp, target_count, target_type, op, win));
 }
 
 int orma_rget_accumulate(const void *origin, size_t origin_count, orma_type origin_type, void *result,
@@ -60,13 +57,45 @@ int orma_rget_accumulate(const void *origin, size_t origin_count, orma_type orig
                          size_t target_count, orma_type target_type, orma_op op, orma_win win,
                          orma_request *request_p)
 {
-    int status = api_req_check("orma_rget_accumulate", request_p);
-    if (status)
-        return status;
-    status = api_get_accumulate("orma_rget_accumulate", 1, 1, origin, origin_count, origin_type, result,
-                                result_count, result_type, target, target_disp, target_count, target_type, op,
-                                win);
-    return api_req_finish("orma_rget_accumulate", status, request_p);
+    API_REQ("orma_rget_accumulate", request_p,
+            api_get_accumulate("orma_rget_accumulate", 1, 1, origin, origin_count, origin_type, result, result_count,
+                               result_type, target, target_disp, target_count, target_type, op, win));
+}
+
+int orma_rput_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
+                    orma_aint target_disp, size_t target_count, orma_type target_type, orma_win win,
+                    orma_request *request_p)
+{
+    API_REQ("orma_rput_typed", request_p,
+            api_typed_copy("orma_rput_typed", 1, 1, (void *)origin, origin_count, origin_type, target, target_disp,
+                           target_count, target_type, win));
+}
+
+int orma_rget_typed(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
+                    size_t target_count, orma_type target_type, orma_win win, orma_request *request_p)
+{
+    API_REQ("orma_rget_typed", request_p,
+            api_typed_copy("orma_rget_typed", 0, 1, origin, origin_count, origin_type, target, target_disp,
+                           target_count, target_type, win));
+}
+
+int orma_raccumulate_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
+                           orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
+                           orma_win win, orma_request *request_p)
+{
+    API_REQ("orma_raccumulate_typed", request_p,
+            api_typed_acc("orma_raccumulate_typed", 1, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
+                          target_disp, target_count, target_type, op, win));
+}
+
+int orma_rget_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type, void *result,
+                               size_t result_count, orma_type result_type, int target, orma_aint target_disp,
+                               size_t target_count, orma_type target_type, orma_op op, orma_win win,
+                               orma_request *request_p)
+{
+    API_REQ("orma_rget_accumulate_typed", request_p,
+            api_typed_acc("orma_rget_accumulate_typed", 1, 1, origin, origin_count, origin_type, result,
+                          result_count, result_type, target, target_disp, target_count, target_type, op, win));
 }
 
 /* Completes *request_p if it can (block: it must); *done_p tells. */

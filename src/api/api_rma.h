@@ -107,5 +107,12 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
                        orma_type origin_type, void *result, size_t result_count, orma_type result_type, int target,
                        orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
                        orma_win handle);
+/* ... and behind the typed calls (api_typed.c): origin NULL-able types
+ * and buffers as orma_get_accumulate_typed. */
+int api_typed_copy(const char *call, int put, int passive_only, void *origin, size_t ocount, orma_type otype,
+                   int target, orma_aint target_disp, size_t tcount, orma_type ttype, orma_win handle);
+int api_typed_acc(const char *call, int passive_only, int fetch, const void *origin, size_t ocount,
+                  orma_type otype, void *result, size_t rcount, orma_type rtype, int target,
+                  orma_aint target_disp, size_t tcount, orma_type ttype, orma_op op, orma_win handle);
 
 #endif

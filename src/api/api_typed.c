@@ -1,5 +1,5 @@
-/* api_typed.c -- typed put and get: any committed datatype on either side.
- * When both layouts are dense the call is a plain put or get of bytes;
+/* api_typed.c -- the typed calls: any committed datatype on each side.
+ * When every layout is dense the call is the contiguous one on bytes;
  * otherwise one pass from one layout into the other (rma_typed.c). */
 #include "api_rma.h"
 #include "dtype_op.h"
@@ -14,27 +14,28 @@ static int api_typed_check_type(const char *call, orma_type t, const char *which
     return ORMA_SUCCESS;
 }
 
-/* Both sides hold the same number of data bytes (*bytes_p), and a buffer. */
-static int api_typed_data(const char *call, int target, const void *origin, size_t ocount, orma_type otype,
-                          size_t tcount, orma_type ttype, size_t *bytes_p)
+/* The side which (origin or result) holds as many data bytes as the
+ * target (*bytes_p), and a buffer. */
+static int api_typed_data(const char *call, int target, const char *which, const void *buf, size_t count,
+                          orma_type type, size_t tcount, orma_type ttype, size_t *bytes_p)
 {
-    size_t obytes, tbytes;
-    if (__builtin_mul_overflow(ocount, otype->size, &obytes) || __builtin_mul_overflow(tcount, ttype->size, &tbytes))
+    size_t bytes, tbytes;
+    if (__builtin_mul_overflow(count, type->size, &bytes) || __builtin_mul_overflow(tcount, ttype->size, &tbytes))
         return util_error(ORMA_ERR_COUNT, "%s: count times type size overflows", call);
-    if (obytes != tbytes)
-        return util_error(ORMA_ERR_TYPE, "%s to rank %d: the origin holds %zu bytes of data but the target %zu", call,
-                          target, obytes, tbytes);
-    if (obytes && !origin)
-        return util_error(ORMA_ERR_ARG, "%s: origin buffer is NULL for %zu bytes", call, obytes);
+    if (bytes != tbytes)
+        return util_error(ORMA_ERR_TYPE, "%s to rank %d: the %s holds %zu bytes of data but the target %zu", call,
+                          target, which, bytes, tbytes);
+    if (bytes && !buf)
+        return util_error(ORMA_ERR_ARG, "%s: %s buffer is NULL for %zu bytes", call, which, bytes);
     *bytes_p = tbytes;
     return ORMA_SUCCESS;
 }
 
 /* The bytes [lo, hi) tcount elements of ttype reach from their origin,
  * checked against the window and the epoch (api_rma_access_at). */
-static int api_typed_reach(const char *call, struct rma_win *win, int target, orma_aint target_disp, size_t tcount,
-                           orma_type ttype, size_t tbytes, ptrdiff_t *lo_p, ptrdiff_t *hi_p, size_t *offset_p,
-                           int *next_p)
+static int api_typed_reach(const char *call, int passive_only, struct rma_win *win, int target,
+                           orma_aint target_disp, size_t tcount, orma_type ttype, size_t tbytes, ptrdiff_t *lo_p,
+                           ptrdiff_t *hi_p, size_t *offset_p, int *next_p)
 {
     const struct dtype_node *tn = dtype_layout(ttype);
     ptrdiff_t lo = 0, hi = 0, span = 0;
@@ -46,11 +47,20 @@ static int api_typed_reach(const char *call, struct rma_win *win, int target, or
     }
     *lo_p = lo;
     *hi_p = hi;
-    return api_rma_access_at(call, win, target, target_disp, lo, (size_t)(hi - lo), 0, offset_p, next_p);
+    return api_rma_access_at(call, win, target, target_disp, lo, (size_t)(hi - lo), passive_only, offset_p, next_p);
 }
 
-static int api_typed(const char *call, int put, void *origin, size_t ocount, orma_type otype, int target,
-                     orma_aint target_disp, size_t tcount, orma_type ttype, orma_win handle)
+/* op, a typed operation at offset, describes every byte its target
+ * layout reaches, [lo, hi) around the displacement. */
+static void api_typed_span(struct rma_op *op, size_t offset, ptrdiff_t lo, ptrdiff_t hi)
+{
+    op->len = (size_t)(hi - lo);
+    op->offset = offset + (size_t)lo;
+    op->torigin = -lo;
+}
+
+int api_typed_copy(const char *call, int put, int passive_only, void *origin, size_t ocount, orma_type otype,
+                   int target, orma_aint target_disp, size_t tcount, orma_type ttype, orma_win handle)
 {
     struct rma_win *win = NULL;
     int status = api_rma_begin(call, handle, target, &win);
@@ -58,53 +68,40 @@ static int api_typed(const char *call, int put, void *origin, size_t ocount, orm
         (status = api_typed_check_type(call, ttype, "target")))
         return status;
     size_t tbytes = 0;
-    if ((status = api_typed_data(call, target, origin, ocount, otype, tcount, ttype, &tbytes)))
+    if ((status = api_typed_data(call, target, "origin", origin, ocount, otype, tcount, ttype, &tbytes)))
         return status;
     size_t offset = 0;
     ptrdiff_t lo = 0, hi = 0;
     int next = 0;
-    status = api_typed_reach(call, win, target, target_disp, tcount, ttype, tbytes, &lo, &hi, &offset, &next);
+    status = api_typed_reach(call, passive_only, win, target, target_disp, tcount, ttype, tbytes, &lo, &hi,
+                             &offset, &next);
     if (status || !tbytes)
         return status ? status : api_rma_commit(win, next, ORMA_SUCCESS);
-    int dense = otype->contiguous && ttype->contiguous;
-    if (dense) /* both dense: bytes, through the fast path */
+    if (otype->contiguous && ttype->contiguous) /* both dense: bytes, through the fast path */
         return api_rma_commit(win, next, put ? rma_put(win, target, origin, tbytes, offset)
                                              : rma_get(win, target, origin, tbytes, offset));
     struct rma_op op = {.kind = (uint8_t)(put ? RMA_OP_PUT : RMA_OP_GET), .target = target, .origin = origin,
-                        .len = (size_t)(hi - lo), .offset = offset + (size_t)lo, .otype = otype, .ttype = ttype,
-                        .ocount = ocount, .tcount = tcount, .torigin = -lo};
+                        .otype = otype, .ttype = ttype, .ocount = ocount, .tcount = tcount};
+    api_typed_span(&op, offset, lo, hi);
     return api_rma_commit(win, next, rma_comm_slow(win, &op));
 }
 
-int orma_put_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
-                   orma_aint target_disp, size_t target_count, orma_type target_type, orma_win win)
+/* The checks of a typed accumulate that are about its types and op. */
+static int api_typed_acc_types(const char *call, int target, orma_type otype, orma_type rtype, orma_type ttype,
+                               orma_op op, int *basic_p)
 {
-    return api_typed("orma_put_typed", 1, (void *)origin, origin_count, origin_type, target, target_disp,
-                     target_count, target_type, win);
-}
-
-int orma_get_typed(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
-                   size_t target_count, orma_type target_type, orma_win win)
-{
-    return api_typed("orma_get_typed", 0, origin, origin_count, origin_type, target, target_disp, target_count,
-                     target_type, win);
-}
-
-int orma_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
-                          orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
-                          orma_win handle)
-{
-    const char *call = "orma_accumulate_typed";
-    struct rma_win *win = NULL;
-    int status = api_rma_begin(call, handle, target, &win);
-    if (status || (status = api_typed_check_type(call, origin_type, "origin")) ||
-        (status = api_typed_check_type(call, target_type, "target")))
+    int status = api_typed_check_type(call, ttype, "target");
+    if (!status && otype)
+        status = api_typed_check_type(call, otype, "origin");
+    if (!status && rtype)
+        status = api_typed_check_type(call, rtype, "result");
+    if (status)
         return status;
-    int basic = dtype_basic(target_type);
+    int basic = dtype_basic(ttype);
     if ((unsigned)op >= ORMA_OP_COUNT)
         return util_error(ORMA_ERR_OP, "%s to rank %d: %d is not an operation", call, target, (int)op);
-    if (basic == DTYPE_MIXED || dtype_basic(origin_type) != basic)
-        return util_error(ORMA_ERR_TYPE, "%s to rank %d: both layouts must be made of one and the same predefined "
+    if (basic == DTYPE_MIXED || (otype && dtype_basic(otype) != basic) || (rtype && dtype_basic(rtype) != basic))
+        return util_error(ORMA_ERR_TYPE, "%s to rank %d: every layout must be made of one and the same predefined "
                           "type", call, target);
     if (!dtype_op_kernel((int)op, basic))
         return util_error(ORMA_ERR_OP, "%s to rank %d: %s is not defined for %s", call, target, dtype_op_name((int)op),
@@ -113,28 +110,79 @@ int orma_accumulate_typed(const void *origin, size_t origin_count, orma_type ori
         return util_error(ORMA_ERR_UNSUPPORTED, "%s: layouts of %s, whose elements hold padding, are not supported "
                           "yet; use orma_accumulate on arrays of the pair type", call,
                           orma_predefined_types.types[basic].name);
-    size_t tbytes = 0;
-    if ((status = api_typed_data(call, target, origin, origin_count, origin_type, target_count, target_type,
-                                 &tbytes)))
+    *basic_p = basic;
+    return ORMA_SUCCESS;
+}
+
+int api_typed_acc(const char *call, int passive_only, int fetch, const void *origin, size_t ocount,
+                  orma_type otype, void *result, size_t rcount, orma_type rtype, int target,
+                  orma_aint target_disp, size_t tcount, orma_type ttype, orma_op op, orma_win handle)
+{
+    struct rma_win *win = NULL;
+    int status = api_rma_begin(call, handle, target, &win);
+    if (status)
         return status;
+    if (op == ORMA_NO_OP) /* the origin is ignored */
+        otype = NULL;
+    if (!fetch)
+        rtype = NULL;
+    int basic = 0;
+    size_t tbytes = 0;
+    if ((status = api_typed_acc_types(call, target, otype, rtype, ttype, op, &basic)) ||
+        (otype && (status = api_typed_data(call, target, "origin", origin, ocount, otype, tcount, ttype, &tbytes))) ||
+        (rtype && (status = api_typed_data(call, target, "result", result, rcount, rtype, tcount, ttype, &tbytes))))
+        return status;
+    if (!otype && !rtype && __builtin_mul_overflow(tcount, ttype->size, &tbytes))
+        return util_error(ORMA_ERR_COUNT, "%s: count times type size overflows", call);
     size_t offset = 0;
     ptrdiff_t lo = 0, hi = 0;
     int next = 0;
-    status = api_typed_reach(call, win, target, target_disp, target_count, target_type, tbytes, &lo, &hi, &offset,
+    status = api_typed_reach(call, passive_only, win, target, target_disp, tcount, ttype, tbytes, &lo, &hi, &offset,
                              &next);
-    if (status || !tbytes || op == ORMA_NO_OP)
+    if (status || !tbytes || (!otype && !rtype))
         return status ? status : api_rma_commit(win, next, ORMA_SUCCESS);
     struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)basic, .target = target,
-                         .origin = (void *)origin, .len = tbytes, .offset = offset};
-    if (!(origin_type->contiguous && target_type->contiguous)) {
-        rop.len = (size_t)(hi - lo);
-        rop.offset = offset + (size_t)lo;
-        rop.otype = origin_type;
-        rop.ttype = target_type;
-        rop.ocount = origin_count;
-        rop.tcount = target_count;
-        rop.torigin = -lo;
+                         .origin = otype ? (void *)origin : NULL, .result = rtype ? result : NULL, .len = tbytes,
+                         .offset = offset};
+    if ((otype && !otype->contiguous) || (rtype && !rtype->contiguous) || !ttype->contiguous) {
+        rop.otype = otype;
+        rop.ttype = ttype;
+        rop.rtype = rtype;
+        rop.ocount = ocount;
+        rop.tcount = tcount;
+        rop.rcount = rcount;
+        api_typed_span(&rop, offset, lo, hi);
         return api_rma_commit(win, next, rma_comm_slow(win, &rop));
     }
     return api_rma_commit(win, next, rma_acc(win, &rop));
+}
+
+int orma_put_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
+                   orma_aint target_disp, size_t target_count, orma_type target_type, orma_win win)
+{
+    return api_typed_copy("orma_put_typed", 1, 0, (void *)origin, origin_count, origin_type, target, target_disp,
+                          target_count, target_type, win);
+}
+
+int orma_get_typed(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
+                   size_t target_count, orma_type target_type, orma_win win)
+{
+    return api_typed_copy("orma_get_typed", 0, 0, origin, origin_count, origin_type, target, target_disp,
+                          target_count, target_type, win);
+}
+
+int orma_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
+                          orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
+                          orma_win win)
+{
+    return api_typed_acc("orma_accumulate_typed", 0, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
+                         target_disp, target_count, target_type, op, win);
+}
+
+int orma_get_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type, void *result,
+                              size_t result_count, orma_type result_type, int target, orma_aint target_disp,
+                              size_t target_count, orma_type target_type, orma_op op, orma_win win)
+{
+    return api_typed_acc("orma_get_accumulate_typed", 0, 1, origin, origin_count, origin_type, result, result_count,
+                         result_type, target, target_disp, target_count, target_type, op, win);
 }

@@ -121,6 +121,15 @@ int rma_target_check(struct rma_win *win, int target, const char *call)
     }
 }
 
+/* fn (hold or release) on each datatype a typed operation names. */
+static void rma_op_types(const struct rma_op *op, void (*fn)(orma_type))
+{
+    orma_type types[3] = {op->otype, op->ttype, op->rtype};
+    for (int i = 0; i < 3; i++)
+        if (types[i])
+            fn(types[i]);
+}
+
 static int rma_queue_push(struct rma_win *win, const struct rma_op *op)
 {
     if (win->nqueued == win->queue_cap) {
@@ -133,10 +142,8 @@ static int rma_queue_push(struct rma_win *win, const struct rma_op *op)
     }
     win->queue[win->nqueued++] = *op;
     win->targets[op->target].queued++;
-    if (op->ttype) { /* the user may free the types before the epoch closes */
-        dtype_hold(op->otype);
-        dtype_hold(op->ttype);
-    }
+    if (op->ttype) /* the user may free the types before the epoch closes */
+        rma_op_types(op, dtype_hold);
     return ORMA_SUCCESS;
 }
 
@@ -147,10 +154,8 @@ static int rma_op_perform(struct rma_win *win, const struct rma_op *op)
     int status = rma_where_resolve(win, op->target, op->len, op->offset, &w);
     if (!status)
         status = rma_op_execute(win, op, &w);
-    if (op->ttype) {
-        dtype_release(op->otype);
-        dtype_release(op->ttype);
-    }
+    if (op->ttype)
+        rma_op_types(op, dtype_release);
     return status;
 }
 

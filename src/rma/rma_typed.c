@@ -59,20 +59,57 @@ static int rma_typed_copy(struct rma_win *win, const struct rma_op *op, const st
     return rma_typed_cma(win, op, w->raddr + (uintptr_t)op->torigin, put);
 }
 
-/* A typed accumulate: the pieces where an origin run meets a target run,
- * each an accumulate of whole elements of the one basic type, made atomic
- * per element as any other (rma_acc.c). */
+/* A typed accumulate: the pieces where an origin run, a target run and a
+ * result run (get_accumulate) all meet, each an accumulate of whole
+ * elements of the one basic type, made atomic per element as any other
+ * (rma_acc.c).  The target is walked once beside the origin and once
+ * beside the result, and the two streams of pieces cut where either
+ * ends; both walk the target in the same order, so they agree on it. */
+struct rma_typed_side {
+    struct dtype_pair pair; /* (this side, target) */
+    int used;
+    ptrdiff_t off, toff;
+    size_t len;
+};
+
+static void rma_typed_side_init(struct rma_typed_side *s, const struct rma_op *op, orma_type t, size_t count)
+{
+    s->used = t != NULL;
+    s->len = 0;
+    s->off = s->toff = 0;
+    if (s->used)
+        dtype_pair_init(&s->pair, t, count, op->ttype, op->tcount);
+}
+
+/* Refill s if empty; 0 when its layout is exhausted. */
+static int rma_typed_side_fill(struct rma_typed_side *s)
+{
+    return !s->used || s->len || dtype_pair_next(&s->pair, &s->off, &s->toff, &s->len);
+}
+
+static void rma_typed_side_take(struct rma_typed_side *s, size_t len)
+{
+    if (s->used) {
+        s->off += (ptrdiff_t)len;
+        s->toff += (ptrdiff_t)len;
+        s->len -= len;
+    }
+}
+
 static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
-    struct dtype_pair pair;
-    dtype_pair_init(&pair, op->otype, op->ocount, op->ttype, op->tcount);
-    ptrdiff_t ooff, toff;
-    size_t len;
+    struct rma_typed_side o, r;
+    rma_typed_side_init(&o, op, op->otype, op->ocount);
+    rma_typed_side_init(&r, op, op->rtype, op->rcount);
     int status = ORMA_SUCCESS;
-    while (!status && dtype_pair_next(&pair, &ooff, &toff, &len)) {
-        ptrdiff_t at = op->torigin + toff; /* from the start of the reached bytes */
+    if (!o.used && !r.used) /* NO_OP without result: nothing to do */
+        return status;
+    while (!status && rma_typed_side_fill(&o) && rma_typed_side_fill(&r)) {
+        size_t len = !o.used ? r.len : !r.used || o.len < r.len ? o.len : r.len;
+        ptrdiff_t at = op->torigin + (o.used ? o.toff : r.toff); /* from the start of the reached bytes */
         struct rma_op piece = {.kind = RMA_OP_ACC, .op = op->op, .typeid_ = op->typeid_, .target = op->target,
-                               .origin = (char *)op->origin + ooff, .len = len,
+                               .origin = o.used ? (char *)op->origin + o.off : NULL,
+                               .result = r.used ? (char *)op->result + r.off : NULL, .len = len,
                                .offset = op->offset + (size_t)at};
         struct rma_where pw = *w;
         if (pw.path == RMA_PATH_DIRECT)
@@ -80,6 +117,8 @@ static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const str
         else
             pw.raddr += (uintptr_t)at;
         status = rma_acc_execute(win, &piece, &pw);
+        rma_typed_side_take(&o, len);
+        rma_typed_side_take(&r, len);
     }
     return status;
 }

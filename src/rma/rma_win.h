@@ -64,11 +64,13 @@ struct rma_op {
     const void *compare; /* CAS */
     size_t len;
     size_t offset; /* bytes past the target base (dynamic: the address) */
-    /* typed PUT and GET (rma_typed.c): the two layouts, or NULL; then len and
-     * offset describe the bytes the target layout reaches, which begin
-     * torigin bytes before the target layout's origin */
-    orma_type otype, ttype;
-    size_t ocount, tcount;
+    /* typed PUT, GET and ACC (rma_typed.c): the layouts, or NULL (ttype NULL:
+     * not typed; otype NULL: ACC with NO_OP, no origin; rtype NULL: ACC
+     * without result); then len and offset describe the bytes the target
+     * layout reaches, which begin torigin bytes before the target layout's
+     * origin */
+    orma_type otype, ttype, rtype;
+    size_t ocount, tcount, rcount;
     ptrdiff_t torigin;
 };
 
