@@ -97,6 +97,15 @@ int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, si
     return ORMA_SUCCESS;
 }
 
+void dtype_derived_commit(orma_type t)
+{
+    struct dtype_derived *d = dtype_derived_of(t);
+    if (!d || d->committed)
+        return;
+    d->committed = 1;
+    d->walk = dtype_node_flatten(d->node, DTYPE_WALK_RUNS); /* NULL: walk the tree */
+}
+
 void dtype_derived_free(orma_type t)
 {
     struct dtype_derived *d = dtype_derived_of(t);
@@ -126,6 +135,7 @@ void dtype_release(orma_type t)
     if (!d || --d->refs)
         return;
     dtype_node_unref(d->node);
+    dtype_node_unref(d->walk);
     d->hdr.magic = 0;
     free(d);
 }

@@ -23,7 +23,13 @@ struct dtype_derived {
     uint32_t refs;      /* the handle, and every queued operation using it */
     int basic;          /* the one predefined type all data is made of, or DTYPE_MIXED */
     struct dtype_node *node;
+    struct dtype_node *walk; /* committed: node as one sequence of leaves (dtype_node_flatten), or NULL */
 };
+
+/* Nested layouts of at most this many runs per element are flattened at
+ * commit: a walk of a sequence of leaves costs a few loads per run, a walk
+ * of a tree a frame per level (16 bytes a run: 256 KiB at most). */
+#define DTYPE_WALK_RUNS 16384
 
 /* A predefined type, or a live derived one. */
 int dtype_is_type(orma_type t);
@@ -45,8 +51,17 @@ ptrdiff_t dtype_extent(orma_type t);
 size_t dtype_align(orma_type t);
 struct dtype_node *dtype_layout(orma_type t);
 
+/* What iterators walk: the flattened layout when there is one. */
+static inline const struct dtype_node *dtype_walk_layout(orma_type t)
+{
+    const struct dtype_derived *d = t->predefined ? NULL : (const struct dtype_derived *)(const void *)t;
+    return d && d->walk ? d->walk : dtype_layout(t);
+}
+
 /* A new derived type owning node (the reference is taken over). */
 int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, size_t align, orma_type *type_p);
+/* Mark t committed (once), flattening its layout if that speeds walks. */
+void dtype_derived_commit(orma_type t);
 /* Invalidate the handle (orma_type_free); the object lives on while
  * queued operations hold it. */
 void dtype_derived_free(orma_type t);

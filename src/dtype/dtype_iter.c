@@ -6,7 +6,7 @@
 
 void dtype_iter_init(struct dtype_iter *it, orma_type type, size_t count)
 {
-    it->root = dtype_layout(type);
+    it->root = dtype_walk_layout(type);
     it->extent = dtype_extent(type);
     it->count = it->root->size ? count : 0;
     it->next_elem = 0;
@@ -92,24 +92,45 @@ void dtype_iter_skip(struct dtype_iter *it, size_t n)
         n -= len;
 }
 
-/* The runs of real layouts are often a few bytes: copies of the common
- * small sizes are a few moves, not a call. */
+/* The runs of real layouts are often a few bytes to a few hundred: those
+ * are copied inline, in overlapping moves of 16, 8, 4, 2 or 1 bytes,
+ * rather than by a call that costs more than the copy. */
 static inline void dtype_move(char *dst, const char *src, size_t len)
 {
-    switch (len) {
-    case 4: memcpy(dst, src, 4); break;
-    case 8: memcpy(dst, src, 8); break;
-    case 12: memcpy(dst, src, 12); break;
-    case 16: memcpy(dst, src, 16); break;
-    case 24: memcpy(dst, src, 24); break;
-    case 32: memcpy(dst, src, 32); break;
-    default: memcpy(dst, src, len); break;
+    if (len >= 16 && len <= 256) {
+        size_t i = 0;
+#pragma GCC unroll 16
+        for (; i + 16 <= len; i += 16)
+            memcpy(dst + i, src + i, 16);
+        if (i < len) /* the last 16 bytes again, overlapping */
+            memcpy(dst + len - 16, src + len - 16, 16);
+    } else if (len >= 8 && len < 16) {
+        memcpy(dst, src, 8);
+        memcpy(dst + len - 8, src + len - 8, 8);
+    } else if (len >= 4 && len < 8) {
+        memcpy(dst, src, 4);
+        memcpy(dst + len - 4, src + len - 4, 4);
+    } else if (len < 4) {
+        for (size_t i = 0; i < len; i++)
+            dst[i] = src[i];
+    } else {
+        memcpy(dst, src, len);
     }
 }
+
+/* The flat walks (below). */
+static int dtype_flat_init(struct dtype_flat_walk *w, orma_type t, size_t count);
+/* Pack (unpack: 0) or unpack n bytes from the start of a flat walk. */
+static void dtype_flat_pack(char *buf, struct dtype_flat_walk w, size_t n, char *packed, int unpack);
 
 void dtype_pack(const void *buf, size_t count, orma_type type, size_t from, size_t n, void *packed)
 {
     struct dtype_iter it;
+    struct dtype_flat_walk w;
+    if (from == 0 && dtype_flat_init(&w, type, count)) {
+        dtype_flat_pack((char *)buf, w, n, packed, 0);
+        return;
+    }
     dtype_iter_init(&it, type, count);
     dtype_iter_skip(&it, from);
     char *out = packed;
@@ -125,6 +146,11 @@ void dtype_pack(const void *buf, size_t count, orma_type type, size_t from, size
 void dtype_unpack(void *buf, size_t count, orma_type type, size_t from, size_t n, const void *packed)
 {
     struct dtype_iter it;
+    struct dtype_flat_walk w;
+    if (from == 0 && dtype_flat_init(&w, type, count)) {
+        dtype_flat_pack(buf, w, n, (char *)packed, 1);
+        return;
+    }
     dtype_iter_init(&it, type, count);
     dtype_iter_skip(&it, from);
     const char *in = packed;
@@ -175,9 +201,9 @@ static int dtype_as_strided(orma_type t, size_t count, struct dtype_strided *d)
 
 /* Runs of len bytes from one strided walk to another; the common small
  * lengths get a copy of constant size (a few moves, no call). */
-#define DTYPE_RUNS(LEN)                                                                            \
+#define DTYPE_RUNS(COPY, LEN)                                                                      \
     for (size_t r = 0; r < runs; r++) {                                                            \
-        memcpy(dp + dpos, sp + spos, LEN);                                                         \
+        COPY(dp + dpos, sp + spos, LEN);                                                           \
         if (++sj == s->n1) {                                                                       \
             sj = 0;                                                                                \
             sbase += s->s2;                                                                        \
@@ -200,13 +226,15 @@ static void dtype_copy_strided(char *dp, const struct dtype_strided *d, const ch
     size_t runs = s->n1 * s->n2, sj = 0, dj = 0;
     ptrdiff_t sbase = s->off, spos = s->off, dbase = d->off, dpos = d->off;
     switch (s->len) {
-    case 4: DTYPE_RUNS(4) break;
-    case 8: DTYPE_RUNS(8) break;
-    case 16: DTYPE_RUNS(16) break;
-    case 32: DTYPE_RUNS(32) break;
-    case 64: DTYPE_RUNS(64) break;
-    case 128: DTYPE_RUNS(128) break;
-    default: DTYPE_RUNS(s->len) break;
+    case 4: DTYPE_RUNS(memcpy, 4) break;
+    case 8: DTYPE_RUNS(memcpy, 8) break;
+    case 12: DTYPE_RUNS(memcpy, 12) break;
+    case 16: DTYPE_RUNS(memcpy, 16) break;
+    case 24: DTYPE_RUNS(memcpy, 24) break;
+    case 32: DTYPE_RUNS(dtype_move, 32) break;
+    case 64: DTYPE_RUNS(dtype_move, 64) break;
+    case 128: DTYPE_RUNS(dtype_move, 128) break;
+    default: DTYPE_RUNS(dtype_move, s->len) break;
     }
 }
 
@@ -220,58 +248,106 @@ static void dtype_strided_recut(struct dtype_strided *d, size_t len)
         *d = (struct dtype_strided){len, total / len, 1, (ptrdiff_t)len, 0, d->off};
 }
 
-static int dtype_node_flat(const struct dtype_node *n)
+/* Set w up over count elements of t if t's walk layout is flat: 0 if not. */
+static int dtype_flat_init(struct dtype_flat_walk *w, orma_type t, size_t count)
 {
-    if (n->kind == DN_LEAF)
-        return 1;
-    if (n->kind == DN_LOOP)
-        return n->u.loop.child->kind == DN_LEAF;
-    for (size_t i = 0; i < n->u.seq.n; i++)
-        if (n->u.seq.e[i].child->kind != DN_LEAF)
-            return 0;
+    const struct dtype_node *n = dtype_walk_layout(t);
+    if (n->depth > 2)
+        return 0;
+    w->e = NULL;
+    w->stride = 0;
+    w->runs = 1;
+    if (n->kind == DN_LEAF) {
+        w->len = n->u.leaf.len;
+    } else if (n->kind == DN_LOOP) {
+        w->len = n->u.loop.child->u.leaf.len;
+        w->stride = n->u.loop.stride;
+        w->runs = n->u.loop.count;
+    } else {
+        w->e = n->u.seq.e;
+        w->len = 0;
+        w->runs = n->u.seq.n;
+    }
+    w->i = w->elem = 0;
+    w->base = 0;
+    w->count = n->size ? count : 0;
+    w->ext = dtype_extent(t);
     return 1;
+}
+
+static inline __attribute__((always_inline)) int dtype_flat_next(struct dtype_flat_walk *w, ptrdiff_t *off_p,
+                                                                 size_t *len_p)
+{
+    if (w->elem == w->count)
+        return 0;
+    size_t i = w->i;
+    if (w->e) {
+        *off_p = w->base + w->e[i].disp;
+        *len_p = w->e[i].child->u.leaf.len;
+    } else {
+        *off_p = w->base + (ptrdiff_t)i * w->stride;
+        *len_p = w->len;
+    }
+    if (++w->i == w->runs) {
+        w->i = 0;
+        w->elem++;
+        w->base += w->ext;
+    }
+    return 1;
+}
+
+static void dtype_flat_pack(char *buf, struct dtype_flat_walk w, size_t n, char *packed, int unpack)
+{
+    ptrdiff_t off;
+    size_t len;
+    while (n && dtype_flat_next(&w, &off, &len)) {
+        if (len > n)
+            len = n;
+        if (unpack)
+            dtype_move(buf + off, packed, len);
+        else
+            dtype_move(packed, buf + off, len);
+        packed += len;
+        n -= len;
+    }
 }
 
 static void dtype_cursor_init(struct dtype_cursor *c, orma_type t, size_t count)
 {
-    const struct dtype_node *n = dtype_layout(t);
-    c->n = n->size && dtype_node_flat(n) ? n : NULL;
-    c->i = c->elem = c->base = 0;
-    c->count = n->size ? count : 0;
-    c->ext = dtype_extent(t);
-    if (!c->n)
+    c->flat = dtype_flat_init(&c->w, t, count);
+    if (!c->flat)
         dtype_iter_init(&c->it, t, count);
 }
 
 static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, size_t *len_p)
 {
-    const struct dtype_node *n = c->n;
-    if (!n)
-        return dtype_iter_next(&c->it, SIZE_MAX, off_p, len_p);
-    size_t runs = n->kind == DN_LEAF ? 1 : n->kind == DN_LOOP ? n->u.loop.count : n->u.seq.n;
-    if (c->i == runs) {
-        c->i = 0;
-        c->elem++;
-        c->base += c->ext;
+    return c->flat ? dtype_flat_next(&c->w, off_p, len_p) : dtype_iter_next(&c->it, SIZE_MAX, off_p, len_p);
+}
+
+/* dtype_copy between two flat layouts: the two walks and the pieces in
+ * locals, so that the stores of the copy (through char pointers, which
+ * may alias anything in memory) do not force them to be reloaded. */
+static void dtype_copy_flat(char *dst, struct dtype_flat_walk dw, const char *src, struct dtype_flat_walk sw)
+{
+    ptrdiff_t doff = 0, soff = 0;
+    size_t dlen = 0, slen = 0;
+    for (;;) {
+        if (!slen && !dtype_flat_next(&sw, &soff, &slen))
+            return;
+        if (!dlen && !dtype_flat_next(&dw, &doff, &dlen))
+            return;
+        if (slen == dlen) { /* the usual case: runs that match */
+            dtype_move(dst + doff, src + soff, slen);
+            slen = dlen = 0;
+            continue;
+        }
+        size_t len = slen < dlen ? slen : dlen;
+        dtype_move(dst + doff, src + soff, len);
+        soff += (ptrdiff_t)len;
+        doff += (ptrdiff_t)len;
+        slen -= len;
+        dlen -= len;
     }
-    if (c->elem >= c->count)
-        return 0;
-    size_t i = c->i++;
-    switch (n->kind) {
-    case DN_LEAF:
-        *off_p = c->base;
-        *len_p = n->u.leaf.len;
-        break;
-    case DN_LOOP:
-        *off_p = c->base + (ptrdiff_t)i * n->u.loop.stride;
-        *len_p = n->u.loop.child->u.leaf.len;
-        break;
-    default:
-        *off_p = c->base + n->u.seq.e[i].disp;
-        *len_p = n->u.seq.e[i].child->u.leaf.len;
-        break;
-    }
-    return 1;
 }
 
 void dtype_pair_init(struct dtype_pair *p, orma_type a, size_t acount, orma_type b, size_t bcount)
@@ -282,7 +358,10 @@ void dtype_pair_init(struct dtype_pair *p, orma_type a, size_t acount, orma_type
     p->aoff = p->boff = 0;
 }
 
-int dtype_pair_next(struct dtype_pair *p, ptrdiff_t *aoff_p, ptrdiff_t *boff_p, size_t *len_p)
+/* Inlined into dtype_copy's loop, so that the walk's state lives in
+ * registers there. */
+static inline __attribute__((always_inline)) int dtype_pair_step(struct dtype_pair *p, ptrdiff_t *aoff_p,
+                                                                 ptrdiff_t *boff_p, size_t *len_p)
 {
     if (!p->alen && !dtype_cursor_next(&p->a, &p->aoff, &p->alen))
         return 0;
@@ -299,6 +378,11 @@ int dtype_pair_next(struct dtype_pair *p, ptrdiff_t *aoff_p, ptrdiff_t *boff_p, 
     return 1;
 }
 
+int dtype_pair_next(struct dtype_pair *p, ptrdiff_t *aoff_p, ptrdiff_t *boff_p, size_t *len_p)
+{
+    return dtype_pair_step(p, aoff_p, boff_p, len_p);
+}
+
 void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size_t scount, orma_type stype)
 {
     struct dtype_strided ds, ss;
@@ -309,6 +393,11 @@ void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size
     }
     if (strided && ds.len == ss.len && ds.len && ds.n1 && ss.n1 && ds.n2 && ss.n2) {
         dtype_copy_strided(dst, &ds, src, &ss);
+        return;
+    }
+    struct dtype_flat_walk dw, sw;
+    if (dtype_flat_init(&dw, dtype, dcount) && dtype_flat_init(&sw, stype, scount)) {
+        dtype_copy_flat(dst, dw, src, sw);
         return;
     }
     /* One walk where one suffices: the same layout on both sides (the
@@ -335,6 +424,6 @@ void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size
     dtype_pair_init(&pair, stype, scount, dtype, dcount);
     ptrdiff_t soff, doff;
     size_t len;
-    while (dtype_pair_next(&pair, &soff, &doff, &len))
+    while (dtype_pair_step(&pair, &soff, &doff, &len))
         dtype_move((char *)dst + doff, (const char *)src + soff, len);
 }

@@ -36,11 +36,20 @@ void dtype_iter_skip(struct dtype_iter *it, size_t n);
 
 /* A walk without frames for the flat layouts -- one run per element, a
  * loop of runs, a sequence of runs (indexed and struct types of basic
- * members) -- and the iterator for the rest (dtype_iter.c). */
-struct dtype_cursor {
-    const struct dtype_node *n; /* flat: the root, else NULL */
-    size_t i, elem, count;
+ * members, and every nested layout flattened at commit).  Small and never
+ * address-taken in the copy loops, so that it lives in registers there. */
+struct dtype_flat_walk {
+    const struct dtype_entry *e; /* a sequence's entries, or NULL */
+    size_t len;                  /* else: the run length */
+    ptrdiff_t stride;            /* ... and the loop's stride */
+    size_t i, runs, elem, count;
     ptrdiff_t ext, base;
+};
+
+/* The flat walk if the layout is flat, else the iterator. */
+struct dtype_cursor {
+    int flat;
+    struct dtype_flat_walk w;
     struct dtype_iter it;
 };
 

@@ -245,3 +245,84 @@ struct dtype_node *dtype_node_predefined(int typeid_)
     }
     return &dtype_predef_leaves[typeid_];
 }
+
+/* Flattening: the runs of one instance in typemap order, touching runs
+ * merged, gathered as (disp, len) before they become leaves. */
+struct dtype_flat {
+    ptrdiff_t *disp;
+    size_t *len;
+    size_t k, cap;
+};
+
+static int dtype_flat_emit(struct dtype_flat *f, const struct dtype_node *n, ptrdiff_t base)
+{
+    switch (n->kind) {
+    case DN_LEAF:
+        if (f->k && f->disp[f->k - 1] + (ptrdiff_t)f->len[f->k - 1] == base) {
+            f->len[f->k - 1] += n->u.leaf.len;
+            return 1;
+        }
+        if (f->k == f->cap)
+            return 0;
+        f->disp[f->k] = base;
+        f->len[f->k++] = n->u.leaf.len;
+        return 1;
+    case DN_LOOP:
+        for (size_t i = 0; i < n->u.loop.count; i++)
+            if (!dtype_flat_emit(f, n->u.loop.child, base + (ptrdiff_t)i * n->u.loop.stride))
+                return 0;
+        return 1;
+    default:
+        for (size_t i = 0; i < n->u.seq.n; i++)
+            if (!dtype_flat_emit(f, n->u.seq.e[i].child, base + n->u.seq.e[i].disp))
+                return 0;
+        return 1;
+    }
+}
+
+/* A leaf of len bytes, shared among the entries: the few lengths seen
+ * first are kept. */
+static struct dtype_node *dtype_flat_leaf(struct dtype_node **kept, int *nkept, int max, size_t len)
+{
+    for (int i = 0; i < *nkept; i++)
+        if (kept[i]->u.leaf.len == len)
+            return dtype_node_ref(kept[i]);
+    struct dtype_node *l = dtype_node_leaf(len);
+    if (l && *nkept < max)
+        kept[(*nkept)++] = dtype_node_ref(l);
+    return l;
+}
+
+struct dtype_node *dtype_node_flatten(const struct dtype_node *n, size_t max_runs)
+{
+    if (n->depth <= 2 || n->size == 0)
+        return NULL;
+    struct dtype_flat f = {malloc(max_runs * sizeof *f.disp), malloc(max_runs * sizeof *f.len), 0, max_runs};
+    struct dtype_node *s = NULL, *kept[8];
+    int nkept = 0;
+    if (!f.disp || !f.len || !dtype_flat_emit(&f, n, 0) || !(s = dtype_node_new(DN_SEQ)))
+        goto out;
+    s->u.seq.e = malloc(f.k * sizeof *s->u.seq.e);
+    if (!s->u.seq.e)
+        goto fail;
+    for (size_t i = 0; i < f.k; i++) {
+        struct dtype_node *l = dtype_flat_leaf(kept, &nkept, 8, f.len[i]);
+        if (!l)
+            goto fail;
+        s->u.seq.e[s->u.seq.n++] = (struct dtype_entry){f.disp[i], l};
+    }
+    s->size = n->size;
+    s->true_lb = n->true_lb;
+    s->true_ub = n->true_ub;
+    s->depth = 2;
+    goto out;
+fail:
+    dtype_node_unref(s);
+    s = NULL;
+out:
+    for (int i = 0; i < nkept; i++)
+        dtype_node_unref(kept[i]);
+    free(f.disp);
+    free(f.len);
+    return s;
+}

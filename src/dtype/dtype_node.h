@@ -71,6 +71,12 @@ void dtype_node_unref(struct dtype_node *n);
  * order.  Stops at the first gap, so it is cheap for sparse layouts. */
 int dtype_node_dense(const struct dtype_node *n);
 
+/* The same layout as one sequence of leaves -- what a walk of a nested
+ * layout with few runs goes through fastest -- or NULL when n is flat
+ * already (a leaf, a loop of a leaf, a sequence of leaves), has more than
+ * max_runs runs per instance, or memory is short. */
+struct dtype_node *dtype_node_flatten(const struct dtype_node *n, size_t max_runs);
+
 /* The layout of predefined type id (static, never freed). */
 struct dtype_node *dtype_node_predefined(int typeid_);
 
