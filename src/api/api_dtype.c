@@ -305,8 +305,8 @@ int orma_type_dup(orma_type oldtype, orma_type *newtype_p)
     ptrdiff_t lb = dtype_lb(oldtype);
     status = api_dt_create(dtype_node_ref(dtype_layout(oldtype)), lb, lb + dtype_extent(oldtype),
                            dtype_align(oldtype), dtype_basic(oldtype), newtype_p);
-    if (!status) /* predefined types are committed */
-        dtype_derived_of(*newtype_p)->committed = oldtype->predefined || dtype_derived_of(oldtype)->committed;
+    if (!status && (oldtype->predefined || dtype_derived_of(oldtype)->committed)) /* predefined types are */
+        dtype_derived_commit(*newtype_p);
     return status;
 }
 
@@ -317,8 +317,7 @@ int orma_type_commit(orma_type *type_p)
         return status;
     if (!type_p || !dtype_is_type(*type_p))
         return util_error(ORMA_ERR_TYPE, "orma_type_commit: not a valid datatype");
-    if (!(*type_p)->predefined) /* the layout was normalised as it was built */
-        dtype_derived_of(*type_p)->committed = 1;
+    dtype_derived_commit(*type_p); /* the layout was normalised as it was built */
     return ORMA_SUCCESS;
 }
 
