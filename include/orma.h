@@ -255,7 +255,8 @@ const char *orma_type_name(orma_type type);
  *
  * Bounds follow MPI: lb and ub are the lowest and highest byte the typemap
  * reaches (resized sets them explicitly); a struct's extent is then rounded
- * up to the largest alignment of its basic types, as C pads a struct. */
+ * up to the largest alignment of its basic types, as C pads a struct (a
+ * member of block length 0 is not in the typemap and does not count). */
 int orma_type_contiguous(size_t count, orma_type oldtype, orma_type *newtype_p);
 int orma_type_vector(size_t count, size_t blocklength, orma_aint stride, orma_type oldtype,
                      orma_type *newtype_p);

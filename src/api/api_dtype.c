@@ -76,10 +76,10 @@ static int api_dt_blocks(const char *call, size_t count, const size_t *blocklens
             status = util_error(ORMA_ERR_TYPE, "%s: datatype %zu is not valid", call, i);
             break;
         }
+        if (bl == 0) /* no entries in the typemap: its alignment does not pad the struct */
+            continue;
         if (dtype_align(t) > align)
             align = dtype_align(t);
-        if (bl == 0)
-            continue;
         if (types && t->size)
             basic = basic == -2 || basic == dtype_basic(t) ? dtype_basic(t) : DTYPE_MIXED;
         ptrdiff_t lo, hi;

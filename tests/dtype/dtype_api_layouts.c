@@ -191,6 +191,11 @@ static void struct_padding(void)
     bounds(t, 0, sizeof(struct dc), 0, sizeof(double) + 1, sizeof(double) + 1);
     CHECK_OK(orma_type_free(&t));
 
+    /* a double of block length 0 is not in the typemap: no padding to 8 */
+    CHECK_OK(orma_type_struct(2, (size_t[]){1, 0}, (orma_aint[]){0, 8}, (orma_type[]){ORMA_CHAR, ORMA_DOUBLE}, &t));
+    bounds(t, 0, 1, 0, 1, 1);
+    CHECK_OK(orma_type_free(&t));
+
     /* resized to sizeof a larger struct: the extent is what was asked */
     CHECK_OK(orma_type_struct(2, (size_t[]){1, 1}, (orma_aint[]){offsetof(struct ic12, a), offsetof(struct ic12, b)},
                               (orma_type[]){ORMA_INT, ORMA_CHAR}, &t));

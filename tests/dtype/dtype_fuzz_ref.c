@@ -149,7 +149,7 @@ static int ref_blocks(struct ref_type *t, size_t nb, const ptrdiff_t *disp, cons
     t->align = is_struct ? 1 : old->align;
     for (size_t i = 0; i < nb; i++) {
         const struct ref_type *c = types[i];
-        if (is_struct && c->align > t->align)
+        if (is_struct && bl[i] && c->align > t->align) /* a member of no elements is not in the typemap */
             t->align = c->align;
         for (size_t k = 0; k < bl[i]; k++) {
             ptrdiff_t o = disp[i] + (ptrdiff_t)k * ref_extent(c);
