@@ -383,6 +383,33 @@ int dtype_pair_next(struct dtype_pair *p, ptrdiff_t *aoff_p, ptrdiff_t *boff_p, 
     return dtype_pair_step(p, aoff_p, boff_p, len_p);
 }
 
+size_t dtype_pair_iov(struct dtype_pair *p, char *abase, char *bbase, struct iovec *a, struct iovec *b, size_t max)
+{
+    size_t n = 0;
+    ptrdiff_t aoff, boff;
+    size_t len;
+    while (dtype_pair_step(p, &aoff, &boff, &len)) {
+        char *ap = abase + aoff, *bp = bbase + boff;
+        if (n && (char *)a[n - 1].iov_base + a[n - 1].iov_len == ap &&
+            (char *)b[n - 1].iov_base + b[n - 1].iov_len == bp) {
+            a[n - 1].iov_len += len;
+            b[n - 1].iov_len += len;
+            continue;
+        }
+        if (n == max) { /* the batch is full: give the piece back */
+            p->aoff -= (ptrdiff_t)len;
+            p->boff -= (ptrdiff_t)len;
+            p->alen += len;
+            p->blen += len;
+            break;
+        }
+        a[n] = (struct iovec){ap, len};
+        b[n] = (struct iovec){bp, len};
+        n++;
+    }
+    return n;
+}
+
 void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size_t scount, orma_type stype)
 {
     struct dtype_strided ds, ss;

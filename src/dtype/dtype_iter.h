@@ -8,6 +8,7 @@
 
 #include <orma.h>
 #include <stddef.h>
+#include <sys/uio.h>
 
 struct dtype_frame {
     const struct dtype_node *n;
@@ -67,6 +68,14 @@ void dtype_pair_init(struct dtype_pair *p, orma_type a, size_t acount, orma_type
 /* The next piece: *len_p bytes at *aoff_p in a's buffer and *boff_p in
  * b's.  Returns 0 when either layout is exhausted. */
 int dtype_pair_next(struct dtype_pair *p, ptrdiff_t *aoff_p, ptrdiff_t *boff_p, size_t *len_p);
+
+/* The next batch of the walk as at most max (> 0) paired iovecs, a[i] in
+ * a's buffer abase and b[i] in b's bbase, of equal non-zero lengths;
+ * pieces adjacent on both sides are merged into one pair.  Returns how
+ * many were filled, 0 when the walk is done.  What a single-copy syscall
+ * (process_vm_readv/writev: max <= IOV_MAX) or a transport's scatter-gather
+ * list is made of. */
+size_t dtype_pair_iov(struct dtype_pair *p, char *abase, char *bbase, struct iovec *a, struct iovec *b, size_t max);
 
 /* Pack/unpack bytes [from, from + n) of the data stream of (buf, count,
  * type) to/from the dense buffer packed. */

@@ -11,38 +11,20 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+/* Paired iovecs per system call (IOV_MAX is 1024). */
 #define RMA_TYPED_BATCH 256
 
 static int rma_typed_cma(struct rma_win *win, const struct rma_op *op, uintptr_t rorigin, int write)
 {
     struct iovec l[RMA_TYPED_BATCH], r[RMA_TYPED_BATCH];
-    size_t n = 0;
     struct dtype_pair pair;
     dtype_pair_init(&pair, op->otype, op->ocount, op->ttype, op->tcount);
-    ptrdiff_t ooff, toff;
-    size_t len;
     pid_t pid = win->targets[op->target].pid;
-    char *origin = op->origin;
-    while (dtype_pair_next(&pair, &ooff, &toff, &len)) {
-        char *lp = origin + ooff;
-        char *rp = (char *)(rorigin + (uintptr_t)toff);
-        if (n && (char *)l[n - 1].iov_base + l[n - 1].iov_len == lp &&
-            (char *)r[n - 1].iov_base + r[n - 1].iov_len == rp) {
-            l[n - 1].iov_len += len;
-            r[n - 1].iov_len += len;
-        } else {
-            if (n == RMA_TYPED_BATCH) {
-                int status = shm_cma_vec(pid, l, r, n, write);
-                if (status)
-                    return status;
-                n = 0;
-            }
-            l[n] = (struct iovec){lp, len};
-            r[n] = (struct iovec){rp, len};
-            n++;
-        }
-    }
-    return n ? shm_cma_vec(pid, l, r, n, write) : ORMA_SUCCESS;
+    int status = ORMA_SUCCESS;
+    size_t n;
+    while (!status && (n = dtype_pair_iov(&pair, op->origin, (char *)rorigin, l, r, RMA_TYPED_BATCH)))
+        status = shm_cma_vec(pid, l, r, n, write);
+    return status;
 }
 
 static int rma_typed_copy(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)

@@ -230,6 +230,38 @@ static void check_ranges(struct fuzz_rng *r, const struct ref_type *t, size_t co
     FCHECK(t, !dtype_iter_next(&it, max, &o, &len), "iterator gave a run after its end");
 }
 
+/* The copy again as batches of paired iovecs of at most a random few
+ * (what single-copy syscalls take): equal non-zero lengths, no two
+ * mergeable neighbours, and applied with memcpy the same bytes as want. */
+static void check_iov(struct fuzz_rng *r, const struct ref_type *a, const struct ref_type *b, size_t count,
+                      const struct span *s, const struct span *d, const unsigned char *want)
+{
+    enum { MAXIOV = 8 };
+    unsigned char *out = malloc(d->len);
+    CHECK(out);
+    fill(out, d->len, 0x17);
+    unsigned char *obase = out + (d->base - d->mem);
+    struct dtype_pair pair;
+    dtype_pair_init(&pair, a->h, count, b->h, count);
+    struct iovec ia[MAXIOV], ib[MAXIOV];
+    size_t max = (size_t)fuzz_range(r, 1, MAXIOV), n, total = 0;
+    while ((n = dtype_pair_iov(&pair, (char *)s->base, (char *)obase, ia, ib, max))) {
+        FCHECK(b, n <= max, "dtype_pair_iov filled %zu iovecs, more than %zu", n, max);
+        for (size_t i = 0; i < n; i++) {
+            FCHECK(b, ia[i].iov_len == ib[i].iov_len && ia[i].iov_len, "iovec pair %zu: lengths %zu and %zu", i,
+                   ia[i].iov_len, ib[i].iov_len);
+            FCHECK(b, !i || (char *)ia[i - 1].iov_base + ia[i - 1].iov_len != (char *)ia[i].iov_base ||
+                          (char *)ib[i - 1].iov_base + ib[i - 1].iov_len != (char *)ib[i].iov_base,
+                   "iovec pairs %zu and %zu could have been one", i - 1, i);
+            memcpy(ib[i].iov_base, ia[i].iov_base, ia[i].iov_len);
+            total += ia[i].iov_len;
+        }
+    }
+    FCHECK(b, total == count * a->size, "iovecs carried %zu bytes of %zu", total, count * a->size);
+    FCHECK(b, !memcmp(out, want, d->len), "iovec copy from [%s] differs from the reference", a->desc);
+    free(out);
+}
+
 /* dtype_copy from a into b (sizes equalised with trailing bytes) against
  * the reference and against the library's own pack then unpack. */
 static void check_copy(struct fuzz_rng *r, const struct ref_type *a0, const struct ref_type *b0)
@@ -269,6 +301,7 @@ static void check_copy(struct fuzz_rng *r, const struct ref_type *a0, const stru
     FCHECK(b, orma_unpack(packed, nbytes, &pos, viapack + (d.base - d.mem), count, b->h) == ORMA_SUCCESS,
            "unpack for copy");
     FCHECK(b, !memcmp(viapack, d.mem, d.len), "dtype_copy from [%s] differs from pack then unpack", a->desc);
+    check_iov(r, a, b, count, &s, &d, want);
     free(so);
     free(dso);
     free(want);
