@@ -265,7 +265,7 @@ static int dtype_flat_init(struct dtype_flat_walk *w, orma_type t, size_t count)
         w->runs = n->u.loop.count;
     } else {
         w->e = n->u.seq.e;
-        w->len = 0;
+        w->len = n->u.seq.run_len;
         w->runs = n->u.seq.n;
     }
     w->i = w->elem = 0;
@@ -283,7 +283,7 @@ static inline __attribute__((always_inline)) int dtype_flat_next(struct dtype_fl
     size_t i = w->i;
     if (w->e) {
         *off_p = w->base + w->e[i].disp;
-        *len_p = w->e[i].child->u.leaf.len;
+        *len_p = w->len ? w->len : w->e[i].child->u.leaf.len;
     } else {
         *off_p = w->base + (ptrdiff_t)i * w->stride;
         *len_p = w->len;
@@ -324,11 +324,59 @@ static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, si
     return c->flat ? dtype_flat_next(&c->w, off_p, len_p) : dtype_iter_next(&c->it, SIZE_MAX, off_p, len_p);
 }
 
+/* Both walks in runs of one length: run for run, copies of constant size,
+ * every index in a local (the copies' char stores may alias memory, not
+ * registers).  OFF(side) is the offset of that side's current run. */
+#define DTYPE_UNIFORM(LEN, SOFF, DOFF)                                                             \
+    for (size_t r = 0; r < runs; r++) {                                                            \
+        dtype_move(dst + dbase + (DOFF), src + sbase + (SOFF), LEN);                               \
+        if (++si == sruns) {                                                                       \
+            si = 0;                                                                                \
+            sbase += sext;                                                                         \
+        }                                                                                          \
+        if (++di == druns) {                                                                       \
+            di = 0;                                                                                \
+            dbase += dext;                                                                         \
+        }                                                                                          \
+    }
+#define DTYPE_UNIFORM_SIZES(SOFF, DOFF)                                                            \
+    switch (sw->len) {                                                                             \
+    case 4: DTYPE_UNIFORM(4, SOFF, DOFF) break;                                                    \
+    case 8: DTYPE_UNIFORM(8, SOFF, DOFF) break;                                                    \
+    case 12: DTYPE_UNIFORM(12, SOFF, DOFF) break;                                                  \
+    case 16: DTYPE_UNIFORM(16, SOFF, DOFF) break;                                                  \
+    case 24: DTYPE_UNIFORM(24, SOFF, DOFF) break;                                                  \
+    default: DTYPE_UNIFORM(sw->len, SOFF, DOFF) break;                                             \
+    }
+
+static __attribute__((noinline)) void dtype_copy_uniform(char *dst, const struct dtype_flat_walk *dw,
+                                                         const char *src, const struct dtype_flat_walk *sw)
+{
+    const struct dtype_entry *se = sw->e, *de = dw->e;
+    const ptrdiff_t sstride = sw->stride, dstride = dw->stride, sext = sw->ext, dext = dw->ext;
+    const size_t sruns = sw->runs, druns = dw->runs;
+    size_t runs = sw->runs * sw->count, si = 0, di = 0;
+    if (dw->runs * dw->count < runs)
+        runs = dw->runs * dw->count;
+    ptrdiff_t sbase = 0, dbase = 0;
+    if (se && de) /* indexed or flattened on both sides */
+        DTYPE_UNIFORM_SIZES(se[si].disp, de[di].disp)
+    else
+        DTYPE_UNIFORM_SIZES(se ? se[si].disp : (ptrdiff_t)si * sstride, de ? de[di].disp : (ptrdiff_t)di * dstride)
+}
+
+/* dtype_copy between two flat layouts: the two walks and the pieces in
+ * locals, so that the stores of the copy (through char pointers, which
+ * may alias anything in memory) do not force them to be reloaded. */
 /* dtype_copy between two flat layouts: the two walks and the pieces in
  * locals, so that the stores of the copy (through char pointers, which
  * may alias anything in memory) do not force them to be reloaded. */
 static void dtype_copy_flat(char *dst, struct dtype_flat_walk dw, const char *src, struct dtype_flat_walk sw)
 {
+    if (dw.len && dw.len == sw.len) {
+        dtype_copy_uniform(dst, &dw, src, &sw);
+        return;
+    }
     ptrdiff_t doff = 0, soff = 0;
     size_t dlen = 0, slen = 0;
     for (;;) {

@@ -41,8 +41,8 @@ void dtype_iter_skip(struct dtype_iter *it, size_t n);
  * address-taken in the copy loops, so that it lives in registers there. */
 struct dtype_flat_walk {
     const struct dtype_entry *e; /* a sequence's entries, or NULL */
-    size_t len;                  /* else: the run length */
-    ptrdiff_t stride;            /* ... and the loop's stride */
+    size_t len;                  /* the length of every run, or 0: they differ */
+    ptrdiff_t stride;            /* no sequence: the loop's stride */
     size_t i, runs, elem, count;
     ptrdiff_t ext, base;
 };

@@ -128,6 +128,15 @@ static size_t dtype_seq_entries(const struct dtype_node *child)
     return k;
 }
 
+static size_t dtype_seq_run_len(const struct dtype_node *s)
+{
+    const struct dtype_entry *e = s->u.seq.e;
+    for (size_t i = 0; i < s->u.seq.n; i++)
+        if (e[i].child->kind != DN_LEAF || e[i].child->u.leaf.len != e[0].child->u.leaf.len)
+            return 0;
+    return e[0].child->u.leaf.len;
+}
+
 struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype_node *const *children,
                                   int *too_deep_p)
 {
@@ -176,6 +185,7 @@ struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype
             depth = c->depth;
     }
     s->depth = (uint16_t)(depth + 1);
+    s->u.seq.run_len = dtype_seq_run_len(s);
     if (s->depth > DTYPE_MAX_DEPTH) {
         *too_deep_p = DTYPE_REFUSED_DEPTH;
         dtype_node_unref(s);
@@ -311,6 +321,7 @@ struct dtype_node *dtype_node_flatten(const struct dtype_node *n, size_t max_run
             goto fail;
         s->u.seq.e[s->u.seq.n++] = (struct dtype_entry){f.disp[i], l};
     }
+    s->u.seq.run_len = dtype_seq_run_len(s);
     s->size = n->size;
     s->true_lb = n->true_lb;
     s->true_ub = n->true_ub;

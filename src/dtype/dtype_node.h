@@ -48,6 +48,7 @@ struct dtype_node {
         struct {
             size_t n;
             struct dtype_entry *e;
+            size_t run_len; /* every entry a leaf of this many bytes, else 0 */
         } seq;
     } u;
 };
