@@ -465,8 +465,8 @@ int orma_get_typed(void *origin, size_t origin_count, orma_type origin_type,
  * ORMA_ERR_TYPE), each side holding as many data bytes as the target;
  * element-wise atomic as orma_accumulate.  With ORMA_NO_OP the origin is
  * ignored (NULL-able) and get_accumulate is an atomic typed read.  Layouts
- * of the pair types with padding (e.g. ORMA_DOUBLE_INT) are not supported
- * yet (ORMA_ERR_UNSUPPORTED). */
+ * of the pair types with padding (e.g. ORMA_DOUBLE_INT) go element by
+ * element, never touching the padding. */
 int orma_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type,
                           int target, orma_aint target_disp, size_t target_count,
                           orma_type target_type, orma_op op, orma_win win);

@@ -106,10 +106,6 @@ static int api_typed_acc_types(const char *call, int target, orma_type otype, or
     if (!dtype_op_kernel((int)op, basic))
         return util_error(ORMA_ERR_OP, "%s to rank %d: %s is not defined for %s", call, target, dtype_op_name((int)op),
                           orma_predefined_types.types[basic].name);
-    if (!orma_predefined_types.types[basic].contiguous)
-        return util_error(ORMA_ERR_UNSUPPORTED, "%s: layouts of %s, whose elements hold padding, are not supported "
-                          "yet; use orma_accumulate on arrays of the pair type", call,
-                          orma_predefined_types.types[basic].name);
     *basic_p = basic;
     return ORMA_SUCCESS;
 }
@@ -144,7 +140,9 @@ int api_typed_acc(const char *call, int passive_only, int fetch, const void *ori
     struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)basic, .target = target,
                          .origin = otype ? (void *)origin : NULL, .result = rtype ? result : NULL, .len = tbytes,
                          .offset = offset};
-    if ((otype && !otype->contiguous) || (rtype && !rtype->contiguous) || !ttype->contiguous) {
+    /* padded pair types (e.g. ORMA_DOUBLE_INT) go element by element, as typed */
+    if ((otype && !otype->contiguous) || (rtype && !rtype->contiguous) || !ttype->contiguous ||
+        !orma_predefined_types.types[basic].contiguous) {
         rop.otype = otype;
         rop.ttype = ttype;
         rop.rtype = rtype;

@@ -112,20 +112,25 @@ static void rma_hw_drain(struct rma_win *win, int target)
     }
 }
 
-int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rma_where *w, rma_acc_body body)
 {
     struct rma_target *t = &win->targets[op->target];
-    int exclusive = t->lock_type == ORMA_LOCK_EXCLUSIVE;
-    if (!exclusive && w->path == RMA_PATH_DIRECT && w->shared && rma_acc_hw(win, op, w->ptr))
-        return ORMA_SUCCESS;
     const struct rma_acc_plan *plan = rma_acc_plan_of(op);
-    if (exclusive)
-        return rma_acc_plain(win, op, w, plan);
+    if (t->lock_type == ORMA_LOCK_EXCLUSIVE)
+        return body(win, op, w, plan);
     uint64_t mask = rma_stripe_mask((uint64_t)op->offset, op->len);
     rma_stripe_lock(t->stripes, mask);
     if (w->shared)
         rma_hw_drain(win, op->target);
-    int status = rma_acc_plain(win, op, w, plan);
+    int status = body(win, op, w, plan);
     rma_stripe_unlock(t->stripes, mask);
     return status;
+}
+
+int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+{
+    int exclusive = win->targets[op->target].lock_type == ORMA_LOCK_EXCLUSIVE;
+    if (!exclusive && w->path == RMA_PATH_DIRECT && w->shared && rma_acc_hw(win, op, w->ptr))
+        return ORMA_SUCCESS;
+    return rma_acc_locked(win, op, w, rma_acc_plain);
 }

@@ -31,6 +31,15 @@
 /* Perform an ACC or CAS operation at w, its target being open. */
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
 
+/* body(op) with everybody else's accumulates kept away from the bytes
+ * [op->offset, op->offset + op->len) of the target: nothing to do under an
+ * exclusive lock, else the stripes, and no hardware-atomic update of the
+ * target in flight. */
+struct rma_acc_plan;
+typedef int (*rma_acc_body)(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
+                            const struct rma_acc_plan *plan);
+int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rma_where *w, rma_acc_body body);
+
 /* The plan of an ACC or CAS operation (CAS: its type's width). */
 static inline const struct rma_acc_plan *rma_acc_plan_of(const struct rma_op *op)
 {

@@ -6,7 +6,10 @@
 #include "rma_acc.h"
 #include "rma_comm.h"
 #include "dtype_iter.h"
+#include "dtype_type.h"
 #include "shm_cma.h"
+
+#include <string.h>
 
 #include <stdint.h>
 #include <sys/uio.h>
@@ -78,6 +81,72 @@ static void rma_typed_side_take(struct rma_typed_side *s, size_t len)
     }
 }
 
+/* n data bytes between the layout walked by it (over base: memory of
+ * ours when direct, else the target's, by syscalls) and the dense data. */
+static int rma_pairs_move(struct dtype_iter *it, int direct, char *base, uintptr_t raddr, pid_t pid, char *data,
+                          size_t n, int to_layout)
+{
+    ptrdiff_t off;
+    size_t len;
+    while (n && dtype_iter_next(it, n, &off, &len)) {
+        int status = ORMA_SUCCESS;
+        if (direct)
+            memcpy(to_layout ? base + off : data, to_layout ? data : base + off, len);
+        else if (to_layout)
+            status = shm_cma_write(pid, raddr + (uintptr_t)off, data, len);
+        else
+            status = shm_cma_read(pid, raddr + (uintptr_t)off, data, len);
+        if (status)
+            return status;
+        data += len;
+        n -= len;
+    }
+    return ORMA_SUCCESS;
+}
+
+/* A typed accumulate of a pair type whose elements hold padding
+ * (ORMA_DOUBLE_INT, ORMA_SHORT_INT, ...): runs need not hold whole
+ * elements, so element by element -- gathered from each layout, combined
+ * by the kernel in an aligned element, scattered back -- with the whole
+ * reach kept from everybody else's accumulates (rma_acc_locked). */
+static int rma_typed_pairs(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
+                           const struct rma_acc_plan *plan)
+{
+    orma_type pt = &orma_predefined_types.types[op->typeid_];
+    size_t size = pt->size, n = op->tcount * op->ttype->size / size;
+    int direct = w->path == RMA_PATH_DIRECT;
+    char *tbase = direct ? w->ptr + op->torigin : NULL;
+    uintptr_t raddr = direct ? 0 : w->raddr + (uintptr_t)op->torigin;
+    pid_t pid = win->targets[op->target].pid;
+    int writes = plan->writes && op->otype;
+    struct dtype_iter io, ir, tr, tw;
+    if (op->otype)
+        dtype_iter_init(&io, op->otype, op->ocount);
+    if (op->rtype)
+        dtype_iter_init(&ir, op->rtype, op->rcount);
+    dtype_iter_init(&tr, op->ttype, op->tcount);
+    tw = tr;
+    char od[64], td[64];
+    _Alignas(64) char oe[64], te[64];
+    int status = ORMA_SUCCESS;
+    for (size_t e = 0; e < n && !status; e++) {
+        if (writes)
+            rma_pairs_move(&io, 1, op->origin, 0, 0, od, size, 0);
+        if ((status = rma_pairs_move(&tr, direct, tbase, raddr, pid, td, size, 0)))
+            break;
+        if (op->rtype)
+            rma_pairs_move(&ir, 1, op->result, 0, 0, td, size, 1);
+        if (!writes)
+            continue;
+        dtype_unpack(oe, 1, pt, 0, size, od);
+        dtype_unpack(te, 1, pt, 0, size, td);
+        plan->kernel(te, oe, 1);
+        dtype_pack(te, 1, pt, 0, size, td);
+        status = rma_pairs_move(&tw, direct, tbase, raddr, pid, td, size, 1);
+    }
+    return status;
+}
+
 static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
     struct rma_typed_side o, r;
@@ -86,6 +155,8 @@ static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const str
     int status = ORMA_SUCCESS;
     if (!o.used && !r.used) /* NO_OP without result: nothing to do */
         return status;
+    if (!orma_predefined_types.types[op->typeid_].contiguous)
+        return rma_acc_locked(win, op, w, rma_typed_pairs);
     while (!status && rma_typed_side_fill(&o) && rma_typed_side_fill(&r)) {
         size_t len = !o.used ? r.len : !r.used || o.len < r.len ? o.len : r.len;
         ptrdiff_t at = op->torigin + (o.used ? o.toff : r.toff); /* from the start of the reached bytes */
