@@ -431,6 +431,13 @@ int dtype_pair_next(struct dtype_pair *p, ptrdiff_t *aoff_p, ptrdiff_t *boff_p, 
     return dtype_pair_step(p, aoff_p, boff_p, len_p);
 }
 
+size_t dtype_runs_at_least(orma_type t, size_t count)
+{
+    struct dtype_flat_walk w;
+    size_t per = dtype_flat_init(&w, t, count) ? w.runs : DTYPE_WALK_RUNS, runs;
+    return __builtin_mul_overflow(per, count, &runs) ? SIZE_MAX : runs;
+}
+
 size_t dtype_pair_iov(struct dtype_pair *p, char *abase, char *bbase, struct iovec *a, struct iovec *b, size_t max)
 {
     size_t n = 0;

@@ -77,6 +77,10 @@ int dtype_pair_next(struct dtype_pair *p, ptrdiff_t *aoff_p, ptrdiff_t *boff_p, 
  * list is made of. */
 size_t dtype_pair_iov(struct dtype_pair *p, char *abase, char *bbase, struct iovec *a, struct iovec *b, size_t max);
 
+/* How many runs count elements of t walk through, at least: exact for the
+ * flat walks, a lower bound (the flattening limit per element) otherwise. */
+size_t dtype_runs_at_least(orma_type t, size_t count);
+
 /* Pack/unpack bytes [from, from + n) of the data stream of (buf, count,
  * type) to/from the dense buffer packed. */
 void dtype_pack(const void *buf, size_t count, orma_type type, size_t from, size_t n, void *packed);
