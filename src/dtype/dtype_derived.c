@@ -126,6 +126,7 @@ void dtype_release(orma_type t)
     if (!d || --d->refs)
         return;
     dtype_node_unref(d->node);
+    dtype_sig_unref(d->sig);
     d->hdr.magic = 0;
     free(d);
 }
