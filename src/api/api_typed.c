@@ -24,6 +24,9 @@ static int api_typed_data(const char *call, int target, const void *origin, size
     if (obytes != tbytes)
         return util_error(ORMA_ERR_TYPE, "%s to rank %d: the origin holds %zu bytes of data but the target %zu", call,
                           target, obytes, tbytes);
+    int status = api_sig_match(call, target, ocount, otype, tcount, ttype);
+    if (status)
+        return status;
     if (obytes && !origin)
         return util_error(ORMA_ERR_ARG, "%s: origin buffer is NULL for %zu bytes", call, obytes);
     *bytes_p = tbytes;
