@@ -19,6 +19,5 @@ int api_sig_check(const char *call, int target, size_t ocount, orma_type otype, 
                           "goes on with %s", call, target, d.a < 0 ? "origin" : "target", d.index, d.byte,
                           d.a < 0 ? "target" : "origin", api_sig_name(d.a < 0 ? d.b : d.a));
     return util_error(ORMA_ERR_TYPE, "%s to rank %d: element %zu of the data (byte %zu) is %s at the origin but %s "
-                      "at the target (ORMA_CHECK=1: the type signatures must match)", call, target, d.index, d.byte,
-                      api_sig_name(d.a), api_sig_name(d.b));
+                      "at the target", call, target, d.index, d.byte, api_sig_name(d.a), api_sig_name(d.b));
 }
