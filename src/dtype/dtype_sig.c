@@ -33,11 +33,9 @@ static struct dtype_sig dtype_sig_static[ORMA_TYPEID_COUNT] = {
                           .u.run = {ORMA_TYPEID_INT, 2}},
 };
 
-static struct dtype_sig dtype_sig_none = {.kind = DS_RUN, .depth = 1};
+static struct dtype_sig dtype_sig_none = {.kind = DS_RUN, .depth = 1}; /* the empty signature */
 
 struct dtype_sig *dtype_sig_predefined(int typeid_) { return &dtype_sig_static[typeid_]; }
-
-struct dtype_sig *dtype_sig_empty(void) { return &dtype_sig_none; }
 
 struct dtype_sig *dtype_sig_ref(struct dtype_sig *s)
 {

@@ -52,9 +52,8 @@ struct dtype_sig {
     } u;
 };
 
-/* The signature of predefined type id, and the empty one (static). */
+/* The signature of predefined type id (static). */
 struct dtype_sig *dtype_sig_predefined(int typeid_);
-struct dtype_sig *dtype_sig_empty(void);
 
 /* Constructors return a new reference, or NULL when out of memory.  They
  * take their own references to children; the caller keeps its own. */
