@@ -431,8 +431,11 @@ int orma_win_get_info(orma_win win, orma_info *info_p);
  * windows: at address target_disp).  The origin buffer must not be modified
  * until the epoch is closed: the transfer may be deferred to the closing
  * synchronization call.  Both types must currently be predefined and the two
- * signatures must have the same size in bytes.  A count of 0 does nothing
- * (after the epoch and argument checks).
+ * signatures must have the same size in bytes; with ORMA_CHECK=1 they must
+ * match as MPI requires: the same type on both sides (ORMA_BYTE matches
+ * only ORMA_BYTE), or a pair type and its members (ORMA_2INT and two
+ * ORMA_INTs).  A count of 0 does nothing (after the epoch and argument
+ * checks).
  * Errors: ORMA_ERR_WIN, ORMA_ERR_RANK, ORMA_ERR_TYPE, ORMA_ERR_DISP (negative
  * displacement), ORMA_ERR_RANGE (beyond the target window or attached
  * regions), ORMA_ERR_RMA_SYNC (no access epoch open to target), ORMA_ERR_ARG
@@ -452,7 +455,10 @@ int orma_get(void *origin, size_t origin_count, orma_type origin_type,
  * straight into the target's: no packing on either side.  The target range
  * checked is every byte the target layout reaches from target_disp.  A
  * datatype may be freed once the call returns.  Errors: those of orma_put,
- * and ORMA_ERR_TYPE for an uncommitted type or unequal data sizes. */
+ * and ORMA_ERR_TYPE for an uncommitted type or unequal data sizes, and with
+ * ORMA_CHECK=1 when the two sides' type signatures (their sequences of
+ * basic types, a pair type counting as its two members) differ; the
+ * message names the first element that differs. */
 int orma_put_typed(const void *origin, size_t origin_count, orma_type origin_type,
                    int target, orma_aint target_disp, size_t target_count,
                    orma_type target_type, orma_win win);

@@ -19,6 +19,11 @@ static inline int api_copy_check(const char *call, int passive_only, const void 
     if (__builtin_expect(len != tlen || origin_count * origin_type->size != target_count * target_type->size, 0))
         return util_error(ORMA_ERR_TYPE, "%s: origin holds %zu bytes (%zu x %s) but target %zu bytes (%zu x %s)",
                           call, len, origin_count, origin_type->name, tlen, target_count, target_type->name);
+    /* check mode: the same predefined type on both sides (or a pair and
+     * its members, as MPI) */
+    if (__builtin_expect(util_config.check, 0) && origin_type != target_type &&
+        (status = api_sig_check(call, target, origin_count, origin_type, target_count, target_type)))
+        return status;
     if (__builtin_expect(len && !origin, 0))
         return util_error(ORMA_ERR_ARG, "%s: origin buffer is NULL for %zu bytes", call, len);
     *len_p = len;

@@ -1,5 +1,6 @@
 /* api_dtype.c -- derived datatype constructors, queries, pack and unpack:
- * argument checks and MPI's bounds here, layouts in src/dtype. */
+ * argument checks and MPI's bounds here, layouts and signatures in
+ * src/dtype. */
 #include "api_check.h"
 #include "dtype_derived.h"
 #include "dtype_iter.h"
@@ -23,13 +24,18 @@ static int api_dt_overflow(const char *call)
     return util_error(ORMA_ERR_COUNT, "%s: the type's size or span overflows the address space", call);
 }
 
-static int api_dt_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, size_t align, int basic,
-                         orma_type *newtype_p)
+/* The new type, owning node and sig (NULL: not known). */
+static int api_dt_create(struct dtype_node *node, struct dtype_sig *sig, ptrdiff_t lb, ptrdiff_t ub, size_t align,
+                         int basic, orma_type *newtype_p)
 {
     int status = dtype_derived_create(node, lb, ub, align, newtype_p);
-    if (!status)
-        dtype_derived_of(*newtype_p)->basic = basic;
-    return status;
+    if (status) {
+        dtype_sig_unref(sig);
+        return status;
+    }
+    dtype_derived_of(*newtype_p)->basic = basic;
+    dtype_derived_of(*newtype_p)->sig = sig;
+    return ORMA_SUCCESS;
 }
 
 /* One block: n copies of t side by side.  Bounds in *lo_p, *hi_p. */
@@ -56,6 +62,36 @@ static int api_dt_nomem(const char *call, int too_deep)
     return util_error(ORMA_ERR_NOMEM, "%s: out of memory", call);
 }
 
+/* n copies of t's signature in *sig_p: NULL when t's is not known, and
+ * then neither is the new type's. */
+static int api_dt_sig_repeat(const char *call, size_t n, orma_type t, struct dtype_sig **sig_p)
+{
+    struct dtype_sig *one = NULL, *sig = NULL;
+    if (dtype_sig_get(t, &one))
+        return api_dt_nomem(call, 0);
+    if (one && !(sig = dtype_sig_repeat(n, one))) {
+        dtype_sig_unref(one);
+        return api_dt_nomem(call, 0);
+    }
+    dtype_sig_unref(one);
+    *sig_p = sig;
+    return ORMA_SUCCESS;
+}
+
+/* The new type of node and n copies of oldtype's signature, with
+ * oldtype's alignment and basic type. */
+static int api_dt_like(const char *call, struct dtype_node *node, size_t n, orma_type oldtype, ptrdiff_t lb,
+                       ptrdiff_t ub, orma_type *newtype_p)
+{
+    struct dtype_sig *sig = NULL;
+    int status = api_dt_sig_repeat(call, n, oldtype, &sig);
+    if (status) {
+        dtype_node_unref(node);
+        return status;
+    }
+    return api_dt_create(node, sig, lb, ub, dtype_align(oldtype), dtype_basic(oldtype), newtype_p);
+}
+
 /* count blocks of blocklens[i] (or blocklen) elements of types[i] (or
  * type) at byte displacements disps[i] -- every constructor but vector and
  * subarray is one of these. */
@@ -65,8 +101,10 @@ static int api_dt_blocks(const char *call, size_t count, const size_t *blocklens
 {
     ptrdiff_t *d = malloc((count ? count : 1) * sizeof *d);
     struct dtype_node **nodes = malloc((count ? count : 1) * sizeof *nodes);
-    int status = d && nodes ? ORMA_SUCCESS : api_dt_nomem(call, 0), too_deep = 0;
-    size_t k = 0, size = 0, align = 1;
+    struct dtype_sig **sigs = malloc((count ? count : 1) * sizeof *sigs);
+    int status = d && nodes && sigs ? ORMA_SUCCESS : api_dt_nomem(call, 0), too_deep = 0;
+    size_t k = 0, ks = 0, size = 0, align = 1;
+    int sig_known = 1; /* while every block's signature is known, sigs[0..ks) */
     ptrdiff_t lb = 0, ub = 0;
     int basic = is_struct ? -2 : dtype_basic(type); /* -2: none seen yet */
     for (size_t i = 0; i < count && !status; i++) {
@@ -98,24 +136,39 @@ static int api_dt_blocks(const char *call, size_t count, const size_t *blocklens
             break;
         }
         d[k++] = disps[i];
+        if (sig_known) {
+            if ((status = api_dt_sig_repeat(call, bl, t, &sigs[ks])))
+                break;
+            sig_known = sigs[ks] != NULL;
+            ks += (size_t)sig_known;
+        }
     }
     struct dtype_node *node = NULL;
+    struct dtype_sig *sig = NULL;
     if (!status) {
         node = dtype_node_seq(k, d, nodes, &too_deep);
         if (!node)
             status = api_dt_nomem(call, too_deep);
     }
+    /* blocks in the order given: the typemap order */
+    if (!status && sig_known && !(sig = dtype_sig_concat(ks, sigs)))
+        status = api_dt_nomem(call, 0);
     for (size_t i = 0; i < k; i++)
         dtype_node_unref(nodes[i]);
+    for (size_t i = 0; i < ks; i++)
+        dtype_sig_unref(sigs[i]);
+    free(sigs);
     free(nodes);
     free(d);
-    if (status)
+    if (status) {
+        dtype_node_unref(node);
         return status;
+    }
     if (is_struct && align > 1 && ub > lb) /* pad as C pads a struct */
         ub = lb + ((ub - lb) + (ptrdiff_t)align - 1) / (ptrdiff_t)align * (ptrdiff_t)align;
     if (!is_struct)
         align = dtype_align(type);
-    return api_dt_create(node, lb, ub, align, basic < 0 ? DTYPE_MIXED : basic, newtype_p);
+    return api_dt_create(node, sig, lb, ub, align, basic < 0 ? DTYPE_MIXED : basic, newtype_p);
 }
 
 int orma_type_contiguous(size_t count, orma_type oldtype, orma_type *newtype_p)
@@ -153,7 +206,9 @@ int orma_type_hvector(size_t count, size_t blocklength, orma_aint stride_bytes, 
         dtype_node_unref(node);
         return api_dt_overflow(call);
     }
-    return api_dt_create(node, lb, ub, dtype_align(oldtype), dtype_basic(oldtype), newtype_p);
+    size_t n; /* only a type without data can have more elements than bytes */
+    return api_dt_like(call, node, __builtin_mul_overflow(count, blocklength, &n) ? 0 : n, oldtype, lb, ub,
+                       newtype_p);
 }
 
 int orma_type_vector(size_t count, size_t blocklength, orma_aint stride, orma_type oldtype, orma_type *newtype_p)
@@ -282,7 +337,7 @@ int orma_type_subarray(int ndims, const size_t *sizes, const size_t *subsizes, c
     dtype_node_unref(node);
     if (!placed)
         return api_dt_nomem(call, too_deep);
-    return api_dt_create(placed, 0, stride, dtype_align(oldtype), dtype_basic(oldtype), newtype_p);
+    return api_dt_like(call, placed, elems, oldtype, 0, stride, newtype_p);
 }
 
 int orma_type_resized(orma_type oldtype, orma_aint lb, orma_aint extent, orma_type *newtype_p)
@@ -293,8 +348,7 @@ int orma_type_resized(orma_type oldtype, orma_aint lb, orma_aint extent, orma_ty
     ptrdiff_t ub;
     if (__builtin_add_overflow(lb, extent, &ub))
         return api_dt_overflow("orma_type_resized");
-    return api_dt_create(dtype_node_ref(dtype_layout(oldtype)), lb, ub, dtype_align(oldtype), dtype_basic(oldtype),
-                         newtype_p);
+    return api_dt_like("orma_type_resized", dtype_node_ref(dtype_layout(oldtype)), 1, oldtype, lb, ub, newtype_p);
 }
 
 int orma_type_dup(orma_type oldtype, orma_type *newtype_p)
@@ -303,8 +357,8 @@ int orma_type_dup(orma_type oldtype, orma_type *newtype_p)
     if (status)
         return status;
     ptrdiff_t lb = dtype_lb(oldtype);
-    status = api_dt_create(dtype_node_ref(dtype_layout(oldtype)), lb, lb + dtype_extent(oldtype),
-                           dtype_align(oldtype), dtype_basic(oldtype), newtype_p);
+    status = api_dt_like("orma_type_dup", dtype_node_ref(dtype_layout(oldtype)), 1, oldtype, lb,
+                         lb + dtype_extent(oldtype), newtype_p);
     if (!status && (oldtype->predefined || dtype_derived_of(oldtype)->committed)) /* predefined types are */
         dtype_derived_commit(*newtype_p);
     return status;

@@ -25,6 +25,9 @@ static int api_typed_data(const char *call, int target, const char *which, const
     if (bytes != tbytes)
         return util_error(ORMA_ERR_TYPE, "%s to rank %d: the %s holds %zu bytes of data but the target %zu", call,
                           target, which, bytes, tbytes);
+    int status = api_sig_match(call, target, count, type, tcount, ttype);
+    if (status)
+        return status;
     if (bytes && !buf)
         return util_error(ORMA_ERR_ARG, "%s: %s buffer is NULL for %zu bytes", call, which, bytes);
     *bytes_p = tbytes;

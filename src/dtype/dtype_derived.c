@@ -136,6 +136,7 @@ void dtype_release(orma_type t)
         return;
     dtype_node_unref(d->node);
     dtype_node_unref(d->walk);
+    dtype_sig_unref(d->sig);
     d->hdr.magic = 0;
     free(d);
 }

@@ -1,11 +1,12 @@
 /* dtype_derived.h -- derived datatype objects: an orma_type_s header (so
- * that size and extent read alike for every type), MPI's bounds, and the
- * compact layout (dtype_node.h).  Every live derived type is in a registry,
+ * that size and extent read alike for every type), MPI's bounds, the
+ * compact layout (dtype_node.h) and signature (dtype_sig.h).  Every live derived type is in a registry,
  * so that a freed or made-up handle is refused rather than followed. */
 #ifndef ORMA_DTYPE_DERIVED_H
 #define ORMA_DTYPE_DERIVED_H
 
 #include "dtype_node.h"
+#include "dtype_sig.h"
 #include "dtype_type.h"
 
 #include <orma.h>
@@ -24,6 +25,7 @@ struct dtype_derived {
     int basic;          /* the one predefined type all data is made of, or DTYPE_MIXED */
     struct dtype_node *node;
     struct dtype_node *walk; /* committed: node as one sequence of leaves (dtype_node_flatten), or NULL */
+    struct dtype_sig *sig; /* NULL: not known (dtype_sig.h says what that means) */
 };
 
 /* Nested layouts of at most this many runs per element are flattened at
@@ -58,7 +60,8 @@ static inline const struct dtype_node *dtype_walk_layout(orma_type t)
     return d && d->walk ? d->walk : dtype_layout(t);
 }
 
-/* A new derived type owning node (the reference is taken over). */
+/* A new derived type owning node (the reference is taken over), with no
+ * signature yet: the constructor sets sig (the type owns that reference). */
 int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, size_t align, orma_type *type_p);
 /* Mark t committed (once), flattening its layout if that speeds walks. */
 void dtype_derived_commit(orma_type t);

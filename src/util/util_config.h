@@ -23,6 +23,9 @@
       "0: defer every operation to the closing synchronization call")           \
     X(MAX_ATTACH, max_attach, UINT, "64",                                       \
       "regions one rank may attach to one dynamic window")                      \
+    X(CHECK, check, BOOL, "0",                                                  \
+      "1: also check that origin and target type signatures (sequences of "     \
+      "basic types) match, as MPI requires; 0: only that the data sizes match") \
     X(BOOT_RANK, boot_rank, INT, "-1", "set by orma-run: rank of this process") \
     X(BOOT_SIZE, boot_size, INT, "0", "set by orma-run: number of ranks")       \
     X(BOOT_JOB, boot_job, STRING, "", "set by orma-run: the job's random token")\

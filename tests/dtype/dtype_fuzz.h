@@ -1,8 +1,8 @@
 /* dtype_fuzz.h -- the naive reference model behind dtype_fuzz_layout.
  *
  * A reference type is its full typemap spelled out: one (displacement,
- * basic size) entry per basic element of one element of the type, in
- * typemap order, with MPI's bounds and the alignment a struct pads to.  It
+ * basic size, basic type) entry per basic element of one element of the
+ * type, in typemap order (a pair type is two entries, as in MPI), with MPI's bounds and the alignment a struct pads to.  It
  * is built by expanding each constructor literally (no merging, no loops),
  * so that it shares nothing with the library's compact layouts.  Every
  * reference type also owns the library handle built from the same
@@ -31,6 +31,7 @@ long fuzz_range(struct fuzz_rng *r, long lo, long hi);
 struct ref_ent {
     ptrdiff_t disp;
     size_t len;
+    int id; /* the basic type: an ORMA_TYPEID_* below the pair types */
 };
 
 struct ref_type {
@@ -61,6 +62,10 @@ int ref_build_padded(const struct ref_type *a, size_t pad, struct ref_type *out)
 
 /* Free the library handle (when derived) and the reference. */
 void ref_release(struct ref_type *t);
+
+/* The signature walk and comparisons of the library against t's entries
+ * (dtype_fuzz_sig.c); partner: another type, for a random pair. */
+void check_signature(struct fuzz_rng *r, const struct ref_type *t, const struct ref_type *partner);
 
 /* Extent as MPI defines it. */
 static inline ptrdiff_t ref_extent(const struct ref_type *t) { return t->ub - t->lb; }

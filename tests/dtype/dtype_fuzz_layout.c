@@ -9,7 +9,8 @@
  * spelled-out typemap (dtype_fuzz.h): size, bounds, true bounds,
  * contiguity, pack and unpack of 1..3 elements through the public calls,
  * byte ranges of the internal pack/unpack, the iterator's runs with random
- * run limits and skips, and the one-pass copy into another random type.
+ * run limits and skips, the one-pass copy into another random type, and
+ * the type signature (dtype_fuzz_sig.c).
  *
  * usage: dtype_fuzz_layout [seed [types]]; a failure prints the seed, the
  * type's number and its construction. */
@@ -351,6 +352,7 @@ int main(int argc, char **argv)
         const struct ref_type *partner = npool ? pool[fuzz_range(&rng, 0, (long)npool - 1)] : t;
         check_copy(&rng, t, fuzz_range(&rng, 0, 3) ? partner : t);
         check_copy(&rng, partner, t);
+        check_signature(&rng, t, partner);
         /* An older type, checked again after some of what it was built from
          * has been freed. */
         if (npool && fuzz_iter % 4 == 0)

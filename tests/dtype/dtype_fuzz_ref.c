@@ -72,14 +72,18 @@ static void sb_disps(struct sbuf *b, size_t n, const orma_aint *v)
 /* ---- predefined types ---- */
 
 struct predef_row {
-    int id;
+    int id, vid; /* vid: the type of the value (of a pair) */
     size_t vsize, align, index_off, extent; /* index_off 0: not a pair */
 };
 
 #define MAXOF(a, b) ((a) > (b) ? (a) : (b))
-#define PREDEF_ROW(name, ctype) {ORMA_TYPEID_##name, sizeof(ctype), alignof(ctype), 0, sizeof(ctype)},
+#define PREDEF_ROW(name, ctype) {ORMA_TYPEID_##name, ORMA_TYPEID_##name, sizeof(ctype), alignof(ctype), 0, sizeof(ctype)},
+#define VALUE_ID(vtype)                                                                                             \
+    _Generic((vtype)0, float: ORMA_TYPEID_FLOAT, double: ORMA_TYPEID_DOUBLE, long: ORMA_TYPEID_LONG,                 \
+             int: ORMA_TYPEID_INT, short: ORMA_TYPEID_SHORT, long double: ORMA_TYPEID_LONG_DOUBLE)
 #define PAIR_ROW(name, stype, vtype)                                                                                \
-    {ORMA_TYPEID_##name, sizeof(vtype), MAXOF(alignof(vtype), alignof(int)), offsetof(stype, index), sizeof(stype)},
+    {ORMA_TYPEID_##name, VALUE_ID(vtype), sizeof(vtype), MAXOF(alignof(vtype), alignof(int)), offsetof(stype, index), \
+     sizeof(stype)},
 static const struct predef_row predef_rows[] = {ORMA_PREDEFINED_TYPE_LIST(PREDEF_ROW) ORMA_PAIR_TYPE_LIST(PAIR_ROW)};
 #define NPREDEF (sizeof predef_rows / sizeof predef_rows[0])
 
@@ -93,8 +97,8 @@ const struct ref_type *ref_predefined(size_t i)
     struct ref_type *t = &predef_refs[i];
     if (!t->h) {
         const struct predef_row *row = &predef_rows[i];
-        predef_ents[i][0] = (struct ref_ent){0, row->vsize};
-        predef_ents[i][1] = (struct ref_ent){(ptrdiff_t)row->index_off, sizeof(int)};
+        predef_ents[i][0] = (struct ref_ent){0, row->vsize, row->vid};
+        predef_ents[i][1] = (struct ref_ent){(ptrdiff_t)row->index_off, sizeof(int), ORMA_TYPEID_INT};
         t->h = ORMA_PREDEFINED(row->id);
         t->n = row->index_off ? 2 : 1;
         t->e = predef_ents[i];
@@ -115,7 +119,7 @@ static ptrdiff_t absd(ptrdiff_t v) { return v < 0 ? -v : v; }
 static void ref_append(struct ref_type *t, const struct ref_type *c, ptrdiff_t o)
 {
     for (size_t j = 0; j < c->n; j++)
-        t->e[t->n++] = (struct ref_ent){o + c->e[j].disp, c->e[j].len};
+        t->e[t->n++] = (struct ref_ent){o + c->e[j].disp, c->e[j].len, c->e[j].id};
 }
 
 /* Bounds, size and the span check shared by every constructor; returns 1
