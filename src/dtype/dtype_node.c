@@ -54,8 +54,16 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
         return dtype_node_leaf(0);
     if (count == 1)
         return dtype_node_ref(child);
-    if (child->kind == DN_LEAF && stride == (ptrdiff_t)child->u.leaf.len)
-        return dtype_node_leaf(count * child->u.leaf.len);
+    size_t len, size;
+    ptrdiff_t whole;
+    if (child->kind == DN_LEAF && stride == (ptrdiff_t)child->u.leaf.len) {
+        /* one run: its end must be a ptrdiff_t like every other offset */
+        if (__builtin_mul_overflow(count, child->u.leaf.len, &len) || len > PTRDIFF_MAX) {
+            *too_deep_p = DTYPE_REFUSED_RANGE;
+            return NULL;
+        }
+        return dtype_node_leaf(len);
+    }
     if (child->kind == DN_SEQ && child->u.seq.n == 1) { /* the offset goes outside the loop */
         struct dtype_node *inner = dtype_node_repeat(count, stride, child->u.seq.e[0].child, too_deep_p);
         if (!inner)
@@ -65,15 +73,20 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
         return placed;
     }
     if (child->kind == DN_LOOP &&
-        stride == (ptrdiff_t)child->u.loop.count * child->u.loop.stride)
-        return dtype_node_repeat(count * child->u.loop.count, child->u.loop.stride, child->u.loop.child,
-                                 too_deep_p);
+        !__builtin_mul_overflow((ptrdiff_t)child->u.loop.count, child->u.loop.stride, &whole) && stride == whole) {
+        if (__builtin_mul_overflow(count, child->u.loop.count, &len)) {
+            *too_deep_p = DTYPE_REFUSED_RANGE;
+            return NULL;
+        }
+        return dtype_node_repeat(len, child->u.loop.stride, child->u.loop.child, too_deep_p);
+    }
     if (child->depth + 1 > DTYPE_MAX_DEPTH) {
         *too_deep_p = DTYPE_REFUSED_DEPTH;
         return NULL;
     }
     ptrdiff_t span, lo, hi;
-    if (count > PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)(count - 1), stride, &span) ||
+    if (count > PTRDIFF_MAX || __builtin_mul_overflow(count, child->size, &size) ||
+        __builtin_mul_overflow((ptrdiff_t)(count - 1), stride, &span) ||
         __builtin_add_overflow(child->true_lb, span < 0 ? span : 0, &lo) ||
         __builtin_add_overflow(child->true_ub, span > 0 ? span : 0, &hi)) {
         *too_deep_p = DTYPE_REFUSED_RANGE;
@@ -86,7 +99,7 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
     n->u.loop.count = count;
     n->u.loop.stride = stride;
     n->u.loop.child = dtype_node_ref(child);
-    n->size = count * child->size;
+    n->size = size;
     n->true_lb = lo;
     n->true_ub = hi;
     return n;
@@ -162,12 +175,12 @@ struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype
     for (size_t i = 0; i < k; i++) {
         const struct dtype_node *c = s->u.seq.e[i].child;
         ptrdiff_t d = s->u.seq.e[i].disp, lo, hi;
-        if (__builtin_add_overflow(d, c->true_lb, &lo) || __builtin_add_overflow(d, c->true_ub, &hi)) {
+        if (__builtin_add_overflow(d, c->true_lb, &lo) || __builtin_add_overflow(d, c->true_ub, &hi) ||
+            __builtin_add_overflow(s->size, c->size, &s->size)) {
             *too_deep_p = DTYPE_REFUSED_RANGE;
             dtype_node_unref(s);
             return NULL;
         }
-        s->size += c->size;
         if (i == 0 || lo < s->true_lb)
             s->true_lb = lo;
         if (i == 0 || hi > s->true_ub)

@@ -255,7 +255,7 @@ static int ser_read_seq(struct ser_reader *r, uint32_t i, struct dtype_node *con
             status = ser_bad(eat, "node %u: entry %zu is itself a sequence", i, k);
         else if (__builtin_add_overflow(disps[k], c->true_lb, &lo) || __builtin_add_overflow(disps[k], c->true_ub, &hi))
             status = ser_bad(eat, "node %u: entry %zu at %td overflows the address space", i, k, disps[k]);
-        else if (__builtin_add_overflow(size, c->size, &size) || size > PTRDIFF_MAX)
+        else if (__builtin_add_overflow(size, c->size, &size))
             status = ser_bad(eat, "node %u: the data size overflows", i);
     }
     int why = 0;
@@ -285,7 +285,7 @@ static int ser_read_node(struct ser_reader *r, uint32_t i, struct dtype_node *co
         struct dtype_node *child = NULL;
         if ((status = ser_get_child(r, i, tab, &child)))
             return status;
-        if (__builtin_mul_overflow(count, child->size, &bytes) || bytes > PTRDIFF_MAX)
+        if (__builtin_mul_overflow(count, child->size, &bytes))
             return ser_bad(at, "node %u: %zu copies of %zu bytes overflow", i, count, child->size);
         *node_p = dtype_node_repeat(count, stride, child, &why);
     } else if (kind == DN_SEQ) {
@@ -362,6 +362,8 @@ static int ser_read_derived(struct ser_reader *r, orma_type *type_p)
     else if (!status && (root->true_lb != h.true_lb || root->true_ub != h.true_ub))
         status = ser_bad(40, "the header's true bounds [%td, %td) are not the layout's [%td, %td)", h.true_lb,
                          h.true_ub, root->true_lb, root->true_ub);
+    else if (!status && __builtin_sub_overflow(root->true_ub, root->true_lb, &h.true_ub))
+        status = ser_bad(40, "the true extent from %td to %td overflows", root->true_lb, root->true_ub);
     if (!status)
         status = dtype_derived_create(dtype_node_ref(tab[h.nodes - 1]), h.lb, h.ub, h.align, type_p);
     if (!status) {

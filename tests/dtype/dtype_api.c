@@ -164,6 +164,16 @@ static void overflow_errors(void)
     CHECK(t == SENTINEL);
     CHECK_OK(orma_type_free(&thin));
     CHECK_OK(orma_type_free(&big));
+
+    /* Bounds that each fit, an extent between them that does not. */
+    size_t ones[2] = {1, 1};
+    orma_aint apart[2] = {-(amax / 2) - 8, amax / 2 + 8}, late[2] = {0, amax - 10};
+    orma_type cd[2] = {ORMA_CHAR, ORMA_DOUBLE};
+    CHECK_ERR(orma_type_hindexed(2, ones, apart, ORMA_INT, &t), ORMA_ERR_COUNT);
+    CHECK_ERR(orma_type_struct(2, ones, apart, cd, &t), ORMA_ERR_COUNT);
+    /* A struct's extent that fits until it is padded to its alignment. */
+    CHECK_ERR(orma_type_struct(2, ones, late, cd, &t), ORMA_ERR_COUNT);
+    CHECK(t == SENTINEL);
 }
 
 static void free_and_dup_rules(void)
