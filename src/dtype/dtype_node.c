@@ -106,27 +106,37 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
 }
 
 /* Append (disp, child) to e[*k], flattening a sequence child and merging a
- * leaf that starts where the previous leaf ends. */
-static void dtype_seq_push(struct dtype_entry *e, size_t *k, ptrdiff_t disp, struct dtype_node *child)
+ * leaf that starts where the previous leaf ends.  Returns 0, or
+ * DTYPE_REFUSED_RANGE when a flattened offset overflows. */
+static int dtype_seq_push(struct dtype_entry *e, size_t *k, ptrdiff_t disp, struct dtype_node *child)
 {
     if (child->size == 0)
-        return;
+        return 0;
     if (child->kind == DN_SEQ) {
-        for (size_t j = 0; j < child->u.seq.n; j++)
-            dtype_seq_push(e, k, disp + child->u.seq.e[j].disp, child->u.seq.e[j].child);
-        return;
+        for (size_t j = 0; j < child->u.seq.n; j++) {
+            ptrdiff_t d;
+            if (__builtin_add_overflow(disp, child->u.seq.e[j].disp, &d) ||
+                dtype_seq_push(e, k, d, child->u.seq.e[j].child))
+                return DTYPE_REFUSED_RANGE;
+        }
+        return 0;
     }
-    if (*k && child->kind == DN_LEAF && e[*k - 1].child->kind == DN_LEAF &&
-        e[*k - 1].disp + (ptrdiff_t)e[*k - 1].child->u.leaf.len == disp) {
+    const struct dtype_node *prev = *k ? e[*k - 1].child : NULL;
+    ptrdiff_t end;
+    size_t len;
+    if (prev && child->kind == DN_LEAF && prev->kind == DN_LEAF &&
+        !__builtin_add_overflow(e[*k - 1].disp, (ptrdiff_t)prev->u.leaf.len, &end) && end == disp &&
+        !__builtin_add_overflow(prev->u.leaf.len, child->u.leaf.len, &len) && len <= PTRDIFF_MAX) {
         /* merging needs a leaf of our own: the previous one may be shared */
-        struct dtype_node *m = dtype_node_leaf(e[*k - 1].child->u.leaf.len + child->u.leaf.len);
+        struct dtype_node *m = dtype_node_leaf(len);
         if (m) {
             dtype_node_unref(e[*k - 1].child);
             e[*k - 1].child = m;
-            return;
+            return 0;
         }
     }
     e[(*k)++] = (struct dtype_entry){disp, dtype_node_ref(child)};
+    return 0;
 }
 
 static size_t dtype_seq_entries(const struct dtype_node *child)
@@ -153,8 +163,16 @@ struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype
     if (!e)
         return NULL;
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        dtype_seq_push(e, &k, disps[i], children[i]);
+    int refused = 0;
+    for (size_t i = 0; i < n && !refused; i++)
+        refused = dtype_seq_push(e, &k, disps[i], children[i]);
+    if (refused) {
+        for (size_t i = 0; i < k; i++)
+            dtype_node_unref(e[i].child);
+        free(e);
+        *too_deep_p = refused;
+        return NULL;
+    }
     if (k == 1 && e[0].disp == 0) {
         struct dtype_node *only = e[0].child;
         free(e);
