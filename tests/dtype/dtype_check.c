@@ -27,11 +27,14 @@ static int is_contig(orma_type t, size_t count, const char *what)
     return flag;
 }
 
+/* Committed, small, and near offset 0: a buffer's address minus the true
+ * lower bound must still be an address. */
 static int small_enough(orma_type t)
 {
     const struct dtype_node *n = dtype_layout(t);
     return (t->predefined || dtype_derived_of(t)->committed) && t->size <= DTYPE_CHECK_MAX_SPAN &&
-           n->true_ub - n->true_lb <= DTYPE_CHECK_MAX_SPAN;
+           n->true_ub - n->true_lb <= DTYPE_CHECK_MAX_SPAN && n->true_lb > -DTYPE_CHECK_MAX_SPAN &&
+           n->true_ub < DTYPE_CHECK_MAX_SPAN;
 }
 
 /* The runs of one element: within the true bounds and reaching both, as
