@@ -310,28 +310,29 @@ static void hand_made(void)
     leaf(&w, 1);
     loop(&w, SIZE_MAX / 2 + 2, 2, 0);
     refused(&w, "overflow");
-    header(&w, ORMA_TYPEID_BYTE, 1, 2, 0, 2, 0, 2, 1);
-    leaf(&w, (size_t)PTRDIFF_MAX + 1);
-    refused(&w, "overflows the address space");
-    header(&w, ORMA_TYPEID_BYTE, 1, 2, 0, 2, 0, 2, 1);
-    leaf(&w, 2);
-    put(&w, 0, 1);
-    refused(&w, "follow the last node");
-    header(&w, ORMA_TYPEID_BYTE, 1, 2, 0, 2, 0, 2, 3);
-    leaf(&w, 2);
-    refused(&w, "cannot fit");
-    header(&w, ORMA_TYPEID_COUNT, 1, 2, 0, 2, 0, 2, 1);
-    leaf(&w, 2);
-    refused(&w, "not a predefined type id");
-    header(&w, ORMA_TYPEID_INT, 4, 6, 0, 6, 0, 6, 1);
-    leaf(&w, 6);
-    refused(&w, "not a whole number");
-    header(&w, DTYPE_MIXED, 3, 6, 0, 6, 0, 6, 1);
-    leaf(&w, 6);
-    refused(&w, "alignment");
-    header(&w, DTYPE_MIXED, 1, 6, PTRDIFF_MIN, PTRDIFF_MAX, 0, 6, 1);
-    leaf(&w, 6);
-    refused(&w, "extent");
+    /* one run of bytes, with a bad header or trailing bytes */
+    static const struct {
+        int basic;
+        size_t align, len;
+        ptrdiff_t lb, ub;
+        uint32_t nodes, trailing;
+        const char *why;
+    } one_run[] = {
+        {ORMA_TYPEID_BYTE, 1, (size_t)PTRDIFF_MAX + 1, 0, 2, 1, 0, "overflows the address space"},
+        {ORMA_TYPEID_BYTE, 1, 2, 0, 2, 1, 1, "follow the last node"},
+        {ORMA_TYPEID_BYTE, 1, 2, 0, 2, 3, 0, "cannot fit"},
+        {ORMA_TYPEID_COUNT, 1, 2, 0, 2, 1, 0, "not a predefined type id"},
+        {ORMA_TYPEID_INT, 4, 6, 0, 6, 1, 0, "not a whole number"},
+        {DTYPE_MIXED, 3, 6, 0, 6, 1, 0, "alignment"},
+        {DTYPE_MIXED, 1, 6, PTRDIFF_MIN, PTRDIFF_MAX, 1, 0, "extent"},
+    };
+    for (size_t i = 0; i < sizeof one_run / sizeof one_run[0]; i++) {
+        header(&w, one_run[i].basic, one_run[i].align, one_run[i].len, one_run[i].lb, one_run[i].ub, 0,
+               (ptrdiff_t)one_run[i].len, one_run[i].nodes);
+        leaf(&w, one_run[i].len);
+        put(&w, 0, (int)one_run[i].trailing);
+        refused(&w, one_run[i].why);
+    }
     header(&w, DTYPE_MIXED, 1, 2, 0, 2, 0, 2, 2);
     leaf(&w, 1);
     put(&w, 2, 1); /* a sequence claiming more entries than bytes left */
@@ -475,11 +476,7 @@ static void random_types(long ntypes)
 
 int main(int argc, char **argv)
 {
-    long ntypes = 3000;
-    if (argc > 1)
-        fuzz_seed = strtoull(argv[1], NULL, 0);
-    if (argc > 2)
-        ntypes = strtol(argv[2], NULL, 0);
+    long ntypes = fuzz_args(argc, argv, 3000);
     CHECK_OK(orma_init(&argc, &argv));
     bad_args();
     hand_built();
