@@ -266,8 +266,10 @@ static int ser_read_seq(struct ser_reader *r, uint32_t i, struct dtype_node *con
     return status;
 }
 
-/* Node i, rebuilt through the constructors from nodes 0..i-1. */
-static int ser_read_node(struct ser_reader *r, uint32_t i, struct dtype_node *const *tab, struct dtype_node **node_p)
+/* Node i, rebuilt through the constructors from nodes 0..i-1; every run
+ * holds whole elements of unit bytes. */
+static int ser_read_node(struct ser_reader *r, uint32_t i, size_t unit, struct dtype_node *const *tab,
+                         struct dtype_node **node_p)
 {
     size_t at = r->pos, left = r->len - r->pos;
     int kind = left ? (int)ser_get(r, 1) : -1, why = 0, status;
@@ -278,6 +280,8 @@ static int ser_read_node(struct ser_reader *r, uint32_t i, struct dtype_node *co
         size_t len = ser_get(r, 8);
         if (len > PTRDIFF_MAX)
             return ser_bad(at, "node %u: a run of %zu bytes overflows the address space", i, len);
+        if (len % unit)
+            return ser_bad(at, "node %u: a run of %zu bytes is not whole elements of the basic type", i, len);
         *node_p = dtype_node_leaf(len);
     } else if (kind == DN_LOOP) {
         size_t count = ser_get(r, 8), bytes;
@@ -352,8 +356,13 @@ static int ser_read_derived(struct ser_reader *r, orma_type *type_p)
     struct dtype_node **tab = calloc(h.nodes, sizeof *tab);
     if (!tab)
         return util_error(ORMA_ERR_NOMEM, "dtype_deserialize: out of memory");
+    /* Runs of one basic type are whole elements of it; a pair's two
+     * members are runs of their own, merged with their neighbours. */
+    size_t unit = 1;
+    if (h.basic != DTYPE_MIXED && h.basic < ORMA_TYPEID_FLOAT_INT)
+        unit = orma_predefined_types.types[h.basic].size;
     for (uint32_t i = 0; i < h.nodes && !status; i++)
-        status = ser_read_node(r, i, tab, &tab[i]);
+        status = ser_read_node(r, i, unit, tab, &tab[i]);
     const struct dtype_node *root = status ? NULL : tab[h.nodes - 1];
     if (!status && r->pos != r->len)
         status = ser_bad(r->pos, "%zu bytes follow the last node", r->len - r->pos);

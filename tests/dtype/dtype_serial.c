@@ -363,6 +363,17 @@ static void hand_made(void)
     put(&w, 1, 4);
     leaf(&w, 1);
     refused(&w, "itself a sequence");
+    /* ints in runs of 6 and 2 bytes: the size is whole ints, the runs not */
+    header(&w, ORMA_TYPEID_INT, 4, 8, 0, 12, 0, 12, 3);
+    leaf(&w, 6);
+    leaf(&w, 2);
+    put(&w, 2, 1);
+    put(&w, 2, 8);
+    put(&w, 0, 8);
+    put(&w, 0, 4);
+    put(&w, 10, 8);
+    put(&w, 1, 4);
+    refused(&w, "not whole elements");
 
     /* the predefined form */
     w.n = 0;
