@@ -364,6 +364,7 @@ static int ser_read_derived(struct ser_reader *r, orma_type *type_p)
     for (uint32_t i = 0; i < h.nodes && !status; i++)
         status = ser_read_node(r, i, unit, tab, &tab[i]);
     const struct dtype_node *root = status ? NULL : tab[h.nodes - 1];
+    ptrdiff_t true_ext;
     if (!status && r->pos != r->len)
         status = ser_bad(r->pos, "%zu bytes follow the last node", r->len - r->pos);
     else if (!status && root->size != h.size)
@@ -371,7 +372,7 @@ static int ser_read_derived(struct ser_reader *r, orma_type *type_p)
     else if (!status && (root->true_lb != h.true_lb || root->true_ub != h.true_ub))
         status = ser_bad(40, "the header's true bounds [%td, %td) are not the layout's [%td, %td)", h.true_lb,
                          h.true_ub, root->true_lb, root->true_ub);
-    else if (!status && __builtin_sub_overflow(root->true_ub, root->true_lb, &h.true_ub))
+    else if (!status && __builtin_sub_overflow(root->true_ub, root->true_lb, &true_ext))
         status = ser_bad(40, "the true extent from %td to %td overflows", root->true_lb, root->true_ub);
     if (!status)
         status = dtype_derived_create(dtype_node_ref(tab[h.nodes - 1]), h.lb, h.ub, h.align, type_p);
