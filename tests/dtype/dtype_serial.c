@@ -260,6 +260,16 @@ static void loop(struct bytes *w, size_t count, ptrdiff_t stride, uint32_t child
     put(w, child, 4);
 }
 
+static void seq(struct bytes *w, size_t n, const ptrdiff_t *disps, const uint32_t *children)
+{
+    put(w, 2, 1);
+    put(w, n, 8);
+    for (size_t i = 0; i < n; i++) {
+        put(w, (uint64_t)disps[i], 8);
+        put(w, children[i], 4);
+    }
+}
+
 static void refused(const struct bytes *w, const char *why)
 {
     orma_type u = SENTINEL;
@@ -349,30 +359,19 @@ static void hand_made(void)
         loop(&w, 2, ((ptrdiff_t)3 << i) + 1, i);
     refused(&w, "deeper than");
     /* a sequence entry that is a sequence (serialized layouts are flat) */
+    ptrdiff_t apart[2] = {0, 4}, two = 2, gap[2] = {0, 10};
+    uint32_t firsts[2] = {0, 0}, second = 1, both[2] = {0, 1};
     header(&w, DTYPE_MIXED, 1, 3, 0, 9, 0, 9, 4);
     leaf(&w, 1);
-    put(&w, 2, 1);
-    put(&w, 2, 8);
-    put(&w, 0, 8);
-    put(&w, 0, 4);
-    put(&w, 4, 8);
-    put(&w, 0, 4);
-    put(&w, 2, 1);
-    put(&w, 1, 8);
-    put(&w, 2, 8);
-    put(&w, 1, 4);
+    seq(&w, 2, apart, firsts);
+    seq(&w, 1, &two, &second);
     leaf(&w, 1);
     refused(&w, "itself a sequence");
     /* ints in runs of 6 and 2 bytes: the size is whole ints, the runs not */
     header(&w, ORMA_TYPEID_INT, 4, 8, 0, 12, 0, 12, 3);
     leaf(&w, 6);
     leaf(&w, 2);
-    put(&w, 2, 1);
-    put(&w, 2, 8);
-    put(&w, 0, 8);
-    put(&w, 0, 4);
-    put(&w, 10, 8);
-    put(&w, 1, 4);
+    seq(&w, 2, gap, both);
     refused(&w, "not whole elements");
 
     /* the predefined form */
