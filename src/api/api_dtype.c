@@ -164,8 +164,14 @@ static int api_dt_blocks(const char *call, size_t count, const size_t *blocklens
         dtype_node_unref(node);
         return status;
     }
-    if (is_struct && align > 1 && ub > lb) /* pad as C pads a struct */
-        ub = lb + ((ub - lb) + (ptrdiff_t)align - 1) / (ptrdiff_t)align * (ptrdiff_t)align;
+    ptrdiff_t ext, a = (ptrdiff_t)align;
+    if (is_struct && align > 1 && ub > lb && /* pad as C pads a struct */
+        (__builtin_sub_overflow(ub, lb, &ext) || __builtin_add_overflow(ext, a - 1, &ext) ||
+         __builtin_add_overflow(lb, ext / a * a, &ub))) {
+        dtype_node_unref(node);
+        dtype_sig_unref(sig);
+        return api_dt_overflow(call);
+    }
     if (!is_struct)
         align = dtype_align(type);
     return api_dt_create(node, sig, lb, ub, align, basic < 0 ? DTYPE_MIXED : basic, newtype_p);

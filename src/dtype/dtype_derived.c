@@ -69,6 +69,14 @@ struct dtype_node *dtype_layout(orma_type t)
 
 int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, size_t align, orma_type *type_p)
 {
+    /* Blocks far apart can have bounds that each fit while the distance
+     * between them does not: every extent must be a ptrdiff_t. */
+    ptrdiff_t ext, true_ext;
+    if (__builtin_sub_overflow(ub, lb, &ext) || __builtin_sub_overflow(node->true_ub, node->true_lb, &true_ext)) {
+        dtype_node_unref(node);
+        return util_error(ORMA_ERR_COUNT, "the datatype's extent overflows the address space (lb %td, ub %td)", lb,
+                          ub);
+    }
     if (2 * (dtype_live_n + 1) > dtype_live_cap && dtype_live_grow()) {
         dtype_node_unref(node);
         return util_error(ORMA_ERR_NOMEM, "out of memory creating a datatype");

@@ -54,8 +54,16 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
         return dtype_node_leaf(0);
     if (count == 1)
         return dtype_node_ref(child);
-    if (child->kind == DN_LEAF && stride == (ptrdiff_t)child->u.leaf.len)
-        return dtype_node_leaf(count * child->u.leaf.len);
+    size_t len, size;
+    ptrdiff_t whole;
+    if (child->kind == DN_LEAF && stride == (ptrdiff_t)child->u.leaf.len) {
+        /* one run: its end must be a ptrdiff_t like every other offset */
+        if (__builtin_mul_overflow(count, child->u.leaf.len, &len) || len > PTRDIFF_MAX) {
+            *too_deep_p = DTYPE_REFUSED_RANGE;
+            return NULL;
+        }
+        return dtype_node_leaf(len);
+    }
     if (child->kind == DN_SEQ && child->u.seq.n == 1) { /* the offset goes outside the loop */
         struct dtype_node *inner = dtype_node_repeat(count, stride, child->u.seq.e[0].child, too_deep_p);
         if (!inner)
@@ -65,15 +73,20 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
         return placed;
     }
     if (child->kind == DN_LOOP &&
-        stride == (ptrdiff_t)child->u.loop.count * child->u.loop.stride)
-        return dtype_node_repeat(count * child->u.loop.count, child->u.loop.stride, child->u.loop.child,
-                                 too_deep_p);
+        !__builtin_mul_overflow((ptrdiff_t)child->u.loop.count, child->u.loop.stride, &whole) && stride == whole) {
+        if (__builtin_mul_overflow(count, child->u.loop.count, &len)) {
+            *too_deep_p = DTYPE_REFUSED_RANGE;
+            return NULL;
+        }
+        return dtype_node_repeat(len, child->u.loop.stride, child->u.loop.child, too_deep_p);
+    }
     if (child->depth + 1 > DTYPE_MAX_DEPTH) {
         *too_deep_p = DTYPE_REFUSED_DEPTH;
         return NULL;
     }
     ptrdiff_t span, lo, hi;
-    if (count > PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)(count - 1), stride, &span) ||
+    if (count > PTRDIFF_MAX || __builtin_mul_overflow(count, child->size, &size) ||
+        __builtin_mul_overflow((ptrdiff_t)(count - 1), stride, &span) ||
         __builtin_add_overflow(child->true_lb, span < 0 ? span : 0, &lo) ||
         __builtin_add_overflow(child->true_ub, span > 0 ? span : 0, &hi)) {
         *too_deep_p = DTYPE_REFUSED_RANGE;
@@ -86,34 +99,44 @@ struct dtype_node *dtype_node_repeat(size_t count, ptrdiff_t stride, struct dtyp
     n->u.loop.count = count;
     n->u.loop.stride = stride;
     n->u.loop.child = dtype_node_ref(child);
-    n->size = count * child->size;
+    n->size = size;
     n->true_lb = lo;
     n->true_ub = hi;
     return n;
 }
 
 /* Append (disp, child) to e[*k], flattening a sequence child and merging a
- * leaf that starts where the previous leaf ends. */
-static void dtype_seq_push(struct dtype_entry *e, size_t *k, ptrdiff_t disp, struct dtype_node *child)
+ * leaf that starts where the previous leaf ends.  Returns 0, or
+ * DTYPE_REFUSED_RANGE when a flattened offset overflows. */
+static int dtype_seq_push(struct dtype_entry *e, size_t *k, ptrdiff_t disp, struct dtype_node *child)
 {
     if (child->size == 0)
-        return;
+        return 0;
     if (child->kind == DN_SEQ) {
-        for (size_t j = 0; j < child->u.seq.n; j++)
-            dtype_seq_push(e, k, disp + child->u.seq.e[j].disp, child->u.seq.e[j].child);
-        return;
+        for (size_t j = 0; j < child->u.seq.n; j++) {
+            ptrdiff_t d;
+            if (__builtin_add_overflow(disp, child->u.seq.e[j].disp, &d) ||
+                dtype_seq_push(e, k, d, child->u.seq.e[j].child))
+                return DTYPE_REFUSED_RANGE;
+        }
+        return 0;
     }
-    if (*k && child->kind == DN_LEAF && e[*k - 1].child->kind == DN_LEAF &&
-        e[*k - 1].disp + (ptrdiff_t)e[*k - 1].child->u.leaf.len == disp) {
+    const struct dtype_node *prev = *k ? e[*k - 1].child : NULL;
+    ptrdiff_t end;
+    size_t len;
+    if (prev && child->kind == DN_LEAF && prev->kind == DN_LEAF &&
+        !__builtin_add_overflow(e[*k - 1].disp, (ptrdiff_t)prev->u.leaf.len, &end) && end == disp &&
+        !__builtin_add_overflow(prev->u.leaf.len, child->u.leaf.len, &len) && len <= PTRDIFF_MAX) {
         /* merging needs a leaf of our own: the previous one may be shared */
-        struct dtype_node *m = dtype_node_leaf(e[*k - 1].child->u.leaf.len + child->u.leaf.len);
+        struct dtype_node *m = dtype_node_leaf(len);
         if (m) {
             dtype_node_unref(e[*k - 1].child);
             e[*k - 1].child = m;
-            return;
+            return 0;
         }
     }
     e[(*k)++] = (struct dtype_entry){disp, dtype_node_ref(child)};
+    return 0;
 }
 
 static size_t dtype_seq_entries(const struct dtype_node *child)
@@ -149,8 +172,16 @@ struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype
     if (!e)
         return NULL;
     size_t k = 0;
-    for (size_t i = 0; i < n; i++)
-        dtype_seq_push(e, &k, disps[i], children[i]);
+    int refused = 0;
+    for (size_t i = 0; i < n && !refused; i++)
+        refused = dtype_seq_push(e, &k, disps[i], children[i]);
+    if (refused) {
+        for (size_t i = 0; i < k; i++)
+            dtype_node_unref(e[i].child);
+        free(e);
+        *too_deep_p = refused;
+        return NULL;
+    }
     if (k == 1 && e[0].disp == 0) {
         struct dtype_node *only = e[0].child;
         free(e);
@@ -171,12 +202,12 @@ struct dtype_node *dtype_node_seq(size_t n, const ptrdiff_t *disps, struct dtype
     for (size_t i = 0; i < k; i++) {
         const struct dtype_node *c = s->u.seq.e[i].child;
         ptrdiff_t d = s->u.seq.e[i].disp, lo, hi;
-        if (__builtin_add_overflow(d, c->true_lb, &lo) || __builtin_add_overflow(d, c->true_ub, &hi)) {
+        if (__builtin_add_overflow(d, c->true_lb, &lo) || __builtin_add_overflow(d, c->true_ub, &hi) ||
+            __builtin_add_overflow(s->size, c->size, &s->size)) {
             *too_deep_p = DTYPE_REFUSED_RANGE;
             dtype_node_unref(s);
             return NULL;
         }
-        s->size += c->size;
         if (i == 0 || lo < s->true_lb)
             s->true_lb = lo;
         if (i == 0 || hi > s->true_ub)

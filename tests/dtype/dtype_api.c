@@ -164,6 +164,28 @@ static void overflow_errors(void)
     CHECK(t == SENTINEL);
     CHECK_OK(orma_type_free(&thin));
     CHECK_OK(orma_type_free(&big));
+
+    /* Bounds that each fit, an extent between them that does not. */
+    size_t ones[2] = {1, 1};
+    orma_aint apart[2] = {-(amax / 2) - 8, amax / 2 + 8}, late[2] = {0, amax - 10};
+    orma_type cd[2] = {ORMA_CHAR, ORMA_DOUBLE};
+    CHECK_ERR(orma_type_hindexed(2, ones, apart, ORMA_INT, &t), ORMA_ERR_COUNT);
+    CHECK_ERR(orma_type_struct(2, ones, apart, cd, &t), ORMA_ERR_COUNT);
+    /* A struct's extent that fits until it is padded to its alignment. */
+    CHECK_ERR(orma_type_struct(2, ones, late, cd, &t), ORMA_ERR_COUNT);
+    /* Data past INTPTR_MAX behind bounds resized to fit: as touching runs
+     * about to merge, and as the entries of a flattened indexed type. */
+    orma_type back, pair, spread;
+    orma_aint near[2] = {amax - 2, amax - 2}, at[2] = {0, 25}, edge = amax - 50;
+    CHECK_OK(orma_type_resized(ORMA_INT, -8, 8, &back));
+    CHECK_ERR(orma_type_hindexed(2, ones, near, back, &t), ORMA_ERR_COUNT);
+    CHECK_OK(orma_type_indexed(2, ones, at, ORMA_INT, &pair));
+    CHECK_OK(orma_type_resized(pair, 0, 1, &spread));
+    CHECK_ERR(orma_type_hindexed(1, ones, &edge, spread, &t), ORMA_ERR_COUNT);
+    CHECK(t == SENTINEL);
+    CHECK_OK(orma_type_free(&back));
+    CHECK_OK(orma_type_free(&pair));
+    CHECK_OK(orma_type_free(&spread));
 }
 
 static void free_and_dup_rules(void)

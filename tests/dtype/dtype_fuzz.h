@@ -70,6 +70,10 @@ void check_signature(struct fuzz_rng *r, const struct ref_type *t, const struct 
 /* Extent as MPI defines it. */
 static inline ptrdiff_t ref_extent(const struct ref_type *t) { return t->ub - t->lb; }
 
+/* The command line [seed [types]]: sets fuzz_seed, returns the number of
+ * types to build (ntypes when not given). */
+long fuzz_args(int argc, char **argv, long ntypes);
+
 /* Where a failure is reported: what is being checked, for reproduction. */
 extern uint64_t fuzz_seed;
 extern long fuzz_iter;

@@ -333,11 +333,7 @@ static void check_type(struct fuzz_rng *r, const struct ref_type *t)
 
 int main(int argc, char **argv)
 {
-    long ntypes = 5000;
-    if (argc > 1)
-        fuzz_seed = strtoull(argv[1], NULL, 0);
-    if (argc > 2)
-        ntypes = strtol(argv[2], NULL, 0);
+    long ntypes = fuzz_args(argc, argv, 5000);
     CHECK_OK(orma_init(&argc, &argv));
 
     struct fuzz_rng rng = {fuzz_seed};

@@ -23,6 +23,13 @@ long fuzz_range(struct fuzz_rng *r, long lo, long hi)
     return lo + (long)(fuzz_next(r) % (uint64_t)(hi - lo + 1));
 }
 
+long fuzz_args(int argc, char **argv, long ntypes)
+{
+    if (argc > 1)
+        fuzz_seed = strtoull(argv[1], NULL, 0);
+    return argc > 2 ? strtol(argv[2], NULL, 0) : ntypes;
+}
+
 /* ---- growing strings for the descriptions ---- */
 
 struct sbuf {
