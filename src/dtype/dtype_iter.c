@@ -346,6 +346,9 @@ static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, si
     case 12: DTYPE_UNIFORM(12, SOFF, DOFF) break;                                                  \
     case 16: DTYPE_UNIFORM(16, SOFF, DOFF) break;                                                  \
     case 24: DTYPE_UNIFORM(24, SOFF, DOFF) break;                                                  \
+    case 32: DTYPE_UNIFORM(32, SOFF, DOFF) break;                                                  \
+    case 64: DTYPE_UNIFORM(64, SOFF, DOFF) break;                                                  \
+    case 128: DTYPE_UNIFORM(128, SOFF, DOFF) break;                                                \
     default: DTYPE_UNIFORM(sw->len, SOFF, DOFF) break;                                             \
     }
 
