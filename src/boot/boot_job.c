@@ -30,6 +30,29 @@ struct boot_job_shared {
 
 struct boot_job boot_job = {.rank = 0, .size = 1, .status_fd = -1};
 
+static struct {
+    int set, rank, size;
+    char token[sizeof boot_job.token];
+} boot_ext;
+
+static int boot_token_valid(const char *t)
+{
+    size_t n = strlen(t);
+    return n >= 16 && n < sizeof boot_job.token && strspn(t, "0123456789abcdef") == n;
+}
+
+int boot_job_external(int rank, int size, const char *token)
+{
+    if (size < 1 || rank < 0 || rank >= size || !token || !boot_token_valid(token))
+        return util_error(ORMA_ERR_ARG, "boot_job_external: rank %d of %d with token \"%s\" is not a job", rank,
+                          size, token ? token : "(null)");
+    boot_ext.set = 1;
+    boot_ext.rank = rank;
+    boot_ext.size = size;
+    snprintf(boot_ext.token, sizeof boot_ext.token, "%s", token);
+    return ORMA_SUCCESS;
+}
+
 static size_t boot_seg_size(int n)
 {
     return sizeof(struct boot_job_shared) + shm_barrier_size(n) + (size_t)n * BOOT_SLOT_SIZE;
@@ -75,10 +98,14 @@ int boot_job_start(void)
 {
     boot_job.pid = getpid();
     int launched = util_config.boot_rank >= 0;
-    if (launched) {
+    if (boot_ext.set) {
+        boot_job.rank = boot_ext.rank;
+        boot_job.size = boot_ext.size;
+        boot_job.status_fd = -1;
+        snprintf(boot_job.token, sizeof boot_job.token, "%s", boot_ext.token);
+    } else if (launched) {
         if (util_config.boot_size < 1 || util_config.boot_rank >= util_config.boot_size ||
-            strlen(util_config.boot_job) < 16 || strlen(util_config.boot_job) >= sizeof boot_job.token ||
-            strspn(util_config.boot_job, "0123456789abcdef") != strlen(util_config.boot_job))
+            !boot_token_valid(util_config.boot_job))
             return util_error(ORMA_ERR_PEER, "inconsistent launcher settings (ORMA_BOOT_RANK=%d, "
                               "ORMA_BOOT_SIZE=%d): start jobs with orma-run",
                               util_config.boot_rank, util_config.boot_size);

@@ -33,8 +33,16 @@ struct boot_job {
 
 extern struct boot_job boot_job;
 
-/* Join the job described by util_config (after util_config_load). */
+/* Join the job described by util_config (after util_config_load), or by
+ * boot_job_external when that was called. */
 int boot_job_start(void);
+
+/* Describe the job from another bootstrap than orma-run (liborma-mpi: the
+ * node's MPI ranks), before orma_init: this process is rank of size, and
+ * every rank was given the same token (16..39 lower-case hex digits).
+ * Without a launcher nobody removes shared objects after a crash, so they
+ * are unlinked as soon as every rank has them mapped. */
+int boot_job_external(int rank, int size, const char *token);
 
 /* Leave it: tell the launcher this rank finalized and unmap. */
 void boot_job_finish(void);

@@ -1,0 +1,77 @@
+/* mpi_boot.c -- orma starts with MPI and ends with it.  MPI_Init (or
+ * MPI_Init_thread) initializes the host MPI, then orma over the node's
+ * ranks: the node-local communicator from MPI_Comm_split_type, a job token
+ * drawn by its rank 0 and broadcast, and orma's own shared job segment from
+ * there (boot_job.h).  A job spread over several nodes runs MPI as usual,
+ * but its windows need the net transport, which is not built yet: window
+ * creation then fails with a message saying so. */
+#include "mpi_orma.h"
+#include "boot_job.h"
+#include "util_log.h"
+#include "util_random.h"
+
+#include <stdio.h>
+#include <string.h>
+
+int mpi_orma_ready;
+char mpi_orma_why[160];
+
+static void mpi_orma_start(void)
+{
+    int wrank, wsize, nsize, flag = 0;
+    MPI_Comm node;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    PMPI_Comm_size(MPI_COMM_WORLD, &wsize);
+    PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    PMPI_Comm_size(node, &nsize);
+    PMPI_Comm_free(&node);
+    if (nsize != wsize) {
+        snprintf(mpi_orma_why, sizeof mpi_orma_why, "the job spans several nodes (%d of its %d ranks on this "
+                 "one), and orma's transport between nodes is not built yet", nsize, wsize);
+        return;
+    }
+    char token[40] = {0};
+    if (wrank == 0 && util_random_hex(16, token) != ORMA_SUCCESS)
+        token[0] = 0; /* every rank fails below */
+    PMPI_Bcast(token, sizeof token, MPI_CHAR, 0, MPI_COMM_WORLD);
+    int status = boot_job_external(wrank, wsize, token);
+    if (!status)
+        status = orma_init(NULL, NULL);
+    /* all or none: a window needs every rank */
+    int ok = status == ORMA_SUCCESS, all_ok = 0;
+    PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
+    if (all_ok) {
+        mpi_orma_ready = 1;
+        return;
+    }
+    snprintf(mpi_orma_why, sizeof mpi_orma_why, "orma could not start on every rank (this rank: %s)",
+             ok ? "started" : orma_error_message());
+    orma_initialized(&flag);
+    if (flag)
+        orma_finalize();
+}
+
+int MPI_Init(int *argc, char ***argv)
+{
+    int rc = PMPI_Init(argc, argv);
+    if (rc == MPI_SUCCESS)
+        mpi_orma_start();
+    return rc;
+}
+
+int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    int rc = PMPI_Init_thread(argc, argv, required, provided);
+    if (rc == MPI_SUCCESS)
+        mpi_orma_start();
+    return rc;
+}
+
+int MPI_Finalize(void)
+{
+    if (mpi_orma_ready) {
+        orma_finalize();
+        mpi_orma_ready = 0;
+    }
+    return PMPI_Finalize();
+}

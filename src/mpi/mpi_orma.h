@@ -1,0 +1,56 @@
+/* mpi_orma.h -- liborma-mpi: the MPI one-sided chapter on orma, every other
+ * MPI call handed to the host MPI through its profiling interface (PMPI).
+ * Built once per host MPI (Open MPI, MPICH): the same sources against each
+ * one's mpi.h.
+ *
+ * MPI_Win handles are orma's own: a tag plus an index into the table of
+ * windows (mpi_win.c); the host MPI never sees one, because every function
+ * taking an MPI_Win is defined here. */
+#ifndef ORMA_MPI_ORMA_H
+#define ORMA_MPI_ORMA_H
+
+#include <mpi.h>
+#include <orma.h>
+
+#include <stdint.h>
+
+/* One window of the program. */
+struct mpi_win {
+    orma_win win;
+    MPI_Comm comm;          /* a duplicate of the creating communicator */
+    MPI_Errhandler errh;    /* MPI_ERRORS_ARE_FATAL unless set */
+    int flavor;             /* MPI_WIN_FLAVOR_* */
+    void *base;
+    MPI_Aint size;
+    int disp_unit;
+};
+
+/* Whether orma runs under this MPI job (all ranks on one node), and why
+ * not when it does not. */
+extern int mpi_orma_ready;
+extern char mpi_orma_why[160];
+
+/* The window behind handle, or NULL (freed, made up, MPI_WIN_NULL). */
+struct mpi_win *mpi_win_lookup(MPI_Win handle);
+
+/* The MPI error class for an orma status. */
+int mpi_error_class(int status);
+
+/* Report an error of call on w (NULL: no window yet, as MPI_COMM_WORLD's
+ * handler would): by the window's error handler -- fatal by default, as
+ * MPI says for windows -- and return the MPI error class. */
+int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class);
+
+/* orma's status of a call on w, turned into MPI's. */
+static inline int mpi_win_status(struct mpi_win *w, const char *call, int status)
+{
+    return status == ORMA_SUCCESS ? MPI_SUCCESS : mpi_win_error(w, call, mpi_error_class(status));
+}
+
+/* The orma type of a predefined MPI datatype, or NULL. */
+orma_type mpi_type_predefined(MPI_Datatype t);
+
+/* The orma op of an MPI op, or -1. */
+int mpi_op(MPI_Op op);
+
+#endif

@@ -1,0 +1,63 @@
+/* mpi_types.c -- MPI's predefined datatypes and ops as orma's.  The
+ * handles are link-time constants in MPICH and addresses in Open MPI, so
+ * the table is filled at first use. */
+#include "mpi_orma.h"
+
+#include <stddef.h>
+
+struct mpi_type_pair {
+    MPI_Datatype mpi;
+    orma_type orma;
+};
+
+static struct mpi_type_pair mpi_types[48];
+static size_t mpi_ntypes;
+
+static void mpi_types_fill(void)
+{
+    /* the usual ones first: the lookup is a scan */
+    const struct mpi_type_pair t[] = {
+        {MPI_DOUBLE, ORMA_DOUBLE}, {MPI_INT, ORMA_INT}, {MPI_BYTE, ORMA_BYTE}, {MPI_CHAR, ORMA_CHAR},
+        {MPI_FLOAT, ORMA_FLOAT}, {MPI_LONG, ORMA_LONG}, {MPI_UNSIGNED_LONG, ORMA_UNSIGNED_LONG},
+        {MPI_LONG_LONG, ORMA_LONG_LONG}, {MPI_LONG_LONG_INT, ORMA_LONG_LONG},
+        {MPI_UNSIGNED_LONG_LONG, ORMA_UNSIGNED_LONG_LONG}, {MPI_INT64_T, ORMA_INT64}, {MPI_UINT64_T, ORMA_UINT64},
+        {MPI_INT32_T, ORMA_INT32}, {MPI_UINT32_T, ORMA_UINT32}, {MPI_INT16_T, ORMA_INT16},
+        {MPI_UINT16_T, ORMA_UINT16}, {MPI_INT8_T, ORMA_INT8}, {MPI_UINT8_T, ORMA_UINT8},
+        {MPI_SIGNED_CHAR, ORMA_SIGNED_CHAR}, {MPI_UNSIGNED_CHAR, ORMA_UNSIGNED_CHAR}, {MPI_SHORT, ORMA_SHORT},
+        {MPI_UNSIGNED_SHORT, ORMA_UNSIGNED_SHORT}, {MPI_UNSIGNED, ORMA_UNSIGNED},
+        {MPI_LONG_DOUBLE, ORMA_LONG_DOUBLE}, {MPI_C_BOOL, ORMA_C_BOOL}, {MPI_C_FLOAT_COMPLEX, ORMA_C_FLOAT_COMPLEX},
+        {MPI_C_COMPLEX, ORMA_C_FLOAT_COMPLEX}, {MPI_C_DOUBLE_COMPLEX, ORMA_C_DOUBLE_COMPLEX},
+        {MPI_C_LONG_DOUBLE_COMPLEX, ORMA_C_LONG_DOUBLE_COMPLEX}, {MPI_AINT, ORMA_AINT},
+        {MPI_FLOAT_INT, ORMA_FLOAT_INT}, {MPI_DOUBLE_INT, ORMA_DOUBLE_INT}, {MPI_LONG_INT, ORMA_LONG_INT},
+        {MPI_2INT, ORMA_2INT}, {MPI_SHORT_INT, ORMA_SHORT_INT}, {MPI_LONG_DOUBLE_INT, ORMA_LONG_DOUBLE_INT},
+    };
+    _Static_assert(sizeof t / sizeof t[0] <= sizeof mpi_types / sizeof mpi_types[0], "table too small");
+    for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
+        mpi_types[i] = t[i];
+    mpi_ntypes = sizeof t / sizeof t[0];
+}
+
+orma_type mpi_type_predefined(MPI_Datatype t)
+{
+    if (!mpi_ntypes)
+        mpi_types_fill();
+    for (size_t i = 0; i < mpi_ntypes; i++)
+        if (mpi_types[i].mpi == t)
+            return mpi_types[i].orma;
+    return NULL;
+}
+
+int mpi_op(MPI_Op op)
+{
+    const struct {
+        MPI_Op mpi;
+        int orma;
+    } ops[] = {{MPI_SUM, ORMA_SUM},     {MPI_PROD, ORMA_PROD},     {MPI_MIN, ORMA_MIN},       {MPI_MAX, ORMA_MAX},
+               {MPI_LAND, ORMA_LAND},   {MPI_LOR, ORMA_LOR},       {MPI_LXOR, ORMA_LXOR},     {MPI_BAND, ORMA_BAND},
+               {MPI_BOR, ORMA_BOR},     {MPI_BXOR, ORMA_BXOR},     {MPI_MINLOC, ORMA_MINLOC}, {MPI_MAXLOC, ORMA_MAXLOC},
+               {MPI_REPLACE, ORMA_REPLACE}, {MPI_NO_OP, ORMA_NO_OP}};
+    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
+        if (ops[i].mpi == op)
+            return ops[i].orma;
+    return -1;
+}
