@@ -50,6 +50,13 @@ static inline int mpi_win_status(struct mpi_win *w, const char *call, int status
 /* The orma type of a predefined MPI datatype, or NULL. */
 orma_type mpi_type_predefined(MPI_Datatype t);
 
+/* Whether t is one of the orma types mpi_type_predefined returns. */
+int mpi_type_predefined_orma(orma_type t);
+
+/* The orma type of any MPI datatype: predefined by table, derived ones
+ * decoded and cached until MPI_Type_free (an orma status). */
+int mpi_type(MPI_Datatype t, orma_type *o_p);
+
 /* The orma op of an MPI op, or -1. */
 int mpi_op(MPI_Op op);
 

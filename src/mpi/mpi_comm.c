@@ -1,0 +1,241 @@
+/* mpi_comm.c -- the communication calls: put, get, the accumulate family
+ * and their request-based forms.  Datatypes are decoded (mpi_dtype.c);
+ * predefined ones on both sides take orma's contiguous calls, anything
+ * else the typed ones, which move the bytes once between the layouts.
+ * Requests are MPI generalized requests, so the host's MPI_Wait, MPI_Test
+ * and friends complete them: on one node the operation is done when the
+ * call returns, so they are complete from the start. */
+#include "mpi_orma.h"
+
+#include <stddef.h>
+
+#define MPI_WIN_OR_ERR(w, handle, call)                                                            \
+    struct mpi_win *w = mpi_win_lookup(handle);                                                    \
+    if (!w)                                                                                        \
+        return mpi_win_error(NULL, call, MPI_ERR_WIN)
+
+/* count and type of one side as orma's; MPI's error class or 0. */
+static int mpi_side(struct mpi_win *w, const char *call, int count, MPI_Datatype type, orma_type *o_p)
+{
+    if (count < 0)
+        return mpi_win_error(w, call, MPI_ERR_COUNT);
+    int status = mpi_type(type, o_p);
+    return status ? mpi_win_status(w, call, status == ORMA_ERR_UNSUPPORTED ? ORMA_ERR_TYPE : status) : 0;
+}
+
+static int mpi_both_predefined(orma_type a, orma_type b)
+{
+    return mpi_type_predefined_orma(a) && mpi_type_predefined_orma(b);
+}
+
+static int mpi_put_get(const char *call, int put, int passive, void *origin, int ocount, MPI_Datatype otype,
+                       int target, MPI_Aint disp, int tcount, MPI_Datatype ttype, struct mpi_win *w)
+{
+    orma_type ot = NULL, tt = NULL;
+    int rc = mpi_side(w, call, ocount, otype, &ot);
+    if (rc || (rc = mpi_side(w, call, tcount, ttype, &tt)))
+        return rc;
+    int status;
+    orma_request req = ORMA_REQUEST_NULL;
+    if (passive) /* the request-based rules: passive epochs only */
+        status = put ? orma_rput_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win, &req)
+                     : orma_rget_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win, &req);
+    else if (mpi_both_predefined(ot, tt))
+        status = put ? orma_put(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win)
+                     : orma_get(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win);
+    else
+        status = put ? orma_put_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win)
+                     : orma_get_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win);
+    if (!status && req != ORMA_REQUEST_NULL)
+        status = orma_wait(&req);
+    return mpi_win_status(w, call, status);
+}
+
+int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+            MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Put");
+    return mpi_put_get("MPI_Put", 1, 0, (void *)origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, w);
+}
+
+int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+            int target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Get");
+    return mpi_put_get("MPI_Get", 0, 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, w);
+}
+
+/* accumulate (result NULL) and get_accumulate. */
+static int mpi_acc(const char *call, int passive, const void *origin, int ocount, MPI_Datatype otype, void *result,
+                   int rcount, MPI_Datatype rtype, int target, MPI_Aint disp, int tcount, MPI_Datatype ttype,
+                   MPI_Op op, struct mpi_win *w)
+{
+    int oop = mpi_op(op);
+    if (oop < 0)
+        return mpi_win_error(w, call, MPI_ERR_OP);
+    orma_type ot = NULL, rt = NULL, tt = NULL;
+    int rc = mpi_side(w, call, tcount, ttype, &tt);
+    if (!rc && oop != ORMA_NO_OP)
+        rc = mpi_side(w, call, ocount, otype, &ot);
+    if (!rc && result)
+        rc = mpi_side(w, call, rcount, rtype, &rt);
+    if (rc)
+        return rc;
+    if (!ot) { /* NO_OP: the origin is not read */
+        ot = tt;
+        ocount = tcount;
+        origin = NULL;
+    }
+    int status;
+    orma_request req = ORMA_REQUEST_NULL;
+    size_t oc = (size_t)ocount, tc = (size_t)tcount, rc_ = (size_t)rcount;
+    if (passive)
+        status = result ? orma_rget_accumulate_typed(origin, oc, ot, result, rc_, rt, target, disp, tc, tt,
+                                                     (orma_op)oop, w->win, &req)
+                        : orma_raccumulate_typed(origin, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win, &req);
+    else if (mpi_both_predefined(ot, tt) && (!result || mpi_type_predefined_orma(rt)) && ot == tt &&
+             (!result || rt == tt) && oc == tc && (!result || rc_ == tc))
+        status = result ? orma_get_accumulate(origin, oc, ot, result, rc_, rt, target, disp, tc, tt, (orma_op)oop,
+                                              w->win)
+                        : orma_accumulate(origin, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
+    else
+        status = result ? orma_get_accumulate_typed(origin, oc, ot, result, rc_, rt, target, disp, tc, tt,
+                                                    (orma_op)oop, w->win)
+                        : orma_accumulate_typed(origin, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
+    if (!status && req != ORMA_REQUEST_NULL)
+        status = orma_wait(&req);
+    return mpi_win_status(w, call, status);
+}
+
+int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                   MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Accumulate");
+    return mpi_acc("MPI_Accumulate", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                   target_rank, target_disp, target_count, target_datatype, op, w);
+}
+
+int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                       int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                       int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Get_accumulate");
+    if (!result_addr && result_count)
+        return mpi_win_error(w, "MPI_Get_accumulate", MPI_ERR_BUFFER);
+    return mpi_acc("MPI_Get_accumulate", 0, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                   result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);
+}
+
+int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+                     MPI_Aint target_disp, MPI_Op op, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Fetch_and_op");
+    orma_type t = mpi_type_predefined(datatype);
+    int oop = mpi_op(op);
+    if (!t)
+        return mpi_win_error(w, "MPI_Fetch_and_op", MPI_ERR_TYPE);
+    if (oop < 0)
+        return mpi_win_error(w, "MPI_Fetch_and_op", MPI_ERR_OP);
+    return mpi_win_status(w, "MPI_Fetch_and_op",
+                          orma_fetch_and_op(origin_addr, result_addr, t, target_rank, target_disp, (orma_op)oop, w->win));
+}
+
+int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype,
+                         int target_rank, MPI_Aint target_disp, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Compare_and_swap");
+    orma_type t = mpi_type_predefined(datatype);
+    if (!t)
+        return mpi_win_error(w, "MPI_Compare_and_swap", MPI_ERR_TYPE);
+    return mpi_win_status(w, "MPI_Compare_and_swap", orma_compare_and_swap(origin_addr, compare_addr, result_addr,
+                                                                          t, target_rank, target_disp, w->win));
+}
+
+/* Generalized requests, complete from the start. */
+static int mpi_greq_query(void *extra, MPI_Status *status)
+{
+    (void)extra;
+    MPI_Status_set_elements(status, MPI_BYTE, 0);
+    MPI_Status_set_cancelled(status, 0);
+    status->MPI_SOURCE = MPI_UNDEFINED;
+    status->MPI_TAG = MPI_UNDEFINED;
+    return MPI_SUCCESS;
+}
+
+static int mpi_greq_free(void *extra)
+{
+    (void)extra;
+    return MPI_SUCCESS;
+}
+
+static int mpi_greq_cancel(void *extra, int complete)
+{
+    (void)extra;
+    (void)complete;
+    return MPI_SUCCESS;
+}
+
+static int mpi_request(struct mpi_win *w, const char *call, int rc, MPI_Request *request)
+{
+    if (rc)
+        return rc;
+    if (PMPI_Grequest_start(mpi_greq_query, mpi_greq_free, mpi_greq_cancel, NULL, request) != MPI_SUCCESS ||
+        PMPI_Grequest_complete(*request) != MPI_SUCCESS)
+        return mpi_win_error(w, call, MPI_ERR_INTERN);
+    return MPI_SUCCESS;
+}
+
+int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Rput");
+    if (!request)
+        return mpi_win_error(w, "MPI_Rput", MPI_ERR_REQUEST);
+    return mpi_request(w, "MPI_Rput",
+                       mpi_put_get("MPI_Rput", 1, 1, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                                   target_disp, target_count, target_datatype, w),
+                       request);
+}
+
+int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+             int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Rget");
+    if (!request)
+        return mpi_win_error(w, "MPI_Rget", MPI_ERR_REQUEST);
+    return mpi_request(w, "MPI_Rget",
+                       mpi_put_get("MPI_Rget", 0, 1, origin_addr, origin_count, origin_datatype, target_rank,
+                                   target_disp, target_count, target_datatype, w),
+                       request);
+}
+
+int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
+                    MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Raccumulate");
+    if (!request)
+        return mpi_win_error(w, "MPI_Raccumulate", MPI_ERR_REQUEST);
+    return mpi_request(w, "MPI_Raccumulate",
+                       mpi_acc("MPI_Raccumulate", 1, origin_addr, origin_count, origin_datatype, NULL, 0,
+                               MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, w),
+                       request);
+}
+
+int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
+                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Rget_accumulate");
+    if (!request)
+        return mpi_win_error(w, "MPI_Rget_accumulate", MPI_ERR_REQUEST);
+    if (!result_addr && result_count)
+        return mpi_win_error(w, "MPI_Rget_accumulate", MPI_ERR_BUFFER);
+    return mpi_request(w, "MPI_Rget_accumulate",
+                       mpi_acc("MPI_Rget_accumulate", 1, origin_addr, origin_count, origin_datatype, result_addr,
+                               result_count, result_datatype, target_rank, target_disp, target_count, target_datatype,
+                               op, w),
+                       request);
+}

@@ -1,0 +1,210 @@
+/* mpi_dtype.c -- MPI datatypes as orma's: predefined ones by table
+ * (mpi_types.c), derived ones decoded once with MPI_Type_get_envelope and
+ * MPI_Type_get_contents into an orma type, committed and cached until the
+ * program frees the MPI type (MPI_Type_free is defined here for that). */
+#include "mpi_orma.h"
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct mpi_type_slot {
+    MPI_Datatype mpi;
+    orma_type orma;
+    int used;
+};
+
+static struct mpi_type_slot *mpi_cache;
+static size_t mpi_cache_cap, mpi_cache_n;
+
+static size_t mpi_type_hash(MPI_Datatype t, size_t cap)
+{
+    uint64_t h = 0;
+    memcpy(&h, &t, sizeof t < sizeof h ? sizeof t : sizeof h);
+    return (size_t)((h ^ h >> 17) * 0x9E3779B97F4A7C15ull) & (cap - 1);
+}
+
+static struct mpi_type_slot *mpi_cache_find(MPI_Datatype t)
+{
+    if (!mpi_cache_cap)
+        return NULL;
+    for (size_t s = mpi_type_hash(t, mpi_cache_cap);; s = (s + 1) & (mpi_cache_cap - 1))
+        if (!mpi_cache[s].used || mpi_cache[s].mpi == t)
+            return &mpi_cache[s];
+}
+
+static int mpi_cache_put(MPI_Datatype t, orma_type o)
+{
+    if (2 * (mpi_cache_n + 1) > mpi_cache_cap) {
+        size_t cap = mpi_cache_cap ? 2 * mpi_cache_cap : 64;
+        struct mpi_type_slot *old = mpi_cache, *n = calloc(cap, sizeof *n);
+        if (!n)
+            return ORMA_ERR_NOMEM;
+        size_t oldcap = mpi_cache_cap;
+        mpi_cache = n;
+        mpi_cache_cap = cap;
+        for (size_t i = 0; i < oldcap; i++)
+            if (old[i].used)
+                *mpi_cache_find(old[i].mpi) = old[i];
+        free(old);
+    }
+    *mpi_cache_find(t) = (struct mpi_type_slot){t, o, 1};
+    mpi_cache_n++;
+    return ORMA_SUCCESS;
+}
+
+static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p);
+
+/* The orma types of the MPI types a constructor names.  Derived ones come
+ * from get_contents as new MPI handles, freed here once decoded, so their
+ * values may be reused: they are decoded afresh, never cached. */
+static int mpi_decode_parts(int n, MPI_Datatype *types, orma_type *out)
+{
+    int status = ORMA_SUCCESS;
+    for (int i = 0; i < n; i++) {
+        int ni, na, nd, comb;
+        PMPI_Type_get_envelope(types[i], &ni, &na, &nd, &comb);
+        if (!status)
+            status = mpi_type_decode(types[i], 0, &out[i]);
+        if (comb != MPI_COMBINER_NAMED)
+            PMPI_Type_free(&types[i]);
+    }
+    return status;
+}
+
+static void mpi_free_parts(int n, orma_type *parts)
+{
+    for (int i = 0; i < n; i++)
+        if (parts[i] && !mpi_type_predefined_orma(parts[i]))
+            orma_type_free(&parts[i]);
+}
+
+static size_t *mpi_sizes(int n, const int *v)
+{
+    size_t *s = malloc(((size_t)n + 1) * sizeof *s);
+    for (int i = 0; s && i < n; i++)
+        s[i] = (size_t)v[i];
+    return s;
+}
+
+static orma_aint *mpi_aints(int n, const int *v)
+{
+    orma_aint *s = malloc(((size_t)n + 1) * sizeof *s);
+    for (int i = 0; s && i < n; i++)
+        s[i] = v[i];
+    return s;
+}
+
+/* A new committed orma type for the derived MPI type t with its parts
+ * decoded (old) and its integers and addresses. */
+static int mpi_build(int comb, const int *in, const MPI_Aint *ad, orma_type *old, orma_type *o_p)
+{
+    int n = in ? in[0] : 0, status = ORMA_ERR_UNSUPPORTED;
+    size_t *bl = NULL, *sz = NULL, *sub = NULL, *st = NULL;
+    orma_aint *d = NULL;
+    if (n < 0)
+        return ORMA_ERR_COUNT;
+    switch (comb) {
+    case MPI_COMBINER_DUP: status = orma_type_dup(old[0], o_p); break;
+    case MPI_COMBINER_CONTIGUOUS: status = orma_type_contiguous((size_t)n, old[0], o_p); break;
+    case MPI_COMBINER_VECTOR: status = orma_type_vector((size_t)n, (size_t)in[1], in[2], old[0], o_p); break;
+    case MPI_COMBINER_HVECTOR: status = orma_type_hvector((size_t)n, (size_t)in[1], ad[0], old[0], o_p); break;
+    case MPI_COMBINER_INDEXED:
+        bl = mpi_sizes(n, in + 1), d = mpi_aints(n, in + 1 + n);
+        status = bl && d ? orma_type_indexed((size_t)n, bl, d, old[0], o_p) : ORMA_ERR_NOMEM;
+        break;
+    case MPI_COMBINER_HINDEXED:
+        bl = mpi_sizes(n, in + 1);
+        status = bl ? orma_type_hindexed((size_t)n, bl, (const orma_aint *)ad, old[0], o_p) : ORMA_ERR_NOMEM;
+        break;
+    case MPI_COMBINER_INDEXED_BLOCK:
+        d = mpi_aints(n, in + 2);
+        status = d ? orma_type_indexed_block((size_t)n, (size_t)in[1], d, old[0], o_p) : ORMA_ERR_NOMEM;
+        break;
+    case MPI_COMBINER_HINDEXED_BLOCK:
+        status = orma_type_hindexed_block((size_t)n, (size_t)in[1], (const orma_aint *)ad, old[0], o_p);
+        break;
+    case MPI_COMBINER_STRUCT:
+        bl = mpi_sizes(n, in + 1);
+        status = bl ? orma_type_struct((size_t)n, bl, (const orma_aint *)ad, old, o_p) : ORMA_ERR_NOMEM;
+        break;
+    case MPI_COMBINER_SUBARRAY:
+        sz = mpi_sizes(n, in + 1), sub = mpi_sizes(n, in + 1 + n), st = mpi_sizes(n, in + 1 + 2 * n);
+        status = sz && sub && st ? orma_type_subarray(n, sz, sub, st,
+                                                      in[1 + 3 * n] == MPI_ORDER_C ? ORMA_ORDER_C : ORMA_ORDER_FORTRAN,
+                                                      old[0], o_p)
+                                 : ORMA_ERR_NOMEM;
+        break;
+    case MPI_COMBINER_RESIZED: status = orma_type_resized(old[0], ad[0], ad[1], o_p); break;
+    default: break;
+    }
+    free(bl), free(sz), free(sub), free(st), free(d);
+    if (!status)
+        status = orma_type_commit(o_p);
+    return status;
+}
+
+static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p)
+{
+    orma_type o = mpi_type_predefined(t);
+    if (o) {
+        *o_p = o;
+        return ORMA_SUCCESS;
+    }
+    struct mpi_type_slot *s = cache ? mpi_cache_find(t) : NULL;
+    if (s && s->used) {
+        *o_p = s->orma;
+        return ORMA_SUCCESS;
+    }
+    int ni, na, nd, comb;
+    if (t == MPI_DATATYPE_NULL || PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS)
+        return ORMA_ERR_TYPE;
+    if (comb == MPI_COMBINER_NAMED)
+        return ORMA_ERR_UNSUPPORTED; /* a predefined type orma lacks (MPI_PACKED, Fortran types ...) */
+    int *in = malloc(((size_t)ni + 1) * sizeof *in);
+    MPI_Aint *ad = malloc(((size_t)na + 1) * sizeof *ad);
+    MPI_Datatype *types = malloc(((size_t)nd + 1) * sizeof *types);
+    orma_type *old = calloc((size_t)nd + 1, sizeof *old);
+    int status = in && ad && types && old ? ORMA_SUCCESS : ORMA_ERR_NOMEM;
+    if (!status) {
+        PMPI_Type_get_contents(t, ni, na, nd, in, ad, types);
+        status = mpi_decode_parts(nd, types, old);
+    }
+    if (!status)
+        status = mpi_build(comb, ni ? in : NULL, ad, old, &o);
+    if (!status && cache && (status = mpi_cache_put(t, o)))
+        orma_type_free(&o);
+    if (old)
+        mpi_free_parts(nd, old);
+    free(in), free(ad), free(types), free(old);
+    if (!status)
+        *o_p = o;
+    return status;
+}
+
+int mpi_type(MPI_Datatype t, orma_type *o_p)
+{
+    orma_type o = mpi_type_predefined(t);
+    if (o) {
+        *o_p = o;
+        return ORMA_SUCCESS;
+    }
+    return mpi_type_decode(t, 1, o_p);
+}
+
+int MPI_Type_free(MPI_Datatype *datatype)
+{
+    struct mpi_type_slot *s = datatype ? mpi_cache_find(*datatype) : NULL;
+    if (s && s->used) { /* remove, then re-insert the rest of the cluster */
+        orma_type_free(&s->orma);
+        s->used = 0;
+        mpi_cache_n--;
+        for (size_t i = (size_t)(s - mpi_cache + 1) & (mpi_cache_cap - 1); mpi_cache[i].used;
+             i = (i + 1) & (mpi_cache_cap - 1)) {
+            struct mpi_type_slot m = mpi_cache[i];
+            mpi_cache[i].used = 0;
+            *mpi_cache_find(m.mpi) = m;
+        }
+    }
+    return PMPI_Type_free(datatype);
+}

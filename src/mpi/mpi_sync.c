@@ -1,0 +1,163 @@
+/* mpi_sync.c -- the synchronization calls: fence, post-start-complete-wait
+ * (MPI groups translated to ranks of the window), locks and flushes. */
+#include "mpi_orma.h"
+
+#include <stdlib.h>
+
+/* MPI's assert bits as orma's. */
+static int mpi_assert(int assert)
+{
+    int a = 0;
+    a |= assert & MPI_MODE_NOCHECK ? ORMA_MODE_NOCHECK : 0;
+    a |= assert & MPI_MODE_NOSTORE ? ORMA_MODE_NOSTORE : 0;
+    a |= assert & MPI_MODE_NOPUT ? ORMA_MODE_NOPUT : 0;
+    a |= assert & MPI_MODE_NOPRECEDE ? ORMA_MODE_NOPRECEDE : 0;
+    a |= assert & MPI_MODE_NOSUCCEED ? ORMA_MODE_NOSUCCEED : 0;
+    return a;
+}
+
+/* The window behind handle, or the error of call for a bad one. */
+#define MPI_WIN_OR_ERR(w, handle, call)                                                            \
+    struct mpi_win *w = mpi_win_lookup(handle);                                                    \
+    if (!w)                                                                                        \
+        return mpi_win_error(NULL, call, MPI_ERR_WIN)
+
+int MPI_Win_fence(int assert, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_fence");
+    return mpi_win_status(w, "MPI_Win_fence", orma_win_fence(mpi_assert(assert), w->win));
+}
+
+/* An MPI group as an orma group of the window's ranks (*og_p: free it). */
+static int mpi_group(struct mpi_win *w, const char *call, MPI_Group group, orma_group *og_p)
+{
+    int n = 0, status;
+    MPI_Group wg;
+    if (group == MPI_GROUP_NULL || PMPI_Group_size(group, &n) != MPI_SUCCESS)
+        return mpi_win_error(w, call, MPI_ERR_GROUP);
+    int *in = malloc(((size_t)n + 1) * sizeof *in), *out = malloc(((size_t)n + 1) * sizeof *out);
+    orma_group all = ORMA_GROUP_NULL;
+    if (!in || !out) {
+        free(in);
+        free(out);
+        return mpi_win_error(w, call, MPI_ERR_NO_MEM);
+    }
+    for (int i = 0; i < n; i++)
+        in[i] = i;
+    PMPI_Comm_group(w->comm, &wg);
+    PMPI_Group_translate_ranks(group, n, in, wg, out);
+    PMPI_Group_free(&wg);
+    int bad = 0;
+    for (int i = 0; i < n; i++)
+        bad |= out[i] == MPI_UNDEFINED;
+    status = bad ? ORMA_ERR_RANK : orma_win_get_group(w->win, &all);
+    if (!status)
+        status = orma_group_incl(all, n, out, og_p);
+    if (all != ORMA_GROUP_NULL)
+        orma_group_free(&all);
+    free(in);
+    free(out);
+    return status ? mpi_win_status(w, call, status) : MPI_SUCCESS;
+}
+
+static int mpi_pscw_open(const char *call, MPI_Group group, int assert, MPI_Win win, int post)
+{
+    MPI_WIN_OR_ERR(w, win, call);
+    orma_group g = ORMA_GROUP_NULL;
+    int rc = mpi_group(w, call, group, &g);
+    if (rc)
+        return rc;
+    int status = post ? orma_win_post(g, mpi_assert(assert), w->win) : orma_win_start(g, mpi_assert(assert), w->win);
+    orma_group_free(&g);
+    return mpi_win_status(w, call, status);
+}
+
+int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+{
+    return mpi_pscw_open("MPI_Win_post", group, assert, win, 1);
+}
+
+int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+{
+    return mpi_pscw_open("MPI_Win_start", group, assert, win, 0);
+}
+
+int MPI_Win_complete(MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_complete");
+    return mpi_win_status(w, "MPI_Win_complete", orma_win_complete(w->win));
+}
+
+int MPI_Win_wait(MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_wait");
+    return mpi_win_status(w, "MPI_Win_wait", orma_win_wait(w->win));
+}
+
+int MPI_Win_test(MPI_Win win, int *flag)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_test");
+    if (!flag)
+        return mpi_win_error(w, "MPI_Win_test", MPI_ERR_ARG);
+    return mpi_win_status(w, "MPI_Win_test", orma_win_test(w->win, flag));
+}
+
+int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_lock");
+    int type = lock_type == MPI_LOCK_EXCLUSIVE ? ORMA_LOCK_EXCLUSIVE
+               : lock_type == MPI_LOCK_SHARED  ? ORMA_LOCK_SHARED
+                                               : -1;
+    if (type < 0)
+        return mpi_win_error(w, "MPI_Win_lock", MPI_ERR_LOCKTYPE);
+    return mpi_win_status(w, "MPI_Win_lock", orma_win_lock(type, rank, mpi_assert(assert), w->win));
+}
+
+int MPI_Win_unlock(int rank, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_unlock");
+    return mpi_win_status(w, "MPI_Win_unlock", orma_win_unlock(rank, w->win));
+}
+
+int MPI_Win_lock_all(int assert, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_lock_all");
+    return mpi_win_status(w, "MPI_Win_lock_all", orma_win_lock_all(mpi_assert(assert), w->win));
+}
+
+int MPI_Win_unlock_all(MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_unlock_all");
+    return mpi_win_status(w, "MPI_Win_unlock_all", orma_win_unlock_all(w->win));
+}
+
+/* flush, flush_local (rank >= 0) and their _all forms (rank < 0). */
+static int mpi_flush(const char *call, int rank, MPI_Win win, int local)
+{
+    MPI_WIN_OR_ERR(w, win, call);
+    int status = rank >= 0 ? (local ? orma_win_flush_local(rank, w->win) : orma_win_flush(rank, w->win))
+                           : (local ? orma_win_flush_local_all(w->win) : orma_win_flush_all(w->win));
+    return mpi_win_status(w, call, status);
+}
+
+int MPI_Win_flush(int rank, MPI_Win win)
+{
+    return rank < 0 ? mpi_win_error(mpi_win_lookup(win), "MPI_Win_flush", MPI_ERR_RANK)
+                    : mpi_flush("MPI_Win_flush", rank, win, 0);
+}
+
+int MPI_Win_flush_local(int rank, MPI_Win win)
+{
+    return rank < 0 ? mpi_win_error(mpi_win_lookup(win), "MPI_Win_flush_local", MPI_ERR_RANK)
+                    : mpi_flush("MPI_Win_flush_local", rank, win, 1);
+}
+
+int MPI_Win_flush_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_all", -1, win, 0); }
+
+int MPI_Win_flush_local_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_local_all", -1, win, 1); }
+
+int MPI_Win_sync(MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_sync");
+    return mpi_win_status(w, "MPI_Win_sync", orma_win_sync(w->win));
+}
