@@ -27,16 +27,90 @@ int mpi_error_class(int status)
     }
 }
 
-int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class)
+/* User error handlers: the host creates the handle, orma remembers the
+ * function, since the host never sees orma's windows. */
+#define MPI_ERRH_MAX 64
+static struct {
+    MPI_Errhandler errh;
+    MPI_Win_errhandler_function *fn;
+} mpi_errhs[MPI_ERRH_MAX];
+
+static MPI_Win_errhandler_function *mpi_errh_fn(MPI_Errhandler errh)
+{
+    for (int i = 0; i < MPI_ERRH_MAX; i++)
+        if (mpi_errhs[i].fn && mpi_errhs[i].errh == errh)
+            return mpi_errhs[i].fn;
+    return NULL;
+}
+
+static int mpi_raise(struct mpi_win *w, const char *call, int code, const char *why)
 {
     MPI_Errhandler errh = w ? w->errh : MPI_ERRORS_ARE_FATAL;
     if (errh == MPI_ERRORS_RETURN)
-        return mpi_class;
+        return code;
+    MPI_Win_errhandler_function *fn = mpi_errh_fn(errh);
+    if (fn && w) {
+        MPI_Win handle = w->handle;
+        fn(&handle, &code);
+        return code;
+    }
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
     fprintf(stderr, "liborma-mpi: rank %d: %s: %s; aborting (the window's error handler is "
-            "MPI_ERRORS_ARE_FATAL)\n", rank, call, orma_error_message());
+            "MPI_ERRORS_ARE_FATAL)\n", rank, call, why);
     fflush(stderr);
-    PMPI_Abort(w ? w->comm : MPI_COMM_WORLD, mpi_class);
-    return mpi_class;
+    PMPI_Abort(w ? w->comm : MPI_COMM_WORLD, code);
+    return code;
+}
+
+int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class)
+{
+    return mpi_raise(w, call, mpi_class, orma_error_message());
+}
+
+int MPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    if (!fn || !errhandler)
+        return mpi_win_error(NULL, "MPI_Win_create_errhandler", MPI_ERR_ARG);
+    for (int i = 0; i < MPI_ERRH_MAX; i++)
+        if (!mpi_errhs[i].fn) {
+            int rc = PMPI_Win_create_errhandler(fn, errhandler);
+            if (rc != MPI_SUCCESS)
+                return rc;
+            mpi_errhs[i].errh = *errhandler;
+            mpi_errhs[i].fn = fn;
+            return MPI_SUCCESS;
+        }
+    return mpi_win_error(NULL, "MPI_Win_create_errhandler", MPI_ERR_NO_MEM);
+}
+
+int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_set_errhandler", MPI_ERR_WIN);
+    if (errhandler != MPI_ERRORS_RETURN && errhandler != MPI_ERRORS_ARE_FATAL && !mpi_errh_fn(errhandler))
+        return mpi_win_error(w, "MPI_Win_set_errhandler", MPI_ERR_ARG);
+    w->errh = errhandler;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_get_errhandler", MPI_ERR_WIN);
+    if (!errhandler)
+        return mpi_win_error(w, "MPI_Win_get_errhandler", MPI_ERR_ARG);
+    *errhandler = w->errh;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_call_errhandler", MPI_ERR_WIN);
+    mpi_raise(w, "MPI_Win_call_errhandler", errorcode, "called by the program");
+    return MPI_SUCCESS;
 }

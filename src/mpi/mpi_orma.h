@@ -14,16 +14,26 @@
 
 #include <stdint.h>
 
+struct mpi_attr; /* mpi_attr.c */
+
 /* One window of the program. */
 struct mpi_win {
     orma_win win;
+    MPI_Win handle;
     MPI_Comm comm;          /* a duplicate of the creating communicator */
     MPI_Errhandler errh;    /* MPI_ERRORS_ARE_FATAL unless set */
     int flavor;             /* MPI_WIN_FLAVOR_* */
+    int model;              /* MPI_WIN_UNIFIED: one copy of the memory */
     void *base;
     MPI_Aint size;
     int disp_unit;
+    char name[MPI_MAX_OBJECT_NAME];
+    struct mpi_attr *attrs; /* user attributes, newest first */
 };
+
+/* Delete every user attribute of w (MPI_Win_free), calling the delete
+ * callbacks; MPI's error class of the first that failed, or 0. */
+int mpi_attr_delete_all(struct mpi_win *w);
 
 /* Whether orma runs under this MPI job (all ranks on one node), and why
  * not when it does not. */

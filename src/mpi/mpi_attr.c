@@ -1,0 +1,232 @@
+/* mpi_attr.c -- what MPI hangs on a window: the predefined attributes
+ * (base, size, displacement unit, flavour, memory model), user keyvals
+ * with their callbacks, the name, the info, and the Fortran handle. */
+#include "mpi_orma.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Window keyvals are orma's: they are only ever used with the window
+ * attribute calls, all of which are here. */
+#define MPI_KEYVAL_BASE 0x4f000
+#define MPI_KEYVAL_MAX 256
+
+struct mpi_keyval {
+    int used;
+    MPI_Win_copy_attr_function *copy; /* windows are never duplicated: kept, never called */
+    MPI_Win_delete_attr_function *del;
+    void *extra;
+};
+
+struct mpi_attr {
+    int keyval;
+    void *value;
+    struct mpi_attr *next;
+};
+
+static struct mpi_keyval mpi_keyvals[MPI_KEYVAL_MAX];
+
+static struct mpi_keyval *mpi_keyval(int k)
+{
+    k -= MPI_KEYVAL_BASE;
+    return k >= 0 && k < MPI_KEYVAL_MAX && mpi_keyvals[k].used ? &mpi_keyvals[k] : NULL;
+}
+
+int MPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_attr_function *delete_fn,
+                          int *keyval, void *extra_state)
+{
+    if (!keyval)
+        return mpi_win_error(NULL, "MPI_Win_create_keyval", MPI_ERR_ARG);
+    for (int i = 0; i < MPI_KEYVAL_MAX; i++)
+        if (!mpi_keyvals[i].used) {
+            mpi_keyvals[i] = (struct mpi_keyval){1, copy_fn, delete_fn, extra_state};
+            *keyval = MPI_KEYVAL_BASE + i;
+            return MPI_SUCCESS;
+        }
+    return mpi_win_error(NULL, "MPI_Win_create_keyval", MPI_ERR_NO_MEM);
+}
+
+int MPI_Win_free_keyval(int *keyval)
+{
+    if (!keyval || !mpi_keyval(*keyval))
+        return mpi_win_error(NULL, "MPI_Win_free_keyval", MPI_ERR_KEYVAL);
+    /* attributes still set keep their callbacks: freed keyvals stay
+     * reserved until the program ends */
+    *keyval = MPI_KEYVAL_INVALID;
+    return MPI_SUCCESS;
+}
+
+/* Unhook keyval's attribute from w, calling its delete callback. */
+static int mpi_attr_drop(struct mpi_win *w, int keyval, int *found)
+{
+    *found = 0;
+    for (struct mpi_attr **p = &w->attrs; *p; p = &(*p)->next)
+        if ((*p)->keyval == keyval) {
+            struct mpi_attr *a = *p;
+            struct mpi_keyval *k = &mpi_keyvals[keyval - MPI_KEYVAL_BASE];
+            int rc = k->del ? k->del(w->handle, keyval, a->value, k->extra) : MPI_SUCCESS;
+            if (rc != MPI_SUCCESS)
+                return rc; /* MPI: the attribute stays */
+            *p = a->next;
+            free(a);
+            *found = 1;
+            return MPI_SUCCESS;
+        }
+    return MPI_SUCCESS;
+}
+
+int mpi_attr_delete_all(struct mpi_win *w)
+{
+    int first = MPI_SUCCESS, found;
+    while (w->attrs) {
+        int keyval = w->attrs->keyval, rc = mpi_attr_drop(w, keyval, &found);
+        if (rc != MPI_SUCCESS) {
+            struct mpi_attr *a = w->attrs; /* drop it anyway: the window is going */
+            w->attrs = a->next;
+            free(a);
+            if (!first)
+                first = rc;
+        }
+    }
+    return first;
+}
+
+int MPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_set_attr", MPI_ERR_WIN);
+    if (keyval - MPI_KEYVAL_BASE < 0 || keyval - MPI_KEYVAL_BASE >= MPI_KEYVAL_MAX ||
+        !mpi_keyvals[keyval - MPI_KEYVAL_BASE].used)
+        return mpi_win_error(w, "MPI_Win_set_attr", MPI_ERR_KEYVAL);
+    int found, rc = mpi_attr_drop(w, keyval, &found);
+    if (rc != MPI_SUCCESS)
+        return mpi_win_error(w, "MPI_Win_set_attr", rc);
+    struct mpi_attr *a = malloc(sizeof *a);
+    if (!a)
+        return mpi_win_error(w, "MPI_Win_set_attr", MPI_ERR_NO_MEM);
+    *a = (struct mpi_attr){keyval, attribute_val, w->attrs};
+    w->attrs = a;
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_get_attr", MPI_ERR_WIN);
+    if (!attribute_val || !flag)
+        return mpi_win_error(w, "MPI_Win_get_attr", MPI_ERR_ARG);
+    void **out = attribute_val;
+    *flag = 1;
+    if (keyval == MPI_WIN_BASE)
+        *out = w->base; /* the base itself, as MPI says, the others by address */
+    else if (keyval == MPI_WIN_SIZE)
+        *out = &w->size;
+    else if (keyval == MPI_WIN_DISP_UNIT)
+        *out = &w->disp_unit;
+    else if (keyval == MPI_WIN_CREATE_FLAVOR)
+        *out = &w->flavor;
+    else if (keyval == MPI_WIN_MODEL)
+        *out = &w->model;
+    else {
+        *flag = 0;
+        for (struct mpi_attr *a = w->attrs; a; a = a->next)
+            if (a->keyval == keyval) {
+                *out = a->value;
+                *flag = 1;
+            }
+    }
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_delete_attr(MPI_Win win, int keyval)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_delete_attr", MPI_ERR_WIN);
+    if (keyval - MPI_KEYVAL_BASE < 0 || keyval - MPI_KEYVAL_BASE >= MPI_KEYVAL_MAX ||
+        !mpi_keyvals[keyval - MPI_KEYVAL_BASE].used)
+        return mpi_win_error(w, "MPI_Win_delete_attr", MPI_ERR_KEYVAL);
+    int found, rc = mpi_attr_drop(w, keyval, &found);
+    return rc != MPI_SUCCESS ? mpi_win_error(w, "MPI_Win_delete_attr", rc) : MPI_SUCCESS;
+}
+
+int MPI_Win_set_name(MPI_Win win, const char *win_name)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_set_name", MPI_ERR_WIN);
+    if (!win_name)
+        return mpi_win_error(w, "MPI_Win_set_name", MPI_ERR_ARG);
+    snprintf(w->name, sizeof w->name, "%s", win_name);
+    return MPI_SUCCESS;
+}
+
+int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_get_name", MPI_ERR_WIN);
+    if (!win_name || !resultlen)
+        return mpi_win_error(w, "MPI_Win_get_name", MPI_ERR_ARG);
+    snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);
+    *resultlen = (int)strlen(win_name);
+    return MPI_SUCCESS;
+}
+
+/* The info in effect: the keys orma understands, with their values. */
+int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_get_info", MPI_ERR_WIN);
+    if (!info_used)
+        return mpi_win_error(w, "MPI_Win_get_info", MPI_ERR_ARG);
+    orma_info oi = ORMA_INFO_NULL;
+    int status = orma_win_get_info(w->win, &oi);
+    if (status)
+        return mpi_win_status(w, "MPI_Win_get_info", status);
+    PMPI_Info_create(info_used);
+    static const char *const keys[] = {"accumulate_ordering", "accumulate_ops", "no_locks", "same_size",
+                                       "same_disp_unit"};
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+        char value[MPI_MAX_INFO_VAL];
+        int flag = 0;
+        if (orma_info_get(oi, keys[i], sizeof value, value, &flag) == ORMA_SUCCESS && flag)
+            PMPI_Info_set(*info_used, keys[i], value);
+    }
+    orma_info_free(&oi);
+    return MPI_SUCCESS;
+}
+
+/* MPI lets an implementation ignore hints set after creation. */
+int MPI_Win_set_info(MPI_Win win, MPI_Info info)
+{
+    struct mpi_win *w = mpi_win_lookup(win);
+    if (!w)
+        return mpi_win_error(NULL, "MPI_Win_set_info", MPI_ERR_WIN);
+    (void)info;
+    return MPI_SUCCESS;
+}
+
+/* Fortran handles: the C handle's value (orma's tag plus an index) where
+ * it is not the host's null window.  MPICH's handles are integers and its
+ * c2f and f2c are macros that do just that. */
+#ifndef MPI_Win_c2f
+MPI_Fint MPI_Win_c2f(MPI_Win win)
+{
+    if (win == MPI_WIN_NULL)
+        return PMPI_Win_c2f(MPI_WIN_NULL);
+    return (MPI_Fint)(intptr_t)win;
+}
+
+MPI_Win MPI_Win_f2c(MPI_Fint win)
+{
+    if (win == PMPI_Win_c2f(MPI_WIN_NULL))
+        return MPI_WIN_NULL;
+    return (MPI_Win)(intptr_t)win;
+}
+#endif
