@@ -16,6 +16,7 @@
 #include <string.h>
 
 static int rank, size;
+static int mt_orma; /* served by liborma-mpi (argument "orma") */
 
 static inline void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static inline void fail(const char *fmt, ...)
@@ -57,9 +58,22 @@ static inline void mt_init(int *argc, char ***argv)
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int want_orma = *argc > 1 && !strcmp((*argv)[1], "orma");
     int have_orma = dlsym(RTLD_DEFAULT, "orma_init") != NULL;
+    mt_orma = want_orma;
     if (want_orma != have_orma)
         fail("this run should %sbe served by liborma-mpi, and is %s", want_orma ? "" : "not ",
              have_orma ? "" : "not");
+}
+
+/* Which host MPI this program was built against: for the few places where
+ * a host departs from the standard and its host-only runs must tolerate it
+ * (each such place says why). */
+static inline int mt_host_is_open_mpi(void)
+{
+#ifdef OPEN_MPI
+    return 1;
+#else
+    return 0;
+#endif
 }
 
 static inline void mt_finalize(void)
