@@ -24,8 +24,9 @@ static void predefined(enum mt_flavor f)
 {
     struct mt_win w;
     /* Sizes differ per rank and are not multiples of 16.  MPICH 4.0 on
-     * its own reports an MPI_WIN_BASE 8 bytes below MPI_Win_allocate's
-     * base pointer when a lower rank's size is not a multiple of 16 (the
+     * its own reports, for MPI_Win_allocate windows only, an MPI_WIN_BASE
+     * rounded down to 16 bytes below the base pointer the call returned
+     * when the lower ranks' sizes add up to no multiple of 16 (the
      * standard says they are the same): its host runs use multiples of 64. */
     int mpich_host = !mt_orma && !mt_host_is_open_mpi();
     size_t bytes = (mpich_host ? 64 : 24) * (size_t)(rank + 1);
