@@ -10,7 +10,6 @@
 
 #include <dlfcn.h>
 #include <stdarg.h>
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,15 +37,6 @@ static inline void expect(const char *what, long at, long long got, long long wa
     if (got != want)
         fail("%s at %ld: got %lld, expected %lld", what, at, got, want);
 }
-
-/* An MPI call that must succeed (the default handler would abort anyway;
- * this names the call when a test has set MPI_ERRORS_RETURN). */
-#define MT_OK(call)                                                             \
-    do {                                                                        \
-        int mt_rc_ = (call);                                                    \
-        if (mt_rc_ != MPI_SUCCESS)                                              \
-            fail("%s returned %d (line %d)", #call, mt_rc_, __LINE__);          \
-    } while (0)
 
 /* MPI_Init, rank and size, and the check that this run tests what it says:
  * argv[1] "orma" means liborma-mpi must be in the process (preloaded or
@@ -85,18 +75,11 @@ static inline void mt_finalize(void)
 /* Background patterns: distinct per rank and index, never equal to the
  * data a test writes (data are positive, backgrounds negative). */
 static inline int bg(int r, long i) { return -1000000 * (r + 1) - (int)i; }
-static inline unsigned char bg_byte(int r, size_t i) { return (unsigned char)(0xa5 ^ (r * 37) ^ (i * 11)); }
 
 static inline void fill_bg_int(int *p, size_t n, int r)
 {
     for (size_t i = 0; i < n; i++)
         p[i] = bg(r, (long)i);
-}
-
-static inline void fill_bg_bytes(void *p, size_t n, int r)
-{
-    for (size_t i = 0; i < n; i++)
-        ((unsigned char *)p)[i] = bg_byte(r, i);
 }
 
 /* Guarded buffers: MT_GUARD bytes of 0xee on each side of n bytes. */
