@@ -34,7 +34,7 @@ static struct mpi_keyval *mpi_keyval(int k)
     return k >= 0 && k < MPI_KEYVAL_MAX && mpi_keyvals[k].used ? &mpi_keyvals[k] : NULL;
 }
 
-int MPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_attr_function *delete_fn,
+int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_attr_function *delete_fn,
                           int *keyval, void *extra_state)
 {
     if (!keyval)
@@ -48,7 +48,7 @@ int MPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_at
     return mpi_win_error(NULL, "MPI_Win_create_keyval", MPI_ERR_NO_MEM);
 }
 
-int MPI_Win_free_keyval(int *keyval)
+int PMPI_Win_free_keyval(int *keyval)
 {
     if (!keyval || !mpi_keyval(*keyval))
         return mpi_win_error(NULL, "MPI_Win_free_keyval", MPI_ERR_KEYVAL);
@@ -93,7 +93,7 @@ int mpi_attr_delete_all(struct mpi_win *w)
     return first;
 }
 
-int MPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
+int PMPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -112,7 +112,7 @@ int MPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
     return MPI_SUCCESS;
 }
 
-int MPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
+int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -142,7 +142,7 @@ int MPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
     return MPI_SUCCESS;
 }
 
-int MPI_Win_delete_attr(MPI_Win win, int keyval)
+int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -154,7 +154,7 @@ int MPI_Win_delete_attr(MPI_Win win, int keyval)
     return rc != MPI_SUCCESS ? mpi_win_error(w, "MPI_Win_delete_attr", rc) : MPI_SUCCESS;
 }
 
-int MPI_Win_set_name(MPI_Win win, const char *win_name)
+int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -165,7 +165,7 @@ int MPI_Win_set_name(MPI_Win win, const char *win_name)
     return MPI_SUCCESS;
 }
 
-int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
+int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -178,7 +178,7 @@ int MPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 }
 
 /* The info in effect: the keys orma understands, with their values. */
-int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
+int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -203,7 +203,7 @@ int MPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 }
 
 /* MPI lets an implementation ignore hints set after creation. */
-int MPI_Win_set_info(MPI_Win win, MPI_Info info)
+int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -230,3 +230,15 @@ MPI_Win MPI_Win_f2c(MPI_Fint win)
     return (MPI_Win)(intptr_t)win;
 }
 #endif
+
+/* MPI's names are weak aliases of the PMPI ones, as in an MPI library, so that a
+ * profiling tool above liborma-mpi reaches orma through PMPI. */
+#pragma weak MPI_Win_create_keyval = PMPI_Win_create_keyval
+#pragma weak MPI_Win_free_keyval = PMPI_Win_free_keyval
+#pragma weak MPI_Win_set_attr = PMPI_Win_set_attr
+#pragma weak MPI_Win_get_attr = PMPI_Win_get_attr
+#pragma weak MPI_Win_delete_attr = PMPI_Win_delete_attr
+#pragma weak MPI_Win_set_name = PMPI_Win_set_name
+#pragma weak MPI_Win_get_name = PMPI_Win_get_name
+#pragma weak MPI_Win_get_info = PMPI_Win_get_info
+#pragma weak MPI_Win_set_info = PMPI_Win_set_info

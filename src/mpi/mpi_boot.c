@@ -7,6 +7,7 @@
  * creation then fails with a message saying so. */
 #include "mpi_orma.h"
 #include "boot_job.h"
+#include "util_config.h"
 #include "util_log.h"
 #include "util_random.h"
 
@@ -15,6 +16,19 @@
 
 int mpi_orma_ready;
 char mpi_orma_why[160];
+
+/* Errors reach MPI programs through MPI's error handlers (which print
+ * orma's message when they abort): orma's own log keeps quiet about them
+ * unless ORMA_LOG_LEVEL asks otherwise. */
+static void mpi_quiet_errors(void)
+{
+    for (int i = 0; i < util_config_count(); i++) {
+        struct util_config_row row;
+        util_config_row(i, &row);
+        if (!strcmp(row.name, "ORMA_LOG_LEVEL") && strcmp(row.source, "environment"))
+            util_log_level = UTIL_LOG_NONE;
+    }
+}
 
 static void mpi_orma_start(void)
 {
@@ -42,6 +56,7 @@ static void mpi_orma_start(void)
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
     if (all_ok) {
         mpi_orma_ready = 1;
+        mpi_quiet_errors();
         return;
     }
     snprintf(mpi_orma_why, sizeof mpi_orma_why, "orma could not start on every rank (this rank: %s)",

@@ -51,7 +51,7 @@ static int mpi_put_get(const char *call, int put, int passive, void *origin, int
     return mpi_win_status(w, call, status);
 }
 
-int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Put");
@@ -59,7 +59,7 @@ int MPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datat
                        target_count, target_datatype, w);
 }
 
-int MPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
             int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Get");
@@ -109,7 +109,7 @@ static int mpi_acc(const char *call, int passive, const void *origin, int ocount
     return mpi_win_status(w, call, status);
 }
 
-int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Accumulate");
@@ -117,7 +117,7 @@ int MPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origi
                    target_rank, target_disp, target_count, target_datatype, op, w);
 }
 
-int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
@@ -128,7 +128,7 @@ int MPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype o
                    result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);
 }
 
-int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
+int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Fetch_and_op");
@@ -142,7 +142,7 @@ int MPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype da
                           orma_fetch_and_op(origin_addr, result_addr, t, target_rank, target_disp, (orma_op)oop, w->win));
 }
 
-int MPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype,
+int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype,
                          int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Compare_and_swap");
@@ -187,7 +187,7 @@ static int mpi_request(struct mpi_win *w, const char *call, int rc, MPI_Request 
     return MPI_SUCCESS;
 }
 
-int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Rput");
@@ -199,7 +199,7 @@ int MPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_data
                        request);
 }
 
-int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
+int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
              int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Rget");
@@ -211,7 +211,7 @@ int MPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
                        request);
 }
 
-int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
+int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                     MPI_Request *request)
 {
@@ -224,7 +224,7 @@ int MPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                        request);
 }
 
-int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
+int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
                         int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
                         int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
@@ -239,3 +239,16 @@ int MPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                                op, w),
                        request);
 }
+
+/* MPI's names are weak aliases of the PMPI ones, as in an MPI library, so that a
+ * profiling tool above liborma-mpi reaches orma through PMPI. */
+#pragma weak MPI_Put = PMPI_Put
+#pragma weak MPI_Get = PMPI_Get
+#pragma weak MPI_Accumulate = PMPI_Accumulate
+#pragma weak MPI_Get_accumulate = PMPI_Get_accumulate
+#pragma weak MPI_Fetch_and_op = PMPI_Fetch_and_op
+#pragma weak MPI_Compare_and_swap = PMPI_Compare_and_swap
+#pragma weak MPI_Rput = PMPI_Rput
+#pragma weak MPI_Rget = PMPI_Rget
+#pragma weak MPI_Raccumulate = PMPI_Raccumulate
+#pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate

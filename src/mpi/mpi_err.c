@@ -27,20 +27,34 @@ int mpi_error_class(int status)
     }
 }
 
-/* User error handlers: the host creates the handle, orma remembers the
- * function, since the host never sees orma's windows. */
+/* User window error handlers are orma's: a tag plus an index, reference
+ * counted as MPI says (the handle, each window using it, each handle
+ * MPI_Win_get_errhandler gave out), freed through MPI_Errhandler_free,
+ * which is defined here for them and hands the host's to the host. */
+#define MPI_ERRH_TAG 0x6f650000
 #define MPI_ERRH_MAX 64
 static struct {
-    MPI_Errhandler errh;
+    int refs;
     MPI_Win_errhandler_function *fn;
 } mpi_errhs[MPI_ERRH_MAX];
 
+static int mpi_errh_index(MPI_Errhandler errh)
+{
+    intptr_t i = (intptr_t)errh - MPI_ERRH_TAG;
+    return i >= 0 && i < MPI_ERRH_MAX && mpi_errhs[i].refs > 0 ? (int)i : -1;
+}
+
 static MPI_Win_errhandler_function *mpi_errh_fn(MPI_Errhandler errh)
 {
-    for (int i = 0; i < MPI_ERRH_MAX; i++)
-        if (mpi_errhs[i].fn && mpi_errhs[i].errh == errh)
-            return mpi_errhs[i].fn;
-    return NULL;
+    int i = mpi_errh_index(errh);
+    return i < 0 ? NULL : mpi_errhs[i].fn;
+}
+
+void mpi_errh_ref(MPI_Errhandler errh, int delta)
+{
+    int i = mpi_errh_index(errh);
+    if (i >= 0)
+        mpi_errhs[i].refs += delta;
 }
 
 static int mpi_raise(struct mpi_win *w, const char *call, int code, const char *why)
@@ -68,34 +82,44 @@ int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class)
     return mpi_raise(w, call, mpi_class, orma_error_message());
 }
 
-int MPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     if (!fn || !errhandler)
         return mpi_win_error(NULL, "MPI_Win_create_errhandler", MPI_ERR_ARG);
     for (int i = 0; i < MPI_ERRH_MAX; i++)
-        if (!mpi_errhs[i].fn) {
-            int rc = PMPI_Win_create_errhandler(fn, errhandler);
-            if (rc != MPI_SUCCESS)
-                return rc;
-            mpi_errhs[i].errh = *errhandler;
+        if (mpi_errhs[i].refs == 0) {
+            mpi_errhs[i].refs = 1;
             mpi_errhs[i].fn = fn;
+            *errhandler = (MPI_Errhandler)(MPI_ERRH_TAG + (intptr_t)i);
             return MPI_SUCCESS;
         }
     return mpi_win_error(NULL, "MPI_Win_create_errhandler", MPI_ERR_NO_MEM);
 }
 
-int MPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
+int MPI_Errhandler_free(MPI_Errhandler *errhandler)
+{
+    if (errhandler && mpi_errh_index(*errhandler) >= 0) {
+        mpi_errh_ref(*errhandler, -1);
+        *errhandler = MPI_ERRHANDLER_NULL;
+        return MPI_SUCCESS;
+    }
+    return PMPI_Errhandler_free(errhandler);
+}
+
+int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
         return mpi_win_error(NULL, "MPI_Win_set_errhandler", MPI_ERR_WIN);
     if (errhandler != MPI_ERRORS_RETURN && errhandler != MPI_ERRORS_ARE_FATAL && !mpi_errh_fn(errhandler))
         return mpi_win_error(w, "MPI_Win_set_errhandler", MPI_ERR_ARG);
+    mpi_errh_ref(errhandler, 1);
+    mpi_errh_ref(w->errh, -1);
     w->errh = errhandler;
     return MPI_SUCCESS;
 }
 
-int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
+int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -103,10 +127,11 @@ int MPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
     if (!errhandler)
         return mpi_win_error(w, "MPI_Win_get_errhandler", MPI_ERR_ARG);
     *errhandler = w->errh;
+    mpi_errh_ref(w->errh, 1); /* the caller frees it */
     return MPI_SUCCESS;
 }
 
-int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
+int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -114,3 +139,10 @@ int MPI_Win_call_errhandler(MPI_Win win, int errorcode)
     mpi_raise(w, "MPI_Win_call_errhandler", errorcode, "called by the program");
     return MPI_SUCCESS;
 }
+
+/* MPI's names are weak aliases of the PMPI ones, as in an MPI library, so that a
+ * profiling tool above liborma-mpi reaches orma through PMPI. */
+#pragma weak MPI_Win_create_errhandler = PMPI_Win_create_errhandler
+#pragma weak MPI_Win_set_errhandler = PMPI_Win_set_errhandler
+#pragma weak MPI_Win_get_errhandler = PMPI_Win_get_errhandler
+#pragma weak MPI_Win_call_errhandler = PMPI_Win_call_errhandler

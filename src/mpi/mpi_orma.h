@@ -43,6 +43,10 @@ extern char mpi_orma_why[160];
 /* The window behind handle, or NULL (freed, made up, MPI_WIN_NULL). */
 struct mpi_win *mpi_win_lookup(MPI_Win handle);
 
+/* Take (delta 1) or drop (-1) a reference to an error handler (no-op for
+ * the predefined ones). */
+void mpi_errh_ref(MPI_Errhandler errh, int delta);
+
 /* The MPI error class for an orma status. */
 int mpi_error_class(int status);
 

@@ -4,9 +4,13 @@
 
 #include <stdlib.h>
 
-/* MPI's assert bits as orma's. */
+/* MPI's assert bits as orma's, or -1 when bits MPI does not define are set
+ * (orma checks which asserts each call takes). */
 static int mpi_assert(int assert)
 {
+    const int known = MPI_MODE_NOCHECK | MPI_MODE_NOSTORE | MPI_MODE_NOPUT | MPI_MODE_NOPRECEDE | MPI_MODE_NOSUCCEED;
+    if (assert & ~known)
+        return -1;
     int a = 0;
     a |= assert & MPI_MODE_NOCHECK ? ORMA_MODE_NOCHECK : 0;
     a |= assert & MPI_MODE_NOSTORE ? ORMA_MODE_NOSTORE : 0;
@@ -22,7 +26,7 @@ static int mpi_assert(int assert)
     if (!w)                                                                                        \
         return mpi_win_error(NULL, call, MPI_ERR_WIN)
 
-int MPI_Win_fence(int assert, MPI_Win win)
+int PMPI_Win_fence(int assert, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_fence");
     return mpi_win_status(w, "MPI_Win_fence", orma_win_fence(mpi_assert(assert), w->win));
@@ -72,29 +76,29 @@ static int mpi_pscw_open(const char *call, MPI_Group group, int assert, MPI_Win 
     return mpi_win_status(w, call, status);
 }
 
-int MPI_Win_post(MPI_Group group, int assert, MPI_Win win)
+int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
     return mpi_pscw_open("MPI_Win_post", group, assert, win, 1);
 }
 
-int MPI_Win_start(MPI_Group group, int assert, MPI_Win win)
+int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
     return mpi_pscw_open("MPI_Win_start", group, assert, win, 0);
 }
 
-int MPI_Win_complete(MPI_Win win)
+int PMPI_Win_complete(MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_complete");
     return mpi_win_status(w, "MPI_Win_complete", orma_win_complete(w->win));
 }
 
-int MPI_Win_wait(MPI_Win win)
+int PMPI_Win_wait(MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_wait");
     return mpi_win_status(w, "MPI_Win_wait", orma_win_wait(w->win));
 }
 
-int MPI_Win_test(MPI_Win win, int *flag)
+int PMPI_Win_test(MPI_Win win, int *flag)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_test");
     if (!flag)
@@ -102,7 +106,7 @@ int MPI_Win_test(MPI_Win win, int *flag)
     return mpi_win_status(w, "MPI_Win_test", orma_win_test(w->win, flag));
 }
 
-int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
+int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_lock");
     int type = lock_type == MPI_LOCK_EXCLUSIVE ? ORMA_LOCK_EXCLUSIVE
@@ -113,19 +117,19 @@ int MPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     return mpi_win_status(w, "MPI_Win_lock", orma_win_lock(type, rank, mpi_assert(assert), w->win));
 }
 
-int MPI_Win_unlock(int rank, MPI_Win win)
+int PMPI_Win_unlock(int rank, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_unlock");
     return mpi_win_status(w, "MPI_Win_unlock", orma_win_unlock(rank, w->win));
 }
 
-int MPI_Win_lock_all(int assert, MPI_Win win)
+int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_lock_all");
     return mpi_win_status(w, "MPI_Win_lock_all", orma_win_lock_all(mpi_assert(assert), w->win));
 }
 
-int MPI_Win_unlock_all(MPI_Win win)
+int PMPI_Win_unlock_all(MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_unlock_all");
     return mpi_win_status(w, "MPI_Win_unlock_all", orma_win_unlock_all(w->win));
@@ -140,24 +144,42 @@ static int mpi_flush(const char *call, int rank, MPI_Win win, int local)
     return mpi_win_status(w, call, status);
 }
 
-int MPI_Win_flush(int rank, MPI_Win win)
+int PMPI_Win_flush(int rank, MPI_Win win)
 {
     return rank < 0 ? mpi_win_error(mpi_win_lookup(win), "MPI_Win_flush", MPI_ERR_RANK)
                     : mpi_flush("MPI_Win_flush", rank, win, 0);
 }
 
-int MPI_Win_flush_local(int rank, MPI_Win win)
+int PMPI_Win_flush_local(int rank, MPI_Win win)
 {
     return rank < 0 ? mpi_win_error(mpi_win_lookup(win), "MPI_Win_flush_local", MPI_ERR_RANK)
                     : mpi_flush("MPI_Win_flush_local", rank, win, 1);
 }
 
-int MPI_Win_flush_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_all", -1, win, 0); }
+int PMPI_Win_flush_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_all", -1, win, 0); }
 
-int MPI_Win_flush_local_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_local_all", -1, win, 1); }
+int PMPI_Win_flush_local_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_local_all", -1, win, 1); }
 
-int MPI_Win_sync(MPI_Win win)
+int PMPI_Win_sync(MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_sync");
     return mpi_win_status(w, "MPI_Win_sync", orma_win_sync(w->win));
 }
+
+/* MPI's names are weak aliases of the PMPI ones, as in an MPI library, so that a
+ * profiling tool above liborma-mpi reaches orma through PMPI. */
+#pragma weak MPI_Win_fence = PMPI_Win_fence
+#pragma weak MPI_Win_post = PMPI_Win_post
+#pragma weak MPI_Win_start = PMPI_Win_start
+#pragma weak MPI_Win_complete = PMPI_Win_complete
+#pragma weak MPI_Win_wait = PMPI_Win_wait
+#pragma weak MPI_Win_test = PMPI_Win_test
+#pragma weak MPI_Win_lock = PMPI_Win_lock
+#pragma weak MPI_Win_unlock = PMPI_Win_unlock
+#pragma weak MPI_Win_lock_all = PMPI_Win_lock_all
+#pragma weak MPI_Win_unlock_all = PMPI_Win_unlock_all
+#pragma weak MPI_Win_flush = PMPI_Win_flush
+#pragma weak MPI_Win_flush_local = PMPI_Win_flush_local
+#pragma weak MPI_Win_flush_all = PMPI_Win_flush_all
+#pragma weak MPI_Win_flush_local_all = PMPI_Win_flush_local_all
+#pragma weak MPI_Win_sync = PMPI_Win_sync

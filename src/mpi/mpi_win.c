@@ -71,7 +71,7 @@ static int mpi_win_end(const char *call, MPI_Comm comm, struct mpi_win *w, int s
     return cls;
 }
 
-int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
+int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
     struct mpi_win *w = NULL;
     int rc = mpi_win_begin("MPI_Win_allocate", comm, win, &w);
@@ -90,7 +90,7 @@ int MPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm,
     return mpi_win_end("MPI_Win_allocate", comm, w, status, win);
 }
 
-int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     struct mpi_win *w = NULL;
     int rc = mpi_win_begin("MPI_Win_create", comm, win, &w);
@@ -109,7 +109,7 @@ int MPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_
     return mpi_win_end("MPI_Win_create", comm, w, status, win);
 }
 
-int MPI_Win_free(MPI_Win *win)
+int PMPI_Win_free(MPI_Win *win)
 {
     struct mpi_win *w = win ? mpi_win_lookup(*win) : NULL;
     if (!w)
@@ -118,6 +118,7 @@ int MPI_Win_free(MPI_Win *win)
     if (status)
         return mpi_win_status(w, "MPI_Win_free", status);
     int rc = mpi_attr_delete_all(w);
+    mpi_errh_ref(w->errh, -1);
     mpi_wins[(intptr_t)*win - MPI_WIN_TAG] = NULL;
     PMPI_Comm_free(&w->comm);
     free(w);
@@ -125,7 +126,7 @@ int MPI_Win_free(MPI_Win *win)
     return rc;
 }
 
-int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                             MPI_Win *win)
 {
     struct mpi_win *w = NULL;
@@ -145,7 +146,7 @@ int MPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Com
     return mpi_win_end("MPI_Win_allocate_shared", comm, w, status, win);
 }
 
-int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
+int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -169,7 +170,7 @@ int MPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, 
     return mpi_win_status(w, "MPI_Win_shared_query", status);
 }
 
-int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
+int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
     struct mpi_win *w = NULL;
     int rc = mpi_win_begin("MPI_Win_create_dynamic", comm, win, &w);
@@ -185,7 +186,7 @@ int MPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
     return mpi_win_end("MPI_Win_create_dynamic", comm, w, status, win);
 }
 
-int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
+int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -195,7 +196,7 @@ int MPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
     return mpi_win_status(w, "MPI_Win_attach", orma_win_attach(w->win, base, (size_t)size));
 }
 
-int MPI_Win_detach(MPI_Win win, const void *base)
+int PMPI_Win_detach(MPI_Win win, const void *base)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -203,7 +204,7 @@ int MPI_Win_detach(MPI_Win win, const void *base)
     return mpi_win_status(w, "MPI_Win_detach", orma_win_detach(w->win, base));
 }
 
-int MPI_Win_get_group(MPI_Win win, MPI_Group *group)
+int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     struct mpi_win *w = mpi_win_lookup(win);
     if (!w)
@@ -244,3 +245,15 @@ int MPI_Free_mem(void *base)
         }
     return PMPI_Free_mem(base);
 }
+
+/* MPI's names are weak aliases of the PMPI ones, as in an MPI library, so that a
+ * profiling tool above liborma-mpi reaches orma through PMPI. */
+#pragma weak MPI_Win_allocate = PMPI_Win_allocate
+#pragma weak MPI_Win_create = PMPI_Win_create
+#pragma weak MPI_Win_free = PMPI_Win_free
+#pragma weak MPI_Win_allocate_shared = PMPI_Win_allocate_shared
+#pragma weak MPI_Win_shared_query = PMPI_Win_shared_query
+#pragma weak MPI_Win_create_dynamic = PMPI_Win_create_dynamic
+#pragma weak MPI_Win_attach = PMPI_Win_attach
+#pragma weak MPI_Win_detach = PMPI_Win_detach
+#pragma weak MPI_Win_get_group = PMPI_Win_get_group

@@ -34,23 +34,25 @@ static void check_ints(const int *mem, const char *what)
 static void fence_ops(MPI_Win win, int *mem, MPI_Win dwin, struct dint *dmem)
 {
     int right = (rank + 1) % size;
-    int src[4];
+    /* Origin buffers belong to the epoch until the closing fence (MPI
+     * forbids changing them before): one buffer per operation. */
+    int sums[4], maxs[4];
     int tri = size * (size + 1) / 2;
     MPI_Win_fence(MPI_MODE_NOPRECEDE, win);
     MPI_Win_fence(MPI_MODE_NOPRECEDE, dwin);
     for (int t = 0; t < size; t++) {
         /* SUM at 0..3: every rank adds (r + 1) * (i + 1). */
         for (int i = 0; i < 4; i++)
-            src[i] = (rank + 1) * (i + 1);
-        MPI_Accumulate(src, 4, MPI_INT, t, 0, 4, MPI_INT, MPI_SUM, win);
+            sums[i] = (rank + 1) * (i + 1);
+        MPI_Accumulate(sums, 4, MPI_INT, t, 0, 4, MPI_INT, MPI_SUM, win);
         /* MAX at 8..11 over background (negative) and data. */
         for (int i = 0; i < 4; i++)
-            src[i] = data(rank, i);
-        MPI_Accumulate(src, 4, MPI_INT, t, 8, 4, MPI_INT, MPI_MAX, win);
+            maxs[i] = data(rank, i);
+        MPI_Accumulate(maxs, 4, MPI_INT, t, 8, 4, MPI_INT, MPI_MAX, win);
         /* REPLACE at 16 by all: the element is one of the values put. */
-        MPI_Accumulate(&src[0], 1, MPI_INT, t, 16, 1, MPI_INT, MPI_REPLACE, win);
+        MPI_Accumulate(&maxs[0], 1, MPI_INT, t, 16, 1, MPI_INT, MPI_REPLACE, win);
         /* REPLACE into one's own slot 20 + rank. */
-        MPI_Accumulate(&src[1], 1, MPI_INT, t, 20 + rank, 1, MPI_INT, MPI_REPLACE, win);
+        MPI_Accumulate(&maxs[1], 1, MPI_INT, t, 20 + rank, 1, MPI_INT, MPI_REPLACE, win);
     }
     /* Accumulates from one origin to one element are ordered by default:
      * REPLACE by 5, then SUM 3, into the right neighbour's 30. */
