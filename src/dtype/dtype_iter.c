@@ -47,7 +47,7 @@ int dtype_iter_next(struct dtype_iter *it, size_t max, ptrdiff_t *off_p, size_t 
                 break;
             }
             const struct dtype_node *c = n->u.loop.child;
-            ptrdiff_t base = top->base + (ptrdiff_t)top->i * n->u.loop.stride;
+            ptrdiff_t base = dtype_off_step(top->base, top->i, n->u.loop.stride);
             top->i++;
             if (c->kind == DN_LEAF && c->u.leaf.len <= max) { /* a whole run: no frame */
                 *off_p = base;
@@ -64,11 +64,11 @@ int dtype_iter_next(struct dtype_iter *it, size_t max, ptrdiff_t *off_p, size_t 
             }
             const struct dtype_entry *e = &n->u.seq.e[top->i++];
             if (e->child->kind == DN_LEAF && e->child->u.leaf.len <= max) {
-                *off_p = top->base + e->disp;
+                *off_p = dtype_off_add(top->base, e->disp);
                 *len_p = e->child->u.leaf.len;
                 return 1;
             }
-            it->f[it->depth++] = (struct dtype_frame){e->child, 0, top->base + e->disp};
+            it->f[it->depth++] = (struct dtype_frame){e->child, 0, dtype_off_add(top->base, e->disp)};
             break;
         }
         }
@@ -282,10 +282,10 @@ static inline __attribute__((always_inline)) int dtype_flat_next(struct dtype_fl
         return 0;
     size_t i = w->i;
     if (w->e) {
-        *off_p = w->base + w->e[i].disp;
+        *off_p = dtype_off_add(w->base, w->e[i].disp);
         *len_p = w->len ? w->len : w->e[i].child->u.leaf.len;
     } else {
-        *off_p = w->base + (ptrdiff_t)i * w->stride;
+        *off_p = dtype_off_step(w->base, i, w->stride);
         *len_p = w->len;
     }
     if (++w->i == w->runs) {

@@ -235,12 +235,12 @@ static int dtype_dense_walk(const struct dtype_node *n, ptrdiff_t base, ptrdiff_
         return 1;
     case DN_LOOP:
         for (size_t i = 0; i < n->u.loop.count; i++)
-            if (!dtype_dense_walk(n->u.loop.child, base + (ptrdiff_t)i * n->u.loop.stride, pos))
+            if (!dtype_dense_walk(n->u.loop.child, dtype_off_step(base, i, n->u.loop.stride), pos))
                 return 0;
         return 1;
     default:
         for (size_t i = 0; i < n->u.seq.n; i++)
-            if (!dtype_dense_walk(n->u.seq.e[i].child, base + n->u.seq.e[i].disp, pos))
+            if (!dtype_dense_walk(n->u.seq.e[i].child, dtype_off_add(base, n->u.seq.e[i].disp), pos))
                 return 0;
         return 1;
     }
@@ -299,7 +299,7 @@ static int dtype_flat_emit(struct dtype_flat *f, const struct dtype_node *n, ptr
 {
     switch (n->kind) {
     case DN_LEAF:
-        if (f->k && f->disp[f->k - 1] + (ptrdiff_t)f->len[f->k - 1] == base) {
+        if (f->k && dtype_off_add(f->disp[f->k - 1], (ptrdiff_t)f->len[f->k - 1]) == base) {
             f->len[f->k - 1] += n->u.leaf.len;
             return 1;
         }
@@ -310,12 +310,12 @@ static int dtype_flat_emit(struct dtype_flat *f, const struct dtype_node *n, ptr
         return 1;
     case DN_LOOP:
         for (size_t i = 0; i < n->u.loop.count; i++)
-            if (!dtype_flat_emit(f, n->u.loop.child, base + (ptrdiff_t)i * n->u.loop.stride))
+            if (!dtype_flat_emit(f, n->u.loop.child, dtype_off_step(base, i, n->u.loop.stride)))
                 return 0;
         return 1;
     default:
         for (size_t i = 0; i < n->u.seq.n; i++)
-            if (!dtype_flat_emit(f, n->u.seq.e[i].child, base + n->u.seq.e[i].disp))
+            if (!dtype_flat_emit(f, n->u.seq.e[i].child, dtype_off_add(base, n->u.seq.e[i].disp)))
                 return 0;
         return 1;
     }

@@ -53,6 +53,16 @@ struct dtype_node {
     } u;
 };
 
+/* a + b and a + i * stride for offsets inside a layout: a partial sum may
+ * leave the range of ptrdiff_t (a loop far out, its child's offsets
+ * negative) where the final offset does not, so they wrap (unsigned
+ * arithmetic, defined) instead of overflowing. */
+static inline ptrdiff_t dtype_off_add(ptrdiff_t a, ptrdiff_t b) { return (ptrdiff_t)((uintptr_t)a + (uintptr_t)b); }
+static inline ptrdiff_t dtype_off_step(ptrdiff_t a, size_t i, ptrdiff_t stride)
+{
+    return (ptrdiff_t)((uintptr_t)a + (uintptr_t)i * (uintptr_t)stride);
+}
+
 /* Why a constructor refused, in *too_deep_p (0: out of memory). */
 #define DTYPE_REFUSED_DEPTH 1 /* deeper than DTYPE_MAX_DEPTH */
 #define DTYPE_REFUSED_RANGE 2 /* byte offsets overflow */
