@@ -10,7 +10,9 @@
 #
 # Environment: ORMA_FUZZ_BUILD (build directory, default build-libfuzzer),
 # ORMA_FUZZ_SCRATCH (new inputs and crashes, default a fresh temporary
-# directory).
+# directory), ORMA_FUZZ_SEED (a fixed seed, and then a fixed number of runs,
+# ORMA_FUZZ_RUNS, instead of the time: the same inputs on every machine,
+# which is what CI wants; by default a random seed for the time given).
 set -euo pipefail
 secs=${1:-60}
 here=$(cd "$(dirname "$0")" && pwd)
@@ -37,9 +39,15 @@ cmake --build "$build" -j2 --target fuzz_dtype
 scratch=${ORMA_FUZZ_SCRATCH:-$(mktemp -d /tmp/orma-fuzz.XXXXXX)}
 mkdir -p "$scratch/new" "$scratch/crashes"
 echo "run-libfuzzer.sh: fuzzing for ${secs}s; new inputs in $scratch/new, failures in $scratch/crashes"
+if [ -n "${ORMA_FUZZ_SEED:-}" ]; then
+  limit="-seed=$ORMA_FUZZ_SEED -runs=${ORMA_FUZZ_RUNS:-30000}"
+  echo "run-libfuzzer.sh: seed $ORMA_FUZZ_SEED, ${ORMA_FUZZ_RUNS:-30000} runs (not timed)"
+else
+  limit="-max_total_time=$secs"
+fi
 status=0
 ORMA_LOG_LEVEL=none ASAN_OPTIONS=detect_leaks=1 \
-  "$build/tests/fuzz_dtype" -max_total_time="$secs" -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
+  "$build/tests/fuzz_dtype" $limit -timeout=10 -rss_limit_mb=2048 -max_len=4096 \
   -print_final_stats=1 -artifact_prefix="$scratch/crashes/" "$scratch/new" "$here/corpus" || status=$?
 if [ "$status" -ne 0 ] || [ -n "$(ls -A "$scratch/crashes")" ]; then
   echo "run-libfuzzer.sh: FUZZING FOUND A FAILURE (exit $status):"
@@ -47,4 +55,4 @@ if [ "$status" -ne 0 ] || [ -n "$(ls -A "$scratch/crashes")" ]; then
   echo "reproduce: $build/tests/fuzz_dtype <file>, or build/tests/fuzz_dtype_main <file>"
   exit 1
 fi
-echo "run-libfuzzer.sh: no failure in ${secs}s"
+echo "run-libfuzzer.sh: no failure"
