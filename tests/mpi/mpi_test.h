@@ -38,6 +38,10 @@ static inline void expect(const char *what, long at, long long got, long long wa
         fail("%s at %ld: got %lld, expected %lld", what, at, got, want);
 }
 
+/* Defined when liborma-mpi is in the program: found by dlsym when it is a
+ * shared library, by this weak reference when it was linked statically. */
+extern int orma_init(int *argc, char ***argv) __attribute__((weak));
+
 /* MPI_Init, rank and size, and the check that this run tests what it says:
  * argv[1] "orma" means liborma-mpi must be in the process (preloaded or
  * linked), anything else that it must not. */
@@ -47,7 +51,7 @@ static inline void mt_init(int *argc, char ***argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int want_orma = *argc > 1 && !strcmp((*argv)[1], "orma");
-    int have_orma = dlsym(RTLD_DEFAULT, "orma_init") != NULL;
+    int have_orma = dlsym(RTLD_DEFAULT, "orma_init") != NULL || orma_init != NULL;
     mt_orma = want_orma;
     if (want_orma != have_orma)
         fail("this run should %sbe served by liborma-mpi, and is %s", want_orma ? "" : "not ",
