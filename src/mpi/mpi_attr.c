@@ -95,9 +95,7 @@ int mpi_attr_delete_all(struct mpi_win *w)
 
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_set_attr", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_set_attr");
     if (keyval - MPI_KEYVAL_BASE < 0 || keyval - MPI_KEYVAL_BASE >= MPI_KEYVAL_MAX ||
         !mpi_keyvals[keyval - MPI_KEYVAL_BASE].used)
         return mpi_win_error(w, "MPI_Win_set_attr", MPI_ERR_KEYVAL);
@@ -114,9 +112,7 @@ int PMPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
 
 int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_get_attr", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_get_attr");
     if (!attribute_val || !flag)
         return mpi_win_error(w, "MPI_Win_get_attr", MPI_ERR_ARG);
     void **out = attribute_val;
@@ -144,9 +140,7 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
 
 int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_delete_attr", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_delete_attr");
     if (keyval - MPI_KEYVAL_BASE < 0 || keyval - MPI_KEYVAL_BASE >= MPI_KEYVAL_MAX ||
         !mpi_keyvals[keyval - MPI_KEYVAL_BASE].used)
         return mpi_win_error(w, "MPI_Win_delete_attr", MPI_ERR_KEYVAL);
@@ -156,9 +150,7 @@ int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 
 int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_set_name", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_set_name");
     if (!win_name)
         return mpi_win_error(w, "MPI_Win_set_name", MPI_ERR_ARG);
     snprintf(w->name, sizeof w->name, "%s", win_name);
@@ -167,9 +159,7 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 
 int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_get_name", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_get_name");
     if (!win_name || !resultlen)
         return mpi_win_error(w, "MPI_Win_get_name", MPI_ERR_ARG);
     snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);
@@ -180,9 +170,7 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 /* The info in effect: the keys orma understands, with their values. */
 int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_get_info", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_get_info");
     if (!info_used)
         return mpi_win_error(w, "MPI_Win_get_info", MPI_ERR_ARG);
     orma_info oi = ORMA_INFO_NULL;
@@ -205,9 +193,7 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 /* MPI lets an implementation ignore hints set after creation. */
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_set_info", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_set_info");
     (void)info;
     return MPI_SUCCESS;
 }

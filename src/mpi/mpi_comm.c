@@ -6,13 +6,9 @@
  * and friends complete them: on one node the operation is done when the
  * call returns, so they are complete from the start. */
 #include "mpi_orma.h"
+#include "dtype_type.h"
 
 #include <stddef.h>
-
-#define MPI_WIN_OR_ERR(w, handle, call)                                                            \
-    struct mpi_win *w = mpi_win_lookup(handle);                                                    \
-    if (!w)                                                                                        \
-        return mpi_win_error(NULL, call, MPI_ERR_WIN)
 
 /* count and type of one side as orma's; MPI's error class or 0. */
 static int mpi_side(struct mpi_win *w, const char *call, int count, MPI_Datatype type, orma_type *o_p)
@@ -21,11 +17,6 @@ static int mpi_side(struct mpi_win *w, const char *call, int count, MPI_Datatype
         return mpi_win_error(w, call, MPI_ERR_COUNT);
     int status = mpi_type(type, o_p);
     return status ? mpi_win_status(w, call, status == ORMA_ERR_UNSUPPORTED ? ORMA_ERR_TYPE : status) : 0;
-}
-
-static int mpi_both_predefined(orma_type a, orma_type b)
-{
-    return mpi_type_predefined_orma(a) && mpi_type_predefined_orma(b);
 }
 
 static int mpi_put_get(const char *call, int put, int passive, void *origin, int ocount, MPI_Datatype otype,
@@ -40,7 +31,7 @@ static int mpi_put_get(const char *call, int put, int passive, void *origin, int
     if (passive) /* the request-based rules: passive epochs only */
         status = put ? orma_rput_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win, &req)
                      : orma_rget_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win, &req);
-    else if (mpi_both_predefined(ot, tt))
+    else if (ot->predefined && tt->predefined)
         status = put ? orma_put(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win)
                      : orma_get(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win);
     else
@@ -95,8 +86,7 @@ static int mpi_acc(const char *call, int passive, const void *origin, int ocount
         status = result ? orma_rget_accumulate_typed(origin, oc, ot, result, rc_, rt, target, disp, tc, tt,
                                                      (orma_op)oop, w->win, &req)
                         : orma_raccumulate_typed(origin, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win, &req);
-    else if (mpi_both_predefined(ot, tt) && (!result || mpi_type_predefined_orma(rt)) && ot == tt &&
-             (!result || rt == tt) && oc == tc && (!result || rc_ == tc))
+    else if (tt->predefined && ot == tt && (!result || rt == tt) && oc == tc && (!result || rc_ == tc))
         status = result ? orma_get_accumulate(origin, oc, ot, result, rc_, rt, target, disp, tc, tt, (orma_op)oop,
                                               w->win)
                         : orma_accumulate(origin, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);

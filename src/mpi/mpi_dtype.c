@@ -3,6 +3,7 @@
  * MPI_Type_get_contents into an orma type, committed and cached until the
  * program frees the MPI type (MPI_Type_free is defined here for that). */
 #include "mpi_orma.h"
+#include "dtype_type.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -75,7 +76,7 @@ static int mpi_decode_parts(int n, MPI_Datatype *types, orma_type *out)
 static void mpi_free_parts(int n, orma_type *parts)
 {
     for (int i = 0; i < n; i++)
-        if (parts[i] && !mpi_type_predefined_orma(parts[i]))
+        if (parts[i] && !parts[i]->predefined)
             orma_type_free(&parts[i]);
 }
 

@@ -108,9 +108,7 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_set_errhandler", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_set_errhandler");
     if (errhandler != MPI_ERRORS_RETURN && errhandler != MPI_ERRORS_ARE_FATAL && !mpi_errh_fn(errhandler))
         return mpi_win_error(w, "MPI_Win_set_errhandler", MPI_ERR_ARG);
     mpi_errh_ref(errhandler, 1);
@@ -121,9 +119,7 @@ int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 
 int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_get_errhandler", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_get_errhandler");
     if (!errhandler)
         return mpi_win_error(w, "MPI_Win_get_errhandler", MPI_ERR_ARG);
     *errhandler = w->errh;
@@ -133,9 +129,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 
 int PMPI_Win_call_errhandler(MPI_Win win, int errorcode)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_call_errhandler", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_call_errhandler");
     mpi_raise(w, "MPI_Win_call_errhandler", errorcode, "called by the program");
     return MPI_SUCCESS;
 }

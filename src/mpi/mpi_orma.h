@@ -47,6 +47,12 @@ struct mpi_win *mpi_win_lookup(MPI_Win handle);
  * the predefined ones). */
 void mpi_errh_ref(MPI_Errhandler errh, int delta);
 
+/* Declare w, the window behind handle, or return call's MPI_ERR_WIN. */
+#define MPI_WIN_OR_ERR(w, handle, call)                                                            \
+    struct mpi_win *w = mpi_win_lookup(handle);                                                    \
+    if (!w)                                                                                        \
+        return mpi_win_error(NULL, call, MPI_ERR_WIN)
+
 /* The MPI error class for an orma status. */
 int mpi_error_class(int status);
 
@@ -63,9 +69,6 @@ static inline int mpi_win_status(struct mpi_win *w, const char *call, int status
 
 /* The orma type of a predefined MPI datatype, or NULL. */
 orma_type mpi_type_predefined(MPI_Datatype t);
-
-/* Whether t is one of the orma types mpi_type_predefined returns. */
-int mpi_type_predefined_orma(orma_type t);
 
 /* The orma type of any MPI datatype: predefined by table, derived ones
  * decoded and cached until MPI_Type_free (an orma status). */

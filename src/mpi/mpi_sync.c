@@ -20,12 +20,6 @@ static int mpi_assert(int assert)
     return a;
 }
 
-/* The window behind handle, or the error of call for a bad one. */
-#define MPI_WIN_OR_ERR(w, handle, call)                                                            \
-    struct mpi_win *w = mpi_win_lookup(handle);                                                    \
-    if (!w)                                                                                        \
-        return mpi_win_error(NULL, call, MPI_ERR_WIN)
-
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_fence");

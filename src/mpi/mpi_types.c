@@ -47,16 +47,6 @@ orma_type mpi_type_predefined(MPI_Datatype t)
     return NULL;
 }
 
-int mpi_type_predefined_orma(orma_type t)
-{
-    if (!mpi_ntypes)
-        mpi_types_fill();
-    for (size_t i = 0; i < mpi_ntypes; i++)
-        if (mpi_types[i].orma == t)
-            return 1;
-    return 0;
-}
-
 int mpi_op(MPI_Op op)
 {
     const struct {

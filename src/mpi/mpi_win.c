@@ -148,9 +148,7 @@ int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Co
 
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_shared_query", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_shared_query");
     if (!size || !disp_unit || !baseptr)
         return mpi_win_error(w, "MPI_Win_shared_query", MPI_ERR_ARG);
     size_t sz = 0;
@@ -188,9 +186,7 @@ int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_attach", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_attach");
     if (size < 0)
         return mpi_win_error(w, "MPI_Win_attach", MPI_ERR_SIZE);
     return mpi_win_status(w, "MPI_Win_attach", orma_win_attach(w->win, base, (size_t)size));
@@ -198,17 +194,13 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 
 int PMPI_Win_detach(MPI_Win win, const void *base)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_detach", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_detach");
     return mpi_win_status(w, "MPI_Win_detach", orma_win_detach(w->win, base));
 }
 
 int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
-    struct mpi_win *w = mpi_win_lookup(win);
-    if (!w)
-        return mpi_win_error(NULL, "MPI_Win_get_group", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_get_group");
     if (!group)
         return mpi_win_error(w, "MPI_Win_get_group", MPI_ERR_ARG);
     return PMPI_Comm_group(w->comm, group);
