@@ -291,7 +291,7 @@ static inline __attribute__((always_inline)) int dtype_flat_next(struct dtype_fl
     if (++w->i == w->runs) {
         w->i = 0;
         w->elem++;
-        w->base += w->ext;
+        w->base = dtype_off_add(w->base, w->ext);
     }
     return 1;
 }
@@ -329,14 +329,14 @@ static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, si
  * registers).  OFF(side) is the offset of that side's current run. */
 #define DTYPE_UNIFORM(LEN, SOFF, DOFF)                                                             \
     for (size_t r = 0; r < runs; r++) {                                                            \
-        dtype_move(dst + dbase + (DOFF), src + sbase + (SOFF), LEN);                               \
+        dtype_move(dst + dtype_off_add(dbase, DOFF), src + dtype_off_add(sbase, SOFF), LEN);       \
         if (++si == sruns) {                                                                       \
             si = 0;                                                                                \
-            sbase += sext;                                                                         \
+            sbase = dtype_off_add(sbase, sext);                                                    \
         }                                                                                          \
         if (++di == druns) {                                                                       \
             di = 0;                                                                                \
-            dbase += dext;                                                                         \
+            dbase = dtype_off_add(dbase, dext);                                                    \
         }                                                                                          \
     }
 #define DTYPE_UNIFORM_SIZES(SOFF, DOFF)                                                            \
@@ -365,7 +365,8 @@ static __attribute__((noinline)) void dtype_copy_uniform(char *dst, const struct
     if (se && de) /* indexed or flattened on both sides */
         DTYPE_UNIFORM_SIZES(se[si].disp, de[di].disp)
     else
-        DTYPE_UNIFORM_SIZES(se ? se[si].disp : (ptrdiff_t)si * sstride, de ? de[di].disp : (ptrdiff_t)di * dstride)
+        DTYPE_UNIFORM_SIZES(se ? se[si].disp : dtype_off_step(0, si, sstride),
+                            de ? de[di].disp : dtype_off_step(0, di, dstride))
 }
 
 /* dtype_copy between two flat layouts: the two walks and the pieces in
