@@ -1,17 +1,19 @@
 /* api_win.c -- window creation, queries and synchronization entry points. */
 #include "api_check.h"
 #include "api_hints.h"
+#include "api_team.h"
 #include "rma_comm.h"
 
 /* Local checks of a creation call; the verdict is handed to the collective
  * so that all ranks fail together. */
-static int api_win_create_common(const char *call, int flavor, void *base, size_t size, int disp_unit,
-                                 orma_info info, void **base_p, orma_win *win_p)
+static int api_win_create_common(const struct rma_team *team, const char *call, int flavor, void *base,
+                                 size_t size, int disp_unit, orma_info info, void **base_p, orma_win *win_p,
+                                 int arg_status)
 {
     int status = api_check_init(call);
     if (status)
         return status;
-    status = api_info_valid(call, info);
+    status = arg_status ? arg_status : api_info_valid(call, info);
     struct rma_win_hints hints = {0};
     if (!status)
         status = api_hints_parse(call, info, &hints);
@@ -26,7 +28,7 @@ static int api_win_create_common(const char *call, int flavor, void *base, size_
         status = util_error(ORMA_ERR_BASE, "%s: base is NULL for a window of %zu bytes", call, size);
     orma_win handle;
     struct rma_win *win = NULL;
-    int rc = rma_win_create(flavor, base, size, disp_unit, &hints, status, &handle, &win);
+    int rc = rma_win_create(team, flavor, base, size, disp_unit, &hints, status, &handle, &win);
     if (status)
         return status;
     if (rc)
@@ -39,26 +41,39 @@ static int api_win_create_common(const char *call, int flavor, void *base, size_
 
 int orma_win_allocate(size_t size, int disp_unit, orma_info info, void **base_p, orma_win *win_p)
 {
-    return api_win_create_common("orma_win_allocate", ORMA_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info,
-                                 base_p, win_p);
+    return api_win_create_common(NULL, "orma_win_allocate", ORMA_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info,
+                                 base_p, win_p, 0);
 }
 
 int orma_win_allocate_shared(size_t size, int disp_unit, orma_info info, void **base_p, orma_win *win_p)
 {
-    return api_win_create_common("orma_win_allocate_shared", ORMA_WIN_FLAVOR_SHARED, NULL, size, disp_unit,
-                                 info, base_p, win_p);
+    return api_win_create_common(NULL, "orma_win_allocate_shared", ORMA_WIN_FLAVOR_SHARED, NULL, size, disp_unit,
+                                 info, base_p, win_p, 0);
 }
 
 int orma_win_create(void *base, size_t size, int disp_unit, orma_info info, orma_win *win_p)
 {
-    return api_win_create_common("orma_win_create", ORMA_WIN_FLAVOR_CREATE, base, size, disp_unit, info, NULL,
-                                 win_p);
+    return api_win_create_common(NULL, "orma_win_create", ORMA_WIN_FLAVOR_CREATE, base, size, disp_unit, info, NULL,
+                                 win_p, 0);
 }
 
 int orma_win_create_dynamic(orma_info info, orma_win *win_p)
 {
-    return api_win_create_common("orma_win_create_dynamic", ORMA_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, info, NULL,
-                                 win_p);
+    return api_win_create_common(NULL, "orma_win_create_dynamic", ORMA_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, info, NULL,
+                                 win_p, 0);
+}
+
+int api_win_create_team(const struct rma_team *team, int flavor, void *base, size_t size, int disp_unit,
+                        orma_info info, void **base_p, orma_win *win_p, int arg_status)
+{
+    static const char *const calls[] = {
+        [ORMA_WIN_FLAVOR_CREATE] = "orma_win_create", [ORMA_WIN_FLAVOR_ALLOCATE] = "orma_win_allocate",
+        [ORMA_WIN_FLAVOR_DYNAMIC] = "orma_win_create_dynamic",
+        [ORMA_WIN_FLAVOR_SHARED] = "orma_win_allocate_shared"};
+    if (flavor < ORMA_WIN_FLAVOR_CREATE || flavor > ORMA_WIN_FLAVOR_SHARED)
+        return util_error(ORMA_ERR_FLAVOR, "window creation: unknown flavour %d", flavor);
+    return api_win_create_common(team, calls[flavor], flavor, base, size, disp_unit, info, base_p, win_p,
+                                 arg_status);
 }
 
 int orma_win_free(orma_win *win_p)

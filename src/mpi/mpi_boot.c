@@ -2,9 +2,10 @@
  * MPI_Init_thread) initializes the host MPI, then orma over the node's
  * ranks: the node-local communicator from MPI_Comm_split_type, a job token
  * drawn by its rank 0 and broadcast, and orma's own shared job segment from
- * there (boot_job.h).  A job spread over several nodes runs MPI as usual,
- * but its windows need the net transport, which is not built yet: window
- * creation then fails with a message saying so. */
+ * there (boot_job.h).  A job spread over several nodes has one orma job per
+ * node: windows over communicators within a node work as on one node;
+ * those spanning nodes need the net transport, which is not built yet, and
+ * their creation fails with a message saying so. */
 #include "mpi_orma.h"
 #include "boot_job.h"
 #include "util_config.h"
@@ -16,6 +17,7 @@
 
 int mpi_orma_ready;
 char mpi_orma_why[160];
+MPI_Group mpi_node_group = MPI_GROUP_NULL;
 
 /* Errors reach MPI programs through MPI's error handlers (which print
  * orma's message when they abort): orma's own log keeps quiet about them
@@ -32,23 +34,18 @@ static void mpi_quiet_errors(void)
 
 static void mpi_orma_start(void)
 {
-    int wrank, wsize, nsize, flag = 0;
+    int nrank, nsize, flag = 0;
     MPI_Comm node;
-    PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
-    PMPI_Comm_size(MPI_COMM_WORLD, &wsize);
     PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+    PMPI_Comm_rank(node, &nrank);
     PMPI_Comm_size(node, &nsize);
-    PMPI_Comm_free(&node);
-    if (nsize != wsize) {
-        snprintf(mpi_orma_why, sizeof mpi_orma_why, "the job spans several nodes (%d of its %d ranks on this "
-                 "one), and orma's transport between nodes is not built yet", nsize, wsize);
-        return;
-    }
+    PMPI_Comm_group(node, &mpi_node_group);
     char token[40] = {0};
-    if (wrank == 0 && util_random_hex(16, token) != ORMA_SUCCESS)
+    if (nrank == 0 && util_random_hex(16, token) != ORMA_SUCCESS)
         token[0] = 0; /* every rank fails below */
-    PMPI_Bcast(token, sizeof token, MPI_CHAR, 0, MPI_COMM_WORLD);
-    int status = boot_job_external(wrank, wsize, token);
+    PMPI_Bcast(token, sizeof token, MPI_CHAR, 0, node);
+    PMPI_Comm_free(&node);
+    int status = boot_job_external(nrank, nsize, token);
     if (!status)
         status = orma_init(NULL, NULL);
     /* all or none: a window needs every rank */
@@ -88,5 +85,7 @@ int MPI_Finalize(void)
         orma_finalize();
         mpi_orma_ready = 0;
     }
+    if (mpi_node_group != MPI_GROUP_NULL)
+        PMPI_Group_free(&mpi_node_group);
     return PMPI_Finalize();
 }

@@ -82,6 +82,23 @@ int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class)
     return mpi_raise(w, call, mpi_class, orma_error_message());
 }
 
+int mpi_comm_error(MPI_Comm comm, const char *call, int mpi_class, const char *why)
+{
+    MPI_Errhandler errh = MPI_ERRHANDLER_NULL;
+    PMPI_Comm_get_errhandler(comm, &errh);
+    int quiet = errh == MPI_ERRORS_RETURN;
+    if (errh != MPI_ERRHANDLER_NULL)
+        PMPI_Errhandler_free(&errh);
+    if (!quiet) { /* the host's handler would not say why */
+        int rank = 0;
+        PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
+        fprintf(stderr, "liborma-mpi: rank %d: %s: %s\n", rank, call, why);
+        fflush(stderr);
+    }
+    PMPI_Comm_call_errhandler(comm, mpi_class);
+    return mpi_class;
+}
+
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
 {
     if (!fn || !errhandler)

@@ -40,6 +40,9 @@ int mpi_attr_delete_all(struct mpi_win *w);
 extern int mpi_orma_ready;
 extern char mpi_orma_why[160];
 
+/* The group of this node's ranks in MPI_COMM_WORLD: orma's job. */
+extern MPI_Group mpi_node_group;
+
 /* The window behind handle, or NULL (freed, made up, MPI_WIN_NULL). */
 struct mpi_win *mpi_win_lookup(MPI_Win handle);
 
@@ -60,6 +63,10 @@ int mpi_error_class(int status);
  * handler would): by the window's error handler -- fatal by default, as
  * MPI says for windows -- and return the MPI error class. */
 int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class);
+
+/* Report an error of a creation call by comm's error handler, saying why on
+ * stderr unless the handler is MPI_ERRORS_RETURN; the MPI error class. */
+int mpi_comm_error(MPI_Comm comm, const char *call, int mpi_class, const char *why);
 
 /* orma's status of a call on w, turned into MPI's. */
 static inline int mpi_win_status(struct mpi_win *w, const char *call, int status)

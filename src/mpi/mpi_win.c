@@ -1,8 +1,10 @@
-/* mpi_win.c -- MPI windows on orma: creation and freeing, fence, put and
- * get of predefined datatypes.  Windows must span MPI_COMM_WORLD's ranks
- * (a communicator congruent with it); the other communicators, derived
- * datatypes and the rest of the chapter are still to come. */
+/* mpi_win.c -- MPI windows on orma: the handle table, creation over any
+ * intracommunicator whose ranks share this node (an orma window over the
+ * communicator's ranks, its records exchanged with the communicator's
+ * allgather), shared_query, attach/detach and freeing. */
 #include "mpi_orma.h"
+#include "api_team.h"
+#include "util_status.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,84 +31,135 @@ static int mpi_win_register(struct mpi_win *w, MPI_Win *win)
     return 0;
 }
 
-/* The checks of every creation call; on success *w_p is a new window
- * object holding a duplicate of comm. */
-static int mpi_win_begin(const char *call, MPI_Comm comm, MPI_Win *win, struct mpi_win **w_p)
+/* Whether comm can hold an orma window: an intracommunicator whose ranks
+ * are all on this node.  Every rank of comm reaches the same verdict (a
+ * communicator spanning nodes has ranks off every rank's node), so failing
+ * here fails everywhere without a collective. */
+static int mpi_win_comm_usable(const char *call, MPI_Comm comm)
 {
-    int same = MPI_UNEQUAL;
-    if (!mpi_orma_ready) {
-        fprintf(stderr, "liborma-mpi: %s: %s\n", call, mpi_orma_why);
-        return PMPI_Comm_call_errhandler(comm, MPI_ERR_UNSUPPORTED_OPERATION), MPI_ERR_UNSUPPORTED_OPERATION;
+    char why[200];
+    int inter = 0, n = 0, off = 0;
+    if (!mpi_orma_ready)
+        return mpi_comm_error(comm, call, MPI_ERR_UNSUPPORTED_OPERATION, mpi_orma_why);
+    if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
+        return mpi_comm_error(MPI_COMM_WORLD, call, MPI_ERR_COMM, "not a valid communicator");
+    if (inter)
+        return mpi_comm_error(comm, call, MPI_ERR_COMM, "windows need an intracommunicator");
+    MPI_Group g;
+    PMPI_Comm_group(comm, &g);
+    PMPI_Group_size(g, &n);
+    int *in = malloc(((size_t)n + 1) * sizeof *in), *out = malloc(((size_t)n + 1) * sizeof *out);
+    if (in && out) {
+        for (int i = 0; i < n; i++)
+            in[i] = i;
+        PMPI_Group_translate_ranks(g, n, in, mpi_node_group, out);
+        for (int i = 0; i < n; i++)
+            off += out[i] == MPI_UNDEFINED;
     }
-    if (!win)
-        return PMPI_Comm_call_errhandler(comm, MPI_ERR_ARG), MPI_ERR_ARG;
-    if (PMPI_Comm_compare(comm, MPI_COMM_WORLD, &same) != MPI_SUCCESS ||
-        (same != MPI_IDENT && same != MPI_CONGRUENT)) {
-        fprintf(stderr, "liborma-mpi: %s: windows over other communicators than MPI_COMM_WORLD's ranks in "
-                "order are not supported yet\n", call);
-        return PMPI_Comm_call_errhandler(comm, MPI_ERR_UNSUPPORTED_OPERATION), MPI_ERR_UNSUPPORTED_OPERATION;
+    free(in);
+    free(out);
+    PMPI_Group_free(&g);
+    if (!in || !out)
+        return mpi_comm_error(comm, call, MPI_ERR_NO_MEM, "out of memory");
+    if (off) {
+        snprintf(why, sizeof why, "%d of the communicator's %d ranks are on other nodes, and orma's transport "
+                 "between nodes is not built yet", off, n);
+        return mpi_comm_error(comm, call, MPI_ERR_UNSUPPORTED_OPERATION, why);
     }
-    struct mpi_win *w = calloc(1, sizeof *w);
-    if (!w)
-        return PMPI_Comm_call_errhandler(comm, MPI_ERR_NO_MEM), MPI_ERR_NO_MEM;
-    PMPI_Comm_dup(comm, &w->comm);
-    w->errh = MPI_ERRORS_ARE_FATAL;
-    w->model = MPI_WIN_UNIFIED;
-    *w_p = w;
     return MPI_SUCCESS;
 }
 
-/* Creation done (status: orma's): register the window, or undo. */
-static int mpi_win_end(const char *call, MPI_Comm comm, struct mpi_win *w, int status, MPI_Win *win)
+/* The window keys of an MPI info as orma info (all ranks: the same keys). */
+static int mpi_win_info(MPI_Info info, orma_info *oi_p)
 {
-    if (status == ORMA_SUCCESS && mpi_win_register(w, win))
-        return MPI_SUCCESS;
-    int cls = status ? mpi_error_class(status) : MPI_ERR_NO_MEM;
-    fprintf(stderr, "liborma-mpi: %s: %s\n", call, status ? orma_error_message() : "too many windows");
-    if (status == ORMA_SUCCESS)
-        orma_win_free(&w->win);
-    PMPI_Comm_free(&w->comm);
-    free(w);
-    PMPI_Comm_call_errhandler(comm, cls);
-    return cls;
+    static const char *const keys[] = {"accumulate_ordering", "accumulate_ops", "no_locks", "same_size",
+                                       "same_disp_unit"};
+    *oi_p = ORMA_INFO_NULL;
+    if (info == MPI_INFO_NULL)
+        return ORMA_SUCCESS;
+    int status = orma_info_create(oi_p);
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0] && !status; i++) {
+        char value[MPI_MAX_INFO_VAL + 1];
+        int flag = 0;
+        if (PMPI_Info_get(info, keys[i], MPI_MAX_INFO_VAL, value, &flag) == MPI_SUCCESS && flag)
+            status = orma_info_set(*oi_p, keys[i], value);
+    }
+    return status;
+}
+
+static int mpi_win_allgather(void *ctx, const void *mine, size_t len, void *all)
+{
+    return PMPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, *(MPI_Comm *)ctx) != MPI_SUCCESS;
+}
+
+/* Every creation call: a window of flavor over comm's ranks, collective.
+ * A rank's bad arguments travel into the collective, so that all ranks
+ * fail together instead of the others waiting for it. */
+static int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
+                        MPI_Comm comm, void *baseptr, MPI_Win *win)
+{
+    int rc = mpi_win_comm_usable(call, comm);
+    if (rc)
+        return rc;
+    MPI_Comm dup;
+    if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
+        return mpi_comm_error(comm, call, MPI_ERR_INTERN, "duplicating the communicator failed");
+    struct mpi_win *w = calloc(1, sizeof *w);
+    int status = ORMA_SUCCESS;
+    if (!w)
+        status = util_error(ORMA_ERR_NOMEM, "%s: out of memory", call);
+    else if (!win || (!baseptr && (flavor == ORMA_WIN_FLAVOR_ALLOCATE || flavor == ORMA_WIN_FLAVOR_SHARED)))
+        status = util_error(ORMA_ERR_ARG, "%s: NULL %s argument", call, win ? "baseptr" : "win");
+    else if (size < 0)
+        status = util_error(ORMA_ERR_ARG, "%s: size %lld is negative", call, (long long)size);
+    orma_info oi = ORMA_INFO_NULL;
+    if (!status)
+        status = mpi_win_info(info, &oi);
+    int rank, n;
+    PMPI_Comm_rank(dup, &rank);
+    PMPI_Comm_size(dup, &n);
+    struct rma_team team = {rank, n, mpi_win_allgather, &dup};
+    void *mem = base;
+    orma_win ow = ORMA_WIN_NULL;
+    status = api_win_create_team(&team, flavor, base, status ? 0 : (size_t)size, disp_unit, oi,
+                                 baseptr ? &mem : NULL, &ow, status);
+    if (oi != ORMA_INFO_NULL)
+        orma_info_free(&oi);
+    if (!status && !mpi_win_register(w, win)) {
+        status = util_error(ORMA_ERR_NOMEM, "%s: too many windows (%d)", call, MPI_WIN_MAX);
+        orma_win_free(&ow);
+    }
+    if (status) {
+        free(w);
+        PMPI_Comm_free(&dup);
+        return mpi_comm_error(comm, call, size < 0 ? MPI_ERR_SIZE : mpi_error_class(status),
+                              orma_error_message());
+    }
+    static const int mpi_flavors[] = {
+        [ORMA_WIN_FLAVOR_CREATE] = MPI_WIN_FLAVOR_CREATE, [ORMA_WIN_FLAVOR_ALLOCATE] = MPI_WIN_FLAVOR_ALLOCATE,
+        [ORMA_WIN_FLAVOR_DYNAMIC] = MPI_WIN_FLAVOR_DYNAMIC, [ORMA_WIN_FLAVOR_SHARED] = MPI_WIN_FLAVOR_SHARED};
+    w->win = ow;
+    w->comm = dup;
+    w->errh = MPI_ERRORS_ARE_FATAL;
+    w->model = MPI_WIN_UNIFIED;
+    w->flavor = mpi_flavors[flavor];
+    w->base = flavor == ORMA_WIN_FLAVOR_DYNAMIC ? MPI_BOTTOM : mem;
+    w->size = flavor == ORMA_WIN_FLAVOR_DYNAMIC ? 0 : size;
+    w->disp_unit = disp_unit;
+    if (baseptr)
+        *(void **)baseptr = mem;
+    return MPI_SUCCESS;
 }
 
 int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    struct mpi_win *w = NULL;
-    int rc = mpi_win_begin("MPI_Win_allocate", comm, win, &w);
-    if (rc)
-        return rc;
-    (void)info; /* TODO(6): window info through to orma */
-    int status = size < 0 || disp_unit <= 0 ? ORMA_ERR_ARG : ORMA_SUCCESS;
-    if (!status)
-        status = orma_win_allocate((size_t)size, disp_unit, ORMA_INFO_NULL, &w->base, &w->win);
-    if (!status) {
-        *(void **)baseptr = w->base;
-        w->flavor = MPI_WIN_FLAVOR_ALLOCATE;
-        w->size = size;
-        w->disp_unit = disp_unit;
-    }
-    return mpi_win_end("MPI_Win_allocate", comm, w, status, win);
+    return mpi_win_make("MPI_Win_allocate", ORMA_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm, baseptr,
+                        win);
 }
 
 int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    struct mpi_win *w = NULL;
-    int rc = mpi_win_begin("MPI_Win_create", comm, win, &w);
-    if (rc)
-        return rc;
-    (void)info;
-    int status = size < 0 || disp_unit <= 0 ? ORMA_ERR_ARG : ORMA_SUCCESS;
-    if (!status)
-        status = orma_win_create(base, (size_t)size, disp_unit, ORMA_INFO_NULL, &w->win);
-    if (!status) {
-        w->base = base;
-        w->flavor = MPI_WIN_FLAVOR_CREATE;
-        w->size = size;
-        w->disp_unit = disp_unit;
-    }
-    return mpi_win_end("MPI_Win_create", comm, w, status, win);
+    return mpi_win_make("MPI_Win_create", ORMA_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL, win);
 }
 
 int PMPI_Win_free(MPI_Win *win)
@@ -129,21 +182,8 @@ int PMPI_Win_free(MPI_Win *win)
 int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
                             MPI_Win *win)
 {
-    struct mpi_win *w = NULL;
-    int rc = mpi_win_begin("MPI_Win_allocate_shared", comm, win, &w);
-    if (rc)
-        return rc;
-    (void)info;
-    int status = size < 0 || disp_unit <= 0 ? ORMA_ERR_ARG : ORMA_SUCCESS;
-    if (!status)
-        status = orma_win_allocate_shared((size_t)size, disp_unit, ORMA_INFO_NULL, &w->base, &w->win);
-    if (!status) {
-        *(void **)baseptr = w->base;
-        w->flavor = MPI_WIN_FLAVOR_SHARED;
-        w->size = size;
-        w->disp_unit = disp_unit;
-    }
-    return mpi_win_end("MPI_Win_allocate_shared", comm, w, status, win);
+    return mpi_win_make("MPI_Win_allocate_shared", ORMA_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, comm,
+                        baseptr, win);
 }
 
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)
@@ -170,18 +210,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
 
 int PMPI_Win_create_dynamic(MPI_Info info, MPI_Comm comm, MPI_Win *win)
 {
-    struct mpi_win *w = NULL;
-    int rc = mpi_win_begin("MPI_Win_create_dynamic", comm, win, &w);
-    if (rc)
-        return rc;
-    (void)info;
-    int status = orma_win_create_dynamic(ORMA_INFO_NULL, &w->win);
-    if (!status) {
-        w->flavor = MPI_WIN_FLAVOR_DYNAMIC;
-        w->base = MPI_BOTTOM;
-        w->disp_unit = 1;
-    }
-    return mpi_win_end("MPI_Win_create_dynamic", comm, w, status, win);
+    return mpi_win_make("MPI_Win_create_dynamic", ORMA_WIN_FLAVOR_DYNAMIC, NULL, 0, 1, info, comm, NULL, win);
 }
 
 int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)

@@ -116,7 +116,7 @@ static int rma_dyn_map_segment(struct rma_win *win, int target, uint64_t seq, ch
     if (!m)
         return util_error(ORMA_ERR_NOMEM, "out of memory mapping rank %d's memory", target);
     char name[SHM_NAME_MAX];
-    boot_job_name(name, sizeof name, "m%llu-r%d", (unsigned long long)seq, target);
+    boot_job_name(name, sizeof name, "m%llu-r%d", (unsigned long long)seq, t->job_rank);
     int status = shm_seg_open(name, 0, &m->seg);
     if (status) {
         free(m);

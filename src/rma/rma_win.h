@@ -33,6 +33,7 @@ struct rma_target {
     int disp_unit;
     int path;
     pid_t pid;
+    int job_rank;        /* its rank in the job (names of its shared objects) */
     uint32_t ready;      /* == win->access_gen: may be accessed directly now */
     uint32_t queued;     /* operations queued for this target */
     uint32_t post_expected;     /* posts from this target my starts have counted */
@@ -121,10 +122,20 @@ struct rma_win *rma_win_lookup(orma_win handle);
 /* Calls fn on every live window (for orma_finalize). */
 void rma_win_foreach(void (*fn)(struct rma_win *));
 
-/* Collective creation.  arg_status is the caller's verdict on its own
+/* The ranks a window spans, and how they exchange what they know at
+ * creation: all of the job's ranks (NULL) or, for liborma-mpi, the ranks of
+ * an MPI communicator on this node.  allgather: every rank of the team gives
+ * len bytes, all receive size*len in team order; nonzero on failure. */
+struct rma_team {
+    int rank, size;
+    int (*allgather)(void *ctx, const void *mine, size_t len, void *all);
+    void *ctx;
+};
+
+/* Collective over team (NULL: the whole job).  arg_status is the caller's verdict on its own
  * arguments: every rank takes part even when its arguments are bad, so that a
  * local error becomes the same failure everywhere instead of a hang. */
-int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const struct rma_win_hints *hints,
+int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t size, int disp_unit, const struct rma_win_hints *hints,
                    int arg_status, orma_win *handle_p, struct rma_win **win_p);
 int rma_win_free(struct rma_win *win);
 /* Local teardown without the collective part (orma_finalize). */

@@ -3,7 +3,12 @@
  * Every rank describes its part in a record (how to reach its memory), the
  * records are allgathered, every rank maps what it can reach directly, all
  * agree that everything worked, and only then are the names unlinked: from
- * there on nothing of the window is left in /dev/shm, however the job ends. */
+ * there on nothing of the window is left in /dev/shm, however the job ends.
+ *
+ * A window spans a team: the job's ranks, or a subset of them (an MPI
+ * communicator).  Teams overlap and create windows in different orders, so
+ * every shared object is named by the process that creates it, with its own
+ * creation count and its job rank, and the names travel in the records. */
 #include "rma_win.h"
 #include "rma_heap.h"
 #include "boot_job.h"
@@ -19,10 +24,11 @@
 struct rma_win_record {
     int32_t status;
     int32_t pid;
+    int32_t job_rank;
+    uint32_t id;      /* the creation count at this rank: its objects' names */
     int32_t disp_unit;
     int32_t path;
     uint32_t hints;   /* struct rma_win_hints, packed: all ranks must agree */
-    uint32_t pad;
     uint64_t base;    /* CMA: the address at the owner */
     uint64_t size;
     uint64_t seg_off; /* DIRECT: where the part starts in the segment */
@@ -33,15 +39,28 @@ _Static_assert(sizeof(struct rma_win_record) <= BOOT_SLOT_SIZE, "record must fit
 
 static uint32_t rma_win_next_id;
 
-/* The first failure among the ranks, reported once per rank. */
-static int rma_win_agree(int status, const char *what)
+static int rma_job_allgather(void *ctx, const void *mine, size_t len, void *all)
 {
-    int32_t mine = status, *all = malloc((size_t)boot_job.size * sizeof *all);
+    (void)ctx;
+    boot_job_allgather(mine, len, all);
+    return 0;
+}
+
+/* Nobody else will open the window's objects: unlink them at once. */
+static int rma_win_alone(const struct rma_win *win) { return win->nranks == 1; }
+
+/* The first failure among the ranks, reported once per rank. */
+static int rma_win_agree(const struct rma_team *team, int status, const char *what)
+{
+    int32_t mine = status, *all = malloc((size_t)team->size * sizeof *all);
     if (!all)
         return util_error(ORMA_ERR_NOMEM, "out of memory during %s", what);
-    boot_job_allgather(&mine, sizeof mine, all);
+    if (team->allgather(team->ctx, &mine, sizeof mine, all)) {
+        free(all);
+        return util_error(ORMA_ERR_PEER, "%s: the exchange between the window's ranks failed", what);
+    }
     int result = status;
-    for (int r = 0; r < boot_job.size && !result; r++)
+    for (int r = 0; r < team->size && !result; r++)
         if (all[r])
             result = util_error(ORMA_ERR_PEER, "%s failed at rank %d (%s)", what, r, orma_strerror(all[r]));
     free(all);
@@ -51,12 +70,12 @@ static int rma_win_agree(int status, const char *what)
 static int rma_win_create_ctl(struct rma_win *win, uint32_t max_attach)
 {
     char name[SHM_NAME_MAX];
-    boot_job_name(name, sizeof name, "w%u-c", win->id);
+    boot_job_name(name, sizeof name, "w%u-r%d-c", win->id, boot_job.rank);
     size_t len = rma_ctl_size((uint32_t)win->nranks, max_attach, shm_barrier_size(win->nranks));
     int status = shm_seg_create(name, len, &win->ctl_seg);
     if (status)
         return status;
-    if (boot_job_alone())
+    if (rma_win_alone(win))
         shm_seg_unlink(name);
     win->ctl = win->ctl_seg.base;
     win->ctl->nranks = (uint32_t)win->nranks;
@@ -65,10 +84,10 @@ static int rma_win_create_ctl(struct rma_win *win, uint32_t max_attach)
     return ORMA_SUCCESS;
 }
 
-static int rma_win_open_ctl(struct rma_win *win)
+static int rma_win_open_ctl(struct rma_win *win, const struct rma_win_record *rec0)
 {
     char name[SHM_NAME_MAX];
-    boot_job_name(name, sizeof name, "w%u-c", win->id);
+    boot_job_name(name, sizeof name, "w%u-r%d-c", rec0->id, rec0->job_rank);
     int status = shm_seg_open(name, 0, &win->ctl_seg);
     if (status)
         return status;
@@ -87,12 +106,12 @@ static int rma_win_local_part(struct rma_win *win, void *base, size_t size, stru
     case ORMA_WIN_FLAVOR_ALLOCATE:
         if (!size)
             return ORMA_SUCCESS;
-        snprintf(rec->seg, sizeof rec->seg, "w%u-r%d", win->id, win->rank);
+        snprintf(rec->seg, sizeof rec->seg, "w%u-r%d", win->id, boot_job.rank);
         boot_job_name(name, sizeof name, "%s", rec->seg);
         int status = shm_seg_create(name, size, &win->data_seg);
         if (status)
             return status;
-        if (boot_job_alone())
+        if (rma_win_alone(win))
             shm_seg_unlink(name);
         win->base = win->data_seg.base;
         rec->path = RMA_PATH_DIRECT;
@@ -122,23 +141,24 @@ static int rma_win_local_part(struct rma_win *win, void *base, size_t size, stru
 }
 
 /* allocate_shared: rank 0 creates one segment for every part, in rank order. */
-static int rma_win_shared_segment(struct rma_win *win, struct rma_win_record *recs)
+static int rma_win_shared_segment(const struct rma_team *team, struct rma_win *win,
+                                  struct rma_win_record *recs)
 {
     uint64_t total = 0;
     for (int r = 0; r < win->nranks; r++) {
         recs[r].seg_off = total;
-        snprintf(recs[r].seg, sizeof recs[r].seg, "w%u-s", win->id);
+        snprintf(recs[r].seg, sizeof recs[r].seg, "w%u-r%d-s", recs[0].id, recs[0].job_rank);
         total += recs[r].size;
     }
     char name[SHM_NAME_MAX];
-    boot_job_name(name, sizeof name, "w%u-s", win->id);
+    boot_job_name(name, sizeof name, "%s", recs[0].seg);
     int status = ORMA_SUCCESS;
     if (win->rank == 0) {
         status = shm_seg_create(name, total, &win->data_seg);
-        if (!status && boot_job_alone())
+        if (!status && rma_win_alone(win))
             shm_seg_unlink(name);
     }
-    status = rma_win_agree(status, "creating the shared segment");
+    status = rma_win_agree(team, status, "creating the shared segment");
     if (!status && win->rank != 0)
         status = shm_seg_open(name, total, &win->data_seg);
     if (!status)
@@ -152,6 +172,7 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     t->size = rec->size;
     t->disp_unit = rec->disp_unit;
     t->pid = rec->pid;
+    t->job_rank = rec->job_rank;
     t->path = rec->path;
     t->shared = rec->path == RMA_PATH_DIRECT;
     t->ctl = rma_ctl_block(win->ctl, r);
@@ -208,7 +229,7 @@ void rma_win_release(struct rma_win *win)
 
 static void rma_win_unlink_names(struct rma_win *win)
 {
-    if (boot_job_alone())
+    if (rma_win_alone(win))
         return; /* unlinked at creation */
     if (win->data_seg.base && win->flavor == ORMA_WIN_FLAVOR_ALLOCATE)
         shm_seg_unlink(win->data_seg.name);
@@ -245,9 +266,12 @@ static int rma_win_check_hints(const struct rma_win_hints *h, const struct rma_w
     return ORMA_SUCCESS;
 }
 
-int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const struct rma_win_hints *hints,
-                   int arg_status, orma_win *handle_p, struct rma_win **win_p)
+int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t size, int disp_unit,
+                   const struct rma_win_hints *hints, int arg_status, orma_win *handle_p, struct rma_win **win_p)
 {
+    struct rma_team job = {boot_job.rank, boot_job.size, rma_job_allgather, NULL};
+    if (!team)
+        team = &job;
     orma_win handle = ORMA_WIN_NULL;
     int status = arg_status;
     struct rma_win_record rec = {0}, *recs = NULL;
@@ -255,8 +279,8 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const str
     if (win) {
         win->id = rma_win_next_id;
         win->flavor = flavor;
-        win->rank = boot_job.rank;
-        win->nranks = boot_job.size;
+        win->rank = team->rank;
+        win->nranks = team->size;
         win->size = size;
         win->disp_unit = disp_unit;
         win->epoch_state = RMA_EPOCH_NONE;
@@ -264,8 +288,8 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const str
         win->targets = calloc((size_t)win->nranks, sizeof *win->targets);
         win->hints = *hints;
     }
-    recs = calloc((size_t)boot_job.size, sizeof *recs);
-    rma_win_next_id++; /* every rank counts every creation call alike */
+    recs = calloc((size_t)team->size, sizeof *recs);
+    rec.id = rma_win_next_id++;
     if (!status && (!win || !win->targets || !recs))
         status = util_error(ORMA_ERR_NOMEM, "out of memory creating a window");
     if (!status)
@@ -275,28 +299,33 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const str
 
     rec.status = status;
     rec.pid = (int32_t)getpid();
+    rec.job_rank = boot_job.rank;
     rec.disp_unit = disp_unit;
     rec.size = size;
     rec.hints = rma_hints_pack(hints);
+    int xrc;
     if (recs) {
-        boot_job_allgather(&rec, sizeof rec, recs);
+        xrc = team->allgather(team->ctx, &rec, sizeof rec, recs);
     } else {
-        struct rma_win_record *none = calloc((size_t)boot_job.size, sizeof *none);
-        boot_job_allgather(&rec, sizeof rec, none ? none : &rec); /* still take part */
+        struct rma_win_record *none = calloc((size_t)team->size, sizeof *none);
+        xrc = team->allgather(team->ctx, &rec, sizeof rec, none ? none : &rec); /* still take part */
         free(none);
     }
-    for (int r = 0; r < boot_job.size && !status; r++)
+    if (!status && xrc)
+        status = util_error(ORMA_ERR_PEER, "window creation: the exchange between the window's ranks failed");
+    for (int r = 0; r < team->size && !status; r++)
         if (recs[r].status)
             status = util_error(ORMA_ERR_PEER, "window creation failed at rank %d (%s)", r,
                                 orma_strerror(recs[r].status));
     if (!status)
-        status = rma_win_check_hints(hints, recs, boot_job.size);
+        status = rma_win_check_hints(hints, recs, team->size);
     if (status)
         goto err_free; /* every rank saw the same records: all stop here */
+    win->id = recs[0].id; /* the same number at every rank, for messages */
     if (flavor == ORMA_WIN_FLAVOR_SHARED)
-        status = rma_win_shared_segment(win, recs);
+        status = rma_win_shared_segment(team, win, recs);
     if (!status && win->rank != 0)
-        status = rma_win_open_ctl(win);
+        status = rma_win_open_ctl(win, &recs[0]);
     for (int r = 0; r < win->nranks && !status; r++)
         status = rma_win_map_target(win, r, &recs[r]);
     if (!status) {
@@ -304,7 +333,7 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const str
         win->my_hw_busy = rma_ctl_hw_busy(win->ctl, win->my_ctl);
         status = rma_win_register(win, &handle);
     }
-    status = rma_win_agree(status, "window creation");
+    status = rma_win_agree(team, status, "window creation");
     rma_win_unlink_names(win);
     if (status)
         goto err_free;
@@ -316,7 +345,7 @@ int rma_win_create(int flavor, void *base, size_t size, int disp_unit, const str
 err_free:
     free(recs);
     if (win) {
-        if (!boot_job_alone()) {
+        if (!rma_win_alone(win)) {
             if (win->data_seg.base && win->flavor == ORMA_WIN_FLAVOR_ALLOCATE)
                 shm_seg_unlink(win->data_seg.name);
             if (win->rank == 0 && win->ctl_seg.base)
