@@ -16,7 +16,8 @@
  * 0; otherwise that of the first rank to fail (its code, or 128+signal), or
  * 128+signal when the launcher was interrupted first; 2 for bad usage; 125
  * when the launcher itself fails (fork, pipe). */
-#include <dirent.h>
+#include "boot_job.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -452,22 +453,7 @@ static void watch(struct run_job *job)
 /* Ranks killed before they could unlink their objects leave them behind. */
 static void sweep_shm(const struct run_job *job)
 {
-    char prefix[96];
-    size_t plen = (size_t)snprintf(prefix, sizeof prefix, "orma-%u-%s-", (unsigned)getuid(), job->token);
-    DIR *dir = opendir("/dev/shm");
-    if (!dir)
-        return;
-    int removed = 0;
-    struct dirent *e;
-    while ((e = readdir(dir))) {
-        if (strncmp(e->d_name, prefix, plen))
-            continue;
-        if (!unlinkat(dirfd(dir), e->d_name, 0))
-            removed++;
-        else if (errno != ENOENT)
-            fprintf(stderr, "orma-run: cannot remove /dev/shm/%s: %s\n", e->d_name, strerror(errno));
-    }
-    closedir(dir);
+    int removed = boot_sweep_token(job->token);
     if (job->verbose && removed)
         fprintf(stderr, "orma-run: removed %d shared-memory object%s left by the job\n", removed,
                 removed == 1 ? "" : "s");

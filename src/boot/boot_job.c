@@ -127,10 +127,17 @@ int boot_job_start(void)
     if (boot_job.size == 1)
         return ORMA_SUCCESS;
 
+    int status;
+    if (boot_ext.set) { /* no launcher of ours cleans up after this job */
+        if (boot_job.rank == 0)
+            boot_janitor_sweep();
+        status = boot_live_hold();
+        if (status)
+            return status;
+    }
     char name[SHM_NAME_MAX];
     boot_job_name(name, sizeof name, "job");
     size_t len = boot_seg_size(boot_job.size);
-    int status;
     if (boot_job.rank == 0) {
         status = shm_seg_create(name, len, &boot_job.seg);
         if (status)
@@ -188,4 +195,5 @@ void boot_job_finish(void)
     if (boot_job.shared)
         shm_seg_unmap(&boot_job.seg);
     boot_job.shared = NULL;
+    boot_live_release();
 }

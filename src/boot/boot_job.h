@@ -54,6 +54,17 @@ void boot_job_barrier(void);
  * bytes in rank order.  Collective. */
 void boot_job_allgather(const void *mine, size_t len, void *all);
 
+/* boot_janitor.c: unlink every shared object of the job with this token
+ * (its launcher's clean-up, or an abort); the number removed. */
+int boot_sweep_token(const char *token);
+
+/* Jobs without orma-run: hold the liveness lock (every rank, at start),
+ * drop it (at finish; the last one out sweeps the job), and remove the
+ * objects of this user's jobs that died holding none (rank 0, at start). */
+int boot_live_hold(void);
+void boot_live_release(void);
+void boot_janitor_sweep(void);
+
 /* "/orma-<uid>-<token>-" followed by the formatted suffix. */
 void boot_job_name(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -79,6 +79,21 @@ int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
     return rc;
 }
 
+void mpi_abort(MPI_Comm comm, int code)
+{
+    if (mpi_orma_ready)
+        boot_sweep_token(boot_job.token);
+    PMPI_Abort(comm, code);
+}
+
+/* An aborting job leaves no shared objects behind: none of its ranks will
+ * need them again (those killed by a signal are the janitor's, boot_janitor.c). */
+int MPI_Abort(MPI_Comm comm, int code)
+{
+    mpi_abort(comm, code);
+    return MPI_SUCCESS; /* not reached */
+}
+
 int MPI_Finalize(void)
 {
     if (mpi_orma_ready) {

@@ -73,7 +73,7 @@ static int mpi_raise(struct mpi_win *w, const char *call, int code, const char *
     fprintf(stderr, "liborma-mpi: rank %d: %s: %s; aborting (the window's error handler is "
             "MPI_ERRORS_ARE_FATAL)\n", rank, call, why);
     fflush(stderr);
-    PMPI_Abort(w ? w->comm : MPI_COMM_WORLD, code);
+    mpi_abort(w ? w->comm : MPI_COMM_WORLD, code);
     return code;
 }
 

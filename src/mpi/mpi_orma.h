@@ -43,6 +43,9 @@ extern char mpi_orma_why[160];
 /* The group of this node's ranks in MPI_COMM_WORLD: orma's job. */
 extern MPI_Group mpi_node_group;
 
+/* PMPI_Abort, after removing this node's shared objects of the job. */
+void mpi_abort(MPI_Comm comm, int code);
+
 /* The window behind handle, or NULL (freed, made up, MPI_WIN_NULL). */
 struct mpi_win *mpi_win_lookup(MPI_Win handle);
 
