@@ -53,6 +53,14 @@ void mpi_errh_ref(MPI_Errhandler errh, int delta);
     if (!w)                                                                                        \
         return mpi_win_error(NULL, call, MPI_ERR_WIN)
 
+/* A window error handler; fortran: fn is a Fortran subroutine, called
+ * with the window's Fortran handle (mpi_fortran_win.c). */
+int mpi_errh_create(MPI_Win_errhandler_function *fn, int fortran, MPI_Errhandler *errhandler);
+
+/* Fortran handles of error handlers, orma's or the host's. */
+MPI_Fint mpi_errh_c2f(MPI_Errhandler errh);
+MPI_Errhandler mpi_errh_f2c(MPI_Fint errh);
+
 /* The MPI error class for an orma status. */
 int mpi_error_class(int status);
 
