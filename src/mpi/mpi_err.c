@@ -88,6 +88,11 @@ int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class)
     return mpi_raise(w, call, mpi_class, orma_error_message());
 }
 
+int mpi_win_error_msg(struct mpi_win *w, const char *call, int mpi_class, const char *why)
+{
+    return mpi_raise(w, call, mpi_class, why);
+}
+
 int mpi_errh_create(MPI_Win_errhandler_function *fn, int fortran, MPI_Errhandler *errhandler)
 {
     if (!fn || !errhandler)

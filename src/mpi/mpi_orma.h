@@ -69,6 +69,9 @@ int mpi_error_class(int status);
  * MPI says for windows -- and return the MPI error class. */
 int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class);
 
+/* The same for an error liborma-mpi detected itself, saying why. */
+int mpi_win_error_msg(struct mpi_win *w, const char *call, int mpi_class, const char *why);
+
 /* orma's status of a call on w, turned into MPI's. */
 static inline int mpi_win_status(struct mpi_win *w, const char *call, int status)
 {
@@ -81,6 +84,13 @@ orma_type mpi_type_predefined(MPI_Datatype t);
 /* The orma type of any MPI datatype: predefined by table, derived ones
  * decoded and cached until MPI_Type_free (an orma status). */
 int mpi_type(MPI_Datatype t, orma_type *o_p);
+
+/* MPI_BOTTOM as a buffer of *count_p elements of *type_p (absolute
+ * addresses): orma takes no NULL buffer, so the buffer becomes the lowest
+ * address they reach and the elements one element of a new type, *tmp_p,
+ * displaced back by as much (free it after the call).  Anything else is
+ * left as it is (*tmp_p NULL).  An orma status. */
+int mpi_type_bottom(void **buf_p, size_t *count_p, orma_type *type_p, orma_type *tmp_p);
 
 /* The orma op of an MPI op, or -1. */
 int mpi_op(MPI_Op op);
