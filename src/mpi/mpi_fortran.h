@@ -72,16 +72,18 @@ typedef size_t mpi_f_strlen;
 #define MPI_F_OMPI_ALIAS(x)
 #endif
 
-/* The mpif.h / use mpi names of pmpi_x_. */
-#define MPI_F_NAMES(x, X)                                                                          \
+/* The mpif.h / use mpi names of pmpi_x_ (MPI_F_NAMES_NO_OMPI: without
+ * Open MPI's ompi_x_f, for the calls with CHARACTER arguments, whose
+ * ompi_x_f take the length as an int). */
+#define MPI_F_NAMES_NO_OMPI(x, X)                                                                  \
     MPI_F_ALIAS(pmpi_##x##_, pmpi_##x##__)                                                         \
     MPI_F_ALIAS(pmpi_##x##_, pmpi_##x)                                                             \
     MPI_F_ALIAS(pmpi_##x##_, PMPI_##X)                                                             \
     MPI_F_ALIAS(pmpi_##x##_, mpi_##x##_)                                                           \
     MPI_F_ALIAS(pmpi_##x##_, mpi_##x##__)                                                          \
     MPI_F_ALIAS(pmpi_##x##_, mpi_##x)                                                              \
-    MPI_F_ALIAS(pmpi_##x##_, MPI_##X)                                                              \
-    MPI_F_OMPI_ALIAS(x)
+    MPI_F_ALIAS(pmpi_##x##_, MPI_##X)
+#define MPI_F_NAMES(x, X) MPI_F_NAMES_NO_OMPI(x, X) MPI_F_OMPI_ALIAS(x)
 
 /* ... and its mpi_f08 names. */
 #define MPI_F08_NAMES(x)                                                                           \

@@ -202,7 +202,29 @@ MPI_F08_DEFINE(win_free_keyval, WIN_FREE_KEYVAL, (MPI_Fint *keyval, MPI_Fint *ie
 }
 
 /* names */
-MPI_F08_DEFINE(win_set_name, WIN_SET_NAME, (MPI_Fint *win, const char *name, MPI_Fint *ierr, mpi_f_strlen len))
+void pmpi_win_set_name_(MPI_Fint *win, const char *name, MPI_Fint *ierr, mpi_f_strlen len);
+void pmpi_win_get_name_(MPI_Fint *win, char *name, MPI_Fint *resultlen, MPI_Fint *ierr, mpi_f_strlen len);
+MPI_F_NAMES_NO_OMPI(win_set_name, WIN_SET_NAME)
+MPI_F_NAMES_NO_OMPI(win_get_name, WIN_GET_NAME)
+MPI_F08_NAMES(win_set_name)
+MPI_F08_NAMES(win_get_name)
+
+#ifdef OPEN_MPI
+void ompi_win_set_name_f(MPI_Fint *win, const char *name, MPI_Fint *ierr, int len);
+void ompi_win_get_name_f(MPI_Fint *win, char *name, MPI_Fint *resultlen, MPI_Fint *ierr, int len);
+
+void ompi_win_set_name_f(MPI_Fint *win, const char *name, MPI_Fint *ierr, int len)
+{
+    pmpi_win_set_name_(win, name, ierr, len > 0 ? (mpi_f_strlen)len : 0);
+}
+
+void ompi_win_get_name_f(MPI_Fint *win, char *name, MPI_Fint *resultlen, MPI_Fint *ierr, int len)
+{
+    pmpi_win_get_name_(win, name, resultlen, ierr, len > 0 ? (mpi_f_strlen)len : 0);
+}
+#endif
+
+void pmpi_win_set_name_(MPI_Fint *win, const char *name, MPI_Fint *ierr, mpi_f_strlen len)
 {
     char s[MPI_MAX_OBJECT_NAME];
     MPI_Win w = mpi_f_win(win);
@@ -214,8 +236,7 @@ MPI_F08_DEFINE(win_set_name, WIN_SET_NAME, (MPI_Fint *win, const char *name, MPI
     mpi_f_ierr(ierr, rc);
 }
 
-MPI_F08_DEFINE(win_get_name, WIN_GET_NAME,
-               (MPI_Fint *win, char *name, MPI_Fint *resultlen, MPI_Fint *ierr, mpi_f_strlen len))
+void pmpi_win_get_name_(MPI_Fint *win, char *name, MPI_Fint *resultlen, MPI_Fint *ierr, mpi_f_strlen len)
 {
     char s[MPI_MAX_OBJECT_NAME];
     int n = 0, rc = PMPI_Win_get_name(mpi_f_win(win), s, &n);
