@@ -269,3 +269,108 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
 #pragma weak MPI_Rget = PMPI_Rget
 #pragma weak MPI_Raccumulate = PMPI_Raccumulate
 #pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
+
+#if MPI_VERSION >= 4
+/* MPI 4.0's large-count forms: the same calls with MPI_Count counts. */
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Put_c");
+    return mpi_put_get("MPI_Put_c", 1, 0, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, w);
+}
+
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Get_c");
+    return mpi_put_get("MPI_Get_c", 0, 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, w);
+}
+
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                      MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Accumulate_c");
+    return mpi_acc("MPI_Accumulate_c", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                   target_rank, target_disp, target_count, target_datatype, op, w);
+}
+
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Get_accumulate_c");
+    if (!result_addr && result_count)
+        return mpi_win_error(w, "MPI_Get_accumulate_c", MPI_ERR_BUFFER);
+    return mpi_acc("MPI_Get_accumulate_c", 0, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                   result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);
+}
+
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Rput_c");
+    if (!request)
+        return mpi_win_error(w, "MPI_Rput_c", MPI_ERR_REQUEST);
+    return mpi_request(w, "MPI_Rput_c",
+                       mpi_put_get("MPI_Rput_c", 1, 1, (void *)origin_addr, origin_count, origin_datatype,
+                                   target_rank, target_disp, target_count, target_datatype, w),
+                       request);
+}
+
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Rget_c");
+    if (!request)
+        return mpi_win_error(w, "MPI_Rget_c", MPI_ERR_REQUEST);
+    return mpi_request(w, "MPI_Rget_c",
+                       mpi_put_get("MPI_Rget_c", 0, 1, origin_addr, origin_count, origin_datatype, target_rank,
+                                   target_disp, target_count, target_datatype, w),
+                       request);
+}
+
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                       int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                       MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Raccumulate_c");
+    if (!request)
+        return mpi_win_error(w, "MPI_Raccumulate_c", MPI_ERR_REQUEST);
+    return mpi_request(w, "MPI_Raccumulate_c",
+                       mpi_acc("MPI_Raccumulate_c", 1, origin_addr, origin_count, origin_datatype, NULL, 0,
+                               MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, w),
+                       request);
+}
+
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                           void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Rget_accumulate_c");
+    if (!request)
+        return mpi_win_error(w, "MPI_Rget_accumulate_c", MPI_ERR_REQUEST);
+    if (!result_addr && result_count)
+        return mpi_win_error(w, "MPI_Rget_accumulate_c", MPI_ERR_BUFFER);
+    return mpi_request(w, "MPI_Rget_accumulate_c",
+                       mpi_acc("MPI_Rget_accumulate_c", 1, origin_addr, origin_count, origin_datatype, result_addr,
+                               result_count, result_datatype, target_rank, target_disp, target_count,
+                               target_datatype, op, w),
+                       request);
+}
+
+#pragma weak MPI_Put_c = PMPI_Put_c
+#pragma weak MPI_Get_c = PMPI_Get_c
+#pragma weak MPI_Accumulate_c = PMPI_Accumulate_c
+#pragma weak MPI_Get_accumulate_c = PMPI_Get_accumulate_c
+#pragma weak MPI_Rput_c = PMPI_Rput_c
+#pragma weak MPI_Rget_c = PMPI_Rget_c
+#pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
+#pragma weak MPI_Rget_accumulate_c = PMPI_Rget_accumulate_c
+#endif
