@@ -2,14 +2,13 @@
 ! windows made with MPI_Win_create on a Fortran array, MPI_Win_allocate
 ! and MPI_Win_allocate_shared with an address-sized base pointer, and
 ! MPI_Alloc_mem memory; puts (from MPI_BOTTOM too), gets, accumulates and
-! atomics under fence,
-! post-start-complete-wait, lock and lock_all; the predefined attributes,
-! a keyval with a Fortran delete callback, the name, a Fortran error
-! handler and MPI_ERRORS_RETURN with the error class of an out-of-range
-! put.  Every element of every window is checked at the end: written
-! where a test wrote, its background everywhere else.  Run like the C
-! programs: argument "host" (the host MPI alone) or "orma" (liborma-mpi
-! preloaded or linked), checked against what serves the run.
+! atomics under fence, post-start-complete-wait, lock and lock_all; the
+! predefined attributes, a keyval with a Fortran delete callback, the
+! name, a Fortran error handler and MPI_ERRORS_RETURN with the error class
+! of an out-of-range put.  Every element of every window is checked at
+! the end: written where a test wrote, its background everywhere else.
+! Run like the C programs: argument "host" (the host MPI alone) or "orma"
+! (liborma-mpi preloaded or linked), checked against what serves the run.
 module mt
   use mpi
   use, intrinsic :: iso_c_binding
