@@ -2,6 +2,7 @@
  * (base, size, displacement unit, flavour, memory model), user keyvals
  * with their callbacks, the name, the info, and the Fortran handle. */
 #include "mpi_orma.h"
+#include "mpi_fortran.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -198,23 +199,23 @@ int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
     return MPI_SUCCESS;
 }
 
-/* Fortran handles: the C handle's value (orma's tag plus an index) where
- * it is not the host's null window.  MPICH's handles are integers and its
- * c2f and f2c are macros that do just that. */
+/* Fortran handles: the C handle's value (orma's tag plus an index, never
+ * one of Open MPI's small Fortran indices) where it is not the null
+ * window.  They are PMPI_ names too, because Open MPI's Fortran library
+ * converts with PMPI_Win_f2c/c2f (mpi_fortran.h).  MPICH's handles are
+ * integers and its c2f and f2c are macros that do just that. */
 #ifndef MPI_Win_c2f
-MPI_Fint MPI_Win_c2f(MPI_Win win)
+MPI_Fint PMPI_Win_c2f(MPI_Win win)
 {
-    if (win == MPI_WIN_NULL)
-        return PMPI_Win_c2f(MPI_WIN_NULL);
-    return (MPI_Fint)(intptr_t)win;
+    return win == MPI_WIN_NULL ? MPI_F_WIN_NULL : (MPI_Fint)(intptr_t)win;
 }
 
-MPI_Win MPI_Win_f2c(MPI_Fint win)
+MPI_Win PMPI_Win_f2c(MPI_Fint win)
 {
-    if (win == PMPI_Win_c2f(MPI_WIN_NULL))
-        return MPI_WIN_NULL;
-    return (MPI_Win)(intptr_t)win;
+    return win == MPI_F_WIN_NULL ? MPI_WIN_NULL : (MPI_Win)(intptr_t)win;
 }
+#pragma weak MPI_Win_c2f = PMPI_Win_c2f
+#pragma weak MPI_Win_f2c = PMPI_Win_f2c
 #endif
 
 /* MPI's names are weak aliases of the PMPI ones, as in an MPI library, so that a

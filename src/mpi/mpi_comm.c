@@ -1,5 +1,7 @@
 /* mpi_comm.c -- the communication calls: put, get, the accumulate family
- * and their request-based forms.  Datatypes are decoded (mpi_dtype.c);
+ * and their request-based forms, with int counts and (MPI 4.0) with
+ * MPI_Count ones, both through the same MPI_Count-based functions.
+ * Datatypes are decoded (mpi_dtype.c);
  * predefined ones on both sides take orma's contiguous calls, anything
  * else the typed ones, which move the bytes once between the layouts.
  * Requests are MPI generalized requests, so the host's MPI_Wait, MPI_Test
@@ -10,35 +12,50 @@
 
 #include <stddef.h>
 
-/* count and type of one side as orma's; MPI's error class or 0. */
-static int mpi_side(struct mpi_win *w, const char *call, int count, MPI_Datatype type, orma_type *o_p)
+/* count and type of one side as orma's (*count_p, *o_p); MPI's error
+ * class or 0.  A count orma cannot take -- negative, past size_t, or whose
+ * data bytes overflow size_t -- is MPI_ERR_COUNT, never truncated. */
+static int mpi_side(struct mpi_win *w, const char *call, MPI_Count count, MPI_Datatype type, size_t *count_p,
+                    orma_type *o_p)
 {
-    if (count < 0)
-        return mpi_win_error(w, call, MPI_ERR_COUNT);
+    size_t n, bytes;
+    if (__builtin_add_overflow(count, 0, &n))
+        return mpi_win_error_msg(w, call, MPI_ERR_COUNT, count < 0 ? "a negative count" : "a count past size_t");
     int status = mpi_type(type, o_p);
-    return status ? mpi_win_status(w, call, status == ORMA_ERR_UNSUPPORTED ? ORMA_ERR_TYPE : status) : 0;
+    if (status)
+        return mpi_win_status(w, call, status == ORMA_ERR_UNSUPPORTED ? ORMA_ERR_TYPE : status);
+    if (__builtin_mul_overflow(n, (*o_p)->size, &bytes))
+        return mpi_win_error_msg(w, call, MPI_ERR_COUNT, "count times the datatype's size overflows size_t");
+    *count_p = n;
+    return 0;
 }
 
-static int mpi_put_get(const char *call, int put, int passive, void *origin, int ocount, MPI_Datatype otype,
-                       int target, MPI_Aint disp, int tcount, MPI_Datatype ttype, struct mpi_win *w)
+static int mpi_put_get(const char *call, int put, int passive, void *origin, MPI_Count ocount, MPI_Datatype otype,
+                       int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, struct mpi_win *w)
 {
-    orma_type ot = NULL, tt = NULL;
-    int rc = mpi_side(w, call, ocount, otype, &ot);
-    if (rc || (rc = mpi_side(w, call, tcount, ttype, &tt)))
+    orma_type ot = NULL, tt = NULL, bottom = NULL;
+    size_t oc = 0, tc = 0;
+    int rc = mpi_side(w, call, ocount, otype, &oc, &ot);
+    if (rc || (rc = mpi_side(w, call, tcount, ttype, &tc, &tt)))
         return rc;
-    int status;
     orma_request req = ORMA_REQUEST_NULL;
+    int status = mpi_type_bottom(&origin, &oc, &ot, &bottom);
+    if (status)
+        goto out;
     if (passive) /* the request-based rules: passive epochs only */
-        status = put ? orma_rput_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win, &req)
-                     : orma_rget_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win, &req);
+        status = put ? orma_rput_typed(origin, oc, ot, target, disp, tc, tt, w->win, &req)
+                     : orma_rget_typed(origin, oc, ot, target, disp, tc, tt, w->win, &req);
     else if (ot->predefined && tt->predefined)
-        status = put ? orma_put(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win)
-                     : orma_get(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win);
+        status = put ? orma_put(origin, oc, ot, target, disp, tc, tt, w->win)
+                     : orma_get(origin, oc, ot, target, disp, tc, tt, w->win);
     else
-        status = put ? orma_put_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win)
-                     : orma_get_typed(origin, (size_t)ocount, ot, target, disp, (size_t)tcount, tt, w->win);
+        status = put ? orma_put_typed(origin, oc, ot, target, disp, tc, tt, w->win)
+                     : orma_get_typed(origin, oc, ot, target, disp, tc, tt, w->win);
     if (!status && req != ORMA_REQUEST_NULL)
         status = orma_wait(&req);
+out:
+    if (bottom)
+        orma_type_free(&bottom);
     return mpi_win_status(w, call, status);
 }
 
@@ -59,43 +76,53 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
 }
 
 /* accumulate (result NULL) and get_accumulate. */
-static int mpi_acc(const char *call, int passive, const void *origin, int ocount, MPI_Datatype otype, void *result,
-                   int rcount, MPI_Datatype rtype, int target, MPI_Aint disp, int tcount, MPI_Datatype ttype,
-                   MPI_Op op, struct mpi_win *w)
+static int mpi_acc(const char *call, int passive, const void *origin, MPI_Count ocount, MPI_Datatype otype,
+                   void *result, MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp, MPI_Count tcount,
+                   MPI_Datatype ttype, MPI_Op op, struct mpi_win *w)
 {
     int oop = mpi_op(op);
     if (oop < 0)
         return mpi_win_error(w, call, MPI_ERR_OP);
-    orma_type ot = NULL, rt = NULL, tt = NULL;
-    int rc = mpi_side(w, call, tcount, ttype, &tt);
+    orma_type ot = NULL, rt = NULL, tt = NULL, obottom = NULL, rbottom = NULL;
+    size_t oc = 0, rc_ = 0, tc = 0;
+    int rc = mpi_side(w, call, tcount, ttype, &tc, &tt);
     if (!rc && oop != ORMA_NO_OP)
-        rc = mpi_side(w, call, ocount, otype, &ot);
+        rc = mpi_side(w, call, ocount, otype, &oc, &ot);
     if (!rc && result)
-        rc = mpi_side(w, call, rcount, rtype, &rt);
+        rc = mpi_side(w, call, rcount, rtype, &rc_, &rt);
     if (rc)
         return rc;
+    void *obuf = (void *)origin;
     if (!ot) { /* NO_OP: the origin is not read */
         ot = tt;
-        ocount = tcount;
-        origin = NULL;
+        oc = tc;
+        obuf = NULL;
     }
-    int status;
     orma_request req = ORMA_REQUEST_NULL;
-    size_t oc = (size_t)ocount, tc = (size_t)tcount, rc_ = (size_t)rcount;
+    int status = obuf ? mpi_type_bottom(&obuf, &oc, &ot, &obottom) : ORMA_SUCCESS;
+    if (!status && result)
+        status = mpi_type_bottom(&result, &rc_, &rt, &rbottom);
+    if (status)
+        goto out;
     if (passive)
-        status = result ? orma_rget_accumulate_typed(origin, oc, ot, result, rc_, rt, target, disp, tc, tt,
+        status = result ? orma_rget_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
                                                      (orma_op)oop, w->win, &req)
-                        : orma_raccumulate_typed(origin, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win, &req);
+                        : orma_raccumulate_typed(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win, &req);
     else if (tt->predefined && ot == tt && (!result || rt == tt) && oc == tc && (!result || rc_ == tc))
-        status = result ? orma_get_accumulate(origin, oc, ot, result, rc_, rt, target, disp, tc, tt, (orma_op)oop,
+        status = result ? orma_get_accumulate(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt, (orma_op)oop,
                                               w->win)
-                        : orma_accumulate(origin, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
+                        : orma_accumulate(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
     else
-        status = result ? orma_get_accumulate_typed(origin, oc, ot, result, rc_, rt, target, disp, tc, tt,
+        status = result ? orma_get_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
                                                     (orma_op)oop, w->win)
-                        : orma_accumulate_typed(origin, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
+                        : orma_accumulate_typed(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
     if (!status && req != ORMA_REQUEST_NULL)
         status = orma_wait(&req);
+out:
+    if (obottom)
+        orma_type_free(&obottom);
+    if (rbottom)
+        orma_type_free(&rbottom);
     return mpi_win_status(w, call, status);
 }
 
@@ -242,3 +269,108 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
 #pragma weak MPI_Rget = PMPI_Rget
 #pragma weak MPI_Raccumulate = PMPI_Raccumulate
 #pragma weak MPI_Rget_accumulate = PMPI_Rget_accumulate
+
+#if MPI_VERSION >= 4
+/* MPI 4.0's large-count forms: the same calls with MPI_Count counts. */
+int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Put_c");
+    return mpi_put_get("MPI_Put_c", 1, 0, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, w);
+}
+
+int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+               MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Get_c");
+    return mpi_put_get("MPI_Get_c", 0, 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                       target_count, target_datatype, w);
+}
+
+int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                      MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                      MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Accumulate_c");
+    return mpi_acc("MPI_Accumulate_c", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                   target_rank, target_disp, target_count, target_datatype, op, w);
+}
+
+int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                          void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                          MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                          MPI_Win win)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Get_accumulate_c");
+    if (!result_addr && result_count)
+        return mpi_win_error(w, "MPI_Get_accumulate_c", MPI_ERR_BUFFER);
+    return mpi_acc("MPI_Get_accumulate_c", 0, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                   result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);
+}
+
+int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Rput_c");
+    if (!request)
+        return mpi_win_error(w, "MPI_Rput_c", MPI_ERR_REQUEST);
+    return mpi_request(w, "MPI_Rput_c",
+                       mpi_put_get("MPI_Rput_c", 1, 1, (void *)origin_addr, origin_count, origin_datatype,
+                                   target_rank, target_disp, target_count, target_datatype, w),
+                       request);
+}
+
+int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
+                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
+                MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Rget_c");
+    if (!request)
+        return mpi_win_error(w, "MPI_Rget_c", MPI_ERR_REQUEST);
+    return mpi_request(w, "MPI_Rget_c",
+                       mpi_put_get("MPI_Rget_c", 0, 1, origin_addr, origin_count, origin_datatype, target_rank,
+                                   target_disp, target_count, target_datatype, w),
+                       request);
+}
+
+int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                       int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
+                       MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Raccumulate_c");
+    if (!request)
+        return mpi_win_error(w, "MPI_Raccumulate_c", MPI_ERR_REQUEST);
+    return mpi_request(w, "MPI_Raccumulate_c",
+                       mpi_acc("MPI_Raccumulate_c", 1, origin_addr, origin_count, origin_datatype, NULL, 0,
+                               MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, w),
+                       request);
+}
+
+int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
+                           void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
+                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
+                           MPI_Win win, MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Rget_accumulate_c");
+    if (!request)
+        return mpi_win_error(w, "MPI_Rget_accumulate_c", MPI_ERR_REQUEST);
+    if (!result_addr && result_count)
+        return mpi_win_error(w, "MPI_Rget_accumulate_c", MPI_ERR_BUFFER);
+    return mpi_request(w, "MPI_Rget_accumulate_c",
+                       mpi_acc("MPI_Rget_accumulate_c", 1, origin_addr, origin_count, origin_datatype, result_addr,
+                               result_count, result_datatype, target_rank, target_disp, target_count,
+                               target_datatype, op, w),
+                       request);
+}
+
+#pragma weak MPI_Put_c = PMPI_Put_c
+#pragma weak MPI_Get_c = PMPI_Get_c
+#pragma weak MPI_Accumulate_c = PMPI_Accumulate_c
+#pragma weak MPI_Get_accumulate_c = PMPI_Get_accumulate_c
+#pragma weak MPI_Rput_c = PMPI_Rput_c
+#pragma weak MPI_Rget_c = PMPI_Rget_c
+#pragma weak MPI_Raccumulate_c = PMPI_Raccumulate_c
+#pragma weak MPI_Rget_accumulate_c = PMPI_Rget_accumulate_c
+#endif

@@ -209,3 +209,30 @@ int MPI_Type_free(MPI_Datatype *datatype)
     }
     return PMPI_Type_free(datatype);
 }
+
+int mpi_type_bottom(void **buf_p, size_t *count_p, orma_type *type_p, orma_type *tmp_p)
+{
+    *tmp_p = NULL;
+    if (*buf_p != MPI_BOTTOM || *count_p == 0 || (*type_p)->predefined)
+        return ORMA_SUCCESS; /* a predefined type at MPI_BOTTOM is orma's NULL buffer error */
+    orma_aint lb, extent, tlb, textent, span, base;
+    int status = orma_type_get_extent(*type_p, &lb, &extent);
+    if (!status)
+        status = orma_type_get_true_extent(*type_p, &tlb, &textent);
+    if (status)
+        return status;
+    if (__builtin_mul_overflow((orma_aint)(*count_p - 1), extent, &span) ||
+        __builtin_add_overflow(tlb, span < 0 ? span : 0, &base) || base <= 0)
+        return ORMA_ERR_ARG; /* no address: orma's NULL buffer */
+    size_t n = *count_p;
+    orma_aint disp = -base;
+    status = orma_type_hindexed(1, &n, &disp, *type_p, tmp_p);
+    if (!status && (status = orma_type_commit(tmp_p)))
+        orma_type_free(tmp_p);
+    if (status)
+        return status;
+    *buf_p = (void *)(intptr_t)base;
+    *count_p = 1;
+    *type_p = *tmp_p;
+    return ORMA_SUCCESS;
+}

@@ -35,6 +35,7 @@ int mpi_error_class(int status)
 #define MPI_ERRH_MAX 64
 static struct {
     int refs;
+    int fortran; /* fn takes the window's Fortran handle (mpi_fortran_win.c) */
     MPI_Win_errhandler_function *fn;
 } mpi_errhs[MPI_ERRH_MAX];
 
@@ -63,6 +64,11 @@ static int mpi_raise(struct mpi_win *w, const char *call, int code, const char *
     if (errh == MPI_ERRORS_RETURN)
         return code;
     MPI_Win_errhandler_function *fn = mpi_errh_fn(errh);
+    if (fn && w && mpi_errhs[mpi_errh_index(errh)].fortran) {
+        MPI_Fint handle = PMPI_Win_c2f(w->handle);
+        ((void (*)(MPI_Fint *, int *))(void (*)(void))fn)(&handle, &code);
+        return code;
+    }
     if (fn && w) {
         MPI_Win handle = w->handle;
         fn(&handle, &code);
@@ -99,18 +105,44 @@ int mpi_comm_error(MPI_Comm comm, const char *call, int mpi_class, const char *w
     return mpi_class;
 }
 
-int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
+int mpi_win_error_msg(struct mpi_win *w, const char *call, int mpi_class, const char *why)
+{
+    return mpi_raise(w, call, mpi_class, why);
+}
+
+int mpi_errh_create(MPI_Win_errhandler_function *fn, int fortran, MPI_Errhandler *errhandler)
 {
     if (!fn || !errhandler)
         return mpi_win_error(NULL, "MPI_Win_create_errhandler", MPI_ERR_ARG);
     for (int i = 0; i < MPI_ERRH_MAX; i++)
         if (mpi_errhs[i].refs == 0) {
             mpi_errhs[i].refs = 1;
+            mpi_errhs[i].fortran = fortran;
             mpi_errhs[i].fn = fn;
             *errhandler = (MPI_Errhandler)(MPI_ERRH_TAG + (intptr_t)i);
             return MPI_SUCCESS;
         }
     return mpi_win_error(NULL, "MPI_Win_create_errhandler", MPI_ERR_NO_MEM);
+}
+
+int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
+{
+    return mpi_errh_create(fn, 0, errhandler);
+}
+
+/* Fortran handles: orma's handlers are their tag plus index (never one of
+ * the host's small Fortran indices, nor an MPICH handle), the host's are
+ * the host's. */
+MPI_Fint mpi_errh_c2f(MPI_Errhandler errh)
+{
+    intptr_t i = (intptr_t)errh - MPI_ERRH_TAG;
+    return i >= 0 && i < MPI_ERRH_MAX ? (MPI_Fint)(intptr_t)errh : PMPI_Errhandler_c2f(errh);
+}
+
+MPI_Errhandler mpi_errh_f2c(MPI_Fint errh)
+{
+    intptr_t i = (intptr_t)errh - MPI_ERRH_TAG;
+    return i >= 0 && i < MPI_ERRH_MAX ? (MPI_Errhandler)(intptr_t)errh : PMPI_Errhandler_f2c(errh);
 }
 
 int MPI_Errhandler_free(MPI_Errhandler *errhandler)

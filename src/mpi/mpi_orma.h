@@ -43,6 +43,13 @@ extern char mpi_orma_why[160];
 /* The group of this node's ranks in MPI_COMM_WORLD: orma's job. */
 extern MPI_Group mpi_node_group;
 
+/* Every window creation call (mpi_win.c): a window of flavor (ORMA_WIN_FLAVOR_*)
+ * over comm's ranks, collective.  A rank's bad arguments travel into the
+ * collective, so that all ranks fail together instead of the others
+ * waiting for it. */
+int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                 MPI_Comm comm, void *baseptr, MPI_Win *win);
+
 /* PMPI_Abort, after removing this node's shared objects of the job. */
 void mpi_abort(MPI_Comm comm, int code);
 
@@ -59,6 +66,14 @@ void mpi_errh_ref(MPI_Errhandler errh, int delta);
     if (!w)                                                                                        \
         return mpi_win_error(NULL, call, MPI_ERR_WIN)
 
+/* A window error handler; fortran: fn is a Fortran subroutine, called
+ * with the window's Fortran handle (mpi_fortran_win.c). */
+int mpi_errh_create(MPI_Win_errhandler_function *fn, int fortran, MPI_Errhandler *errhandler);
+
+/* Fortran handles of error handlers, orma's or the host's. */
+MPI_Fint mpi_errh_c2f(MPI_Errhandler errh);
+MPI_Errhandler mpi_errh_f2c(MPI_Fint errh);
+
 /* The MPI error class for an orma status. */
 int mpi_error_class(int status);
 
@@ -70,6 +85,9 @@ int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class);
 /* Report an error of a creation call by comm's error handler, saying why on
  * stderr unless the handler is MPI_ERRORS_RETURN; the MPI error class. */
 int mpi_comm_error(MPI_Comm comm, const char *call, int mpi_class, const char *why);
+
+/* The same for an error liborma-mpi detected itself, saying why. */
+int mpi_win_error_msg(struct mpi_win *w, const char *call, int mpi_class, const char *why);
 
 /* orma's status of a call on w, turned into MPI's. */
 static inline int mpi_win_status(struct mpi_win *w, const char *call, int status)
@@ -83,6 +101,13 @@ orma_type mpi_type_predefined(MPI_Datatype t);
 /* The orma type of any MPI datatype: predefined by table, derived ones
  * decoded and cached until MPI_Type_free (an orma status). */
 int mpi_type(MPI_Datatype t, orma_type *o_p);
+
+/* MPI_BOTTOM as a buffer of *count_p elements of *type_p (absolute
+ * addresses): orma takes no NULL buffer, so the buffer becomes the lowest
+ * address they reach and the elements one element of a new type, *tmp_p,
+ * displaced back by as much (free it after the call).  Anything else is
+ * left as it is (*tmp_p NULL).  An orma status. */
+int mpi_type_bottom(void **buf_p, size_t *count_p, orma_type *type_p, orma_type *tmp_p);
 
 /* The orma op of an MPI op, or -1. */
 int mpi_op(MPI_Op op);

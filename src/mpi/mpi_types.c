@@ -10,8 +10,45 @@ struct mpi_type_pair {
     orma_type orma;
 };
 
-static struct mpi_type_pair mpi_types[48];
+static struct mpi_type_pair mpi_types[64];
 static size_t mpi_ntypes;
+
+/* Fortran's types, by the size the host MPI gives them (it knows its
+ * Fortran compiler's): integers (LOGICAL too: a Fortran logical op on
+ * gfortran's 1 and 0 is C's), reals, complexes, characters and the
+ * MINLOC/MAXLOC pair of integers.  None where the host lacks the type
+ * (MPI_DATATYPE_NULL, size 0) or the size has no orma type; none for
+ * REAL*16 and COMPLEX*32, which gfortran keeps in IEEE quad precision, not
+ * in long double. */
+static void mpi_types_fill_fortran(void)
+{
+    const struct {
+        MPI_Datatype mpi;
+        char kind; /* integer, real, complex, character, pair */
+    } f[] = {
+        {MPI_INTEGER, 'i'},  {MPI_LOGICAL, 'i'},  {MPI_REAL, 'r'},     {MPI_DOUBLE_PRECISION, 'r'},
+        {MPI_COMPLEX, 'c'},  {MPI_DOUBLE_COMPLEX, 'c'}, {MPI_CHARACTER, 'b'}, {MPI_INTEGER1, 'i'},
+        {MPI_INTEGER2, 'i'}, {MPI_INTEGER4, 'i'}, {MPI_INTEGER8, 'i'}, {MPI_REAL4, 'r'},
+        {MPI_REAL8, 'r'},    {MPI_COMPLEX8, 'c'}, {MPI_COMPLEX16, 'c'}, {MPI_2INTEGER, 'p'},
+    };
+    for (size_t i = 0; i < sizeof f / sizeof f[0] && mpi_ntypes < sizeof mpi_types / sizeof mpi_types[0]; i++) {
+        int size = 0;
+        if (f[i].mpi == MPI_DATATYPE_NULL || PMPI_Type_size(f[i].mpi, &size) != MPI_SUCCESS)
+            continue;
+        orma_type o = NULL;
+        switch (f[i].kind) {
+        case 'i':
+            o = size == 1 ? ORMA_INT8 : size == 2 ? ORMA_INT16 : size == 4 ? ORMA_INT32 : size == 8 ? ORMA_INT64 : NULL;
+            break;
+        case 'r': o = size == 4 ? ORMA_FLOAT : size == 8 ? ORMA_DOUBLE : NULL; break;
+        case 'c': o = size == 8 ? ORMA_C_FLOAT_COMPLEX : size == 16 ? ORMA_C_DOUBLE_COMPLEX : NULL; break;
+        case 'b': o = size == 1 ? ORMA_CHAR : NULL; break;
+        default: o = size == 2 * (int)sizeof(int) ? ORMA_2INT : NULL; break;
+        }
+        if (o)
+            mpi_types[mpi_ntypes++] = (struct mpi_type_pair){f[i].mpi, o};
+    }
+}
 
 static void mpi_types_fill(void)
 {
@@ -35,6 +72,7 @@ static void mpi_types_fill(void)
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         mpi_types[i] = t[i];
     mpi_ntypes = sizeof t / sizeof t[0];
+    mpi_types_fill_fortran();
 }
 
 orma_type mpi_type_predefined(MPI_Datatype t)

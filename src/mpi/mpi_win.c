@@ -6,6 +6,7 @@
 #include "api_team.h"
 #include "util_status.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -92,11 +93,8 @@ static int mpi_win_allgather(void *ctx, const void *mine, size_t len, void *all)
     return PMPI_Allgather(mine, (int)len, MPI_BYTE, all, (int)len, MPI_BYTE, *(MPI_Comm *)ctx) != MPI_SUCCESS;
 }
 
-/* Every creation call: a window of flavor over comm's ranks, collective.
- * A rank's bad arguments travel into the collective, so that all ranks
- * fail together instead of the others waiting for it. */
-static int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, int disp_unit, MPI_Info info,
-                        MPI_Comm comm, void *baseptr, MPI_Win *win)
+int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
+                 MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
     int rc = mpi_win_comm_usable(call, comm);
     if (rc)
@@ -112,6 +110,9 @@ static int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size,
         status = util_error(ORMA_ERR_ARG, "%s: NULL %s argument", call, win ? "baseptr" : "win");
     else if (size < 0)
         status = util_error(ORMA_ERR_ARG, "%s: size %lld is negative", call, (long long)size);
+    else if (disp_unit > INT_MAX)
+        status = util_error(ORMA_ERR_ARG, "%s: displacement unit %lld is larger than orma takes (%d)", call,
+                            (long long)disp_unit, INT_MAX);
     orma_info oi = ORMA_INFO_NULL;
     if (!status)
         status = mpi_win_info(info, &oi);
@@ -121,7 +122,8 @@ static int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size,
     struct rma_team team = {rank, n, mpi_win_allgather, &dup};
     void *mem = base;
     orma_win ow = ORMA_WIN_NULL;
-    status = api_win_create_team(&team, flavor, base, status ? 0 : (size_t)size, disp_unit, oi,
+    status = api_win_create_team(&team, flavor, base, status ? 0 : (size_t)size,
+                                 disp_unit > INT_MAX ? 1 : (int)disp_unit, oi,
                                  baseptr ? &mem : NULL, &ow, status);
     if (oi != ORMA_INFO_NULL)
         orma_info_free(&oi);
@@ -145,7 +147,7 @@ static int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size,
     w->flavor = mpi_flavors[flavor];
     w->base = flavor == ORMA_WIN_FLAVOR_DYNAMIC ? MPI_BOTTOM : mem;
     w->size = flavor == ORMA_WIN_FLAVOR_DYNAMIC ? 0 : size;
-    w->disp_unit = disp_unit;
+    w->disp_unit = (int)disp_unit;
     if (baseptr)
         *(void **)baseptr = mem;
     return MPI_SUCCESS;

@@ -1,0 +1,43 @@
+/* mpi_win_c.c -- MPI 4.0's large-count forms of window creation and
+ * shared_query, where the host's mpi.h declares them: the displacement
+ * unit is an MPI_Aint.  orma's is an int, so a unit past INT_MAX is an
+ * error (MPI_ERR_ARG) at every rank of the creation, never truncated
+ * (mpi_win_make). */
+#include "mpi_orma.h"
+
+#if MPI_VERSION >= 4
+int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
+{
+    return mpi_win_make("MPI_Win_create_c", ORMA_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL, win);
+}
+
+int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                        MPI_Win *win)
+{
+    return mpi_win_make("MPI_Win_allocate_c", ORMA_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm,
+                        baseptr, win);
+}
+
+int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
+                               MPI_Win *win)
+{
+    return mpi_win_make("MPI_Win_allocate_shared_c", ORMA_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, comm,
+                        baseptr, win);
+}
+
+int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr)
+{
+    MPI_WIN_OR_ERR(w, win, "MPI_Win_shared_query_c");
+    if (!disp_unit)
+        return mpi_win_error(w, "MPI_Win_shared_query_c", MPI_ERR_ARG);
+    int unit = 0, rc = PMPI_Win_shared_query(win, rank, size, &unit, baseptr);
+    if (rc == MPI_SUCCESS)
+        *disp_unit = unit;
+    return rc;
+}
+
+#pragma weak MPI_Win_create_c = PMPI_Win_create_c
+#pragma weak MPI_Win_allocate_c = PMPI_Win_allocate_c
+#pragma weak MPI_Win_allocate_shared_c = PMPI_Win_allocate_shared_c
+#pragma weak MPI_Win_shared_query_c = PMPI_Win_shared_query_c
+#endif
