@@ -157,9 +157,10 @@ static int run_job(const bench_ctx *ctx, const pp_mpi_variant *v,
     close(fd);
     job_args a;
     make_args(ctx->opts, backends, ops, json, &a);
-    bench_note("%s on %s: mpirun.%s -n 2%s orma-bench-mpi-%s", backends,
-               v->name, v->name, lib != NULL ? " (liborma-mpi preloaded)" : "",
-               v->name);
+    bench_note("%s on %s: mpirun.%s -n 2 orma-bench-mpi-%s%s%s%s", backends,
+               v->name, v->name, v->name,
+               lib != NULL ? ", liborma-mpi-" : "", lib != NULL ? v->name : "",
+               lib != NULL ? ".so preloaded" : "");
     int rc = pp_mpi_launch(v, mpirun, lib, prog, a.argv);
     long got = bench_report_load(ctx, json);
     unlink(json);
