@@ -21,8 +21,12 @@
 #include "pp_mpi.h"
 #include "report.h"
 
+/* Open MPI binds 2 ranks to a core each by default; orma-run and MPICH's
+ * mpirun bind nothing, and neither does this: every backend's ranks go
+ * where the scheduler puts them. */
 static const char *const openmpi_flags[] = {"--allow-run-as-root",
-                                            "--oversubscribe", NULL};
+                                            "--oversubscribe", "--bind-to",
+                                            "none", NULL};
 static const char *const no_flags[] = {NULL};
 
 const pp_mpi_variant pp_mpi_variants[] = {
