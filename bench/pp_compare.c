@@ -13,30 +13,6 @@
 
 #define COL 9
 
-/* Variants with a result in this run, by index into pp_mpi_variants. */
-static int seen(int v)
-{
-    const char *name = pp_mpi_variants[v].name;
-    for (size_t i = 0; bench_report_at(i) != NULL; i++) {
-        const char *slash = strchr(bench_report_at(i)->backend, '/');
-        if (slash != NULL && strcmp(slash + 1, name) == 0)
-            return 1;
-    }
-    return 0;
-}
-
-static const bench_result *find(const char *backend, const char *variant,
-                                const char *op, const char *sync,
-                                const char *window, size_t bytes)
-{
-    char b[64];
-    if (variant != NULL) {
-        snprintf(b, sizeof b, "%s/%s", backend, variant);
-        backend = b;
-    }
-    return bench_report_find(backend, op, sync, window, bytes);
-}
-
 static void cell(const bench_result *r)
 {
     if (r != NULL)
@@ -59,12 +35,12 @@ static int any(const bench_opts *o, const int *vs, int nv, const char *op,
 {
     for (int i = 0; i < o->nsizes; i++) {
         size_t n = o->sizes[i];
-        if (find("orma", NULL, op, sync, window, n) != NULL)
+        if (pp_mpi_find("orma", NULL, op, sync, window, n) != NULL)
             return 1;
         for (int k = 0; k < nv; k++) {
             const char *v = pp_mpi_variants[vs[k]].name;
-            if (find("mpi-rma", v, op, sync, window, n) != NULL ||
-                find("orma-mpi", v, op, sync, window, n) != NULL)
+            if (pp_mpi_find("mpi-rma", v, op, sync, window, n) != NULL ||
+                pp_mpi_find("orma-mpi", v, op, sync, window, n) != NULL)
                 return 1;
         }
     }
@@ -101,15 +77,17 @@ static void table(const bench_opts *o, const int *vs, int nv,
         bench_format_size(n, sz, sizeof sz);
         printf("  %7s", sz);
         if (pp_backend_on(o, "orma"))
-            cell(find("orma", NULL, op, sync, window, n));
+            cell(pp_mpi_find("orma", NULL, op, sync, window, n));
         for (int k = 0; k < nv; k++) {
             const char *v = pp_mpi_variants[vs[k]].name;
-            const bench_result *rma = find("mpi-rma", v, op, sync, window, n);
-            const bench_result *om = find("orma-mpi", v, op, sync, window, n);
+            const bench_result *rma, *om;
+            rma = pp_mpi_find("mpi-rma", v, op, sync, window, n);
+            om = pp_mpi_find("orma-mpi", v, op, sync, window, n);
             printf(" |");
             cell(rma);
             cell(om);
-            cell(find("mpi-p2p", v, "sendrecv", "none", "none", n));
+            cell(pp_mpi_find("mpi-p2p", v, "sendrecv", "none", "none",
+                             n));
             ratio(om, rma);
         }
         putchar('\n');
@@ -123,7 +101,7 @@ void pp_compare_tables(const bench_ctx *ctx)
     const bench_opts *o = ctx->opts;
     int vs[8], nv = 0;
     for (int v = 0; pp_mpi_variants[v].name != NULL && nv < 8; v++)
-        if (seen(v))
+        if (pp_mpi_seen(&pp_mpi_variants[v]))
             vs[nv++] = v;
     printf("\nbackends side by side (medians of this run)\n");
     int shown = 0;

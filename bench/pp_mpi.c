@@ -51,6 +51,28 @@ int pp_mpi_wanted(const bench_opts *o)
            pp_backend_on(o, "orma-mpi");
 }
 
+const bench_result *pp_mpi_find(const char *backend, const char *variant,
+                                const char *op, const char *sync,
+                                const char *window, size_t bytes)
+{
+    char b[64];
+    if (variant != NULL) {
+        snprintf(b, sizeof b, "%s/%s", backend, variant);
+        backend = b;
+    }
+    return bench_report_find(backend, op, sync, window, bytes);
+}
+
+int pp_mpi_seen(const pp_mpi_variant *v)
+{
+    for (size_t i = 0; bench_report_at(i) != NULL; i++) {
+        const char *slash = strchr(bench_report_at(i)->backend, '/');
+        if (slash != NULL && strcmp(slash + 1, v->name) == 0)
+            return 1;
+    }
+    return 0;
+}
+
 /* The directory of this executable (bin/ of the build), without a slash
  * at the end. */
 static int exe_dir(char *buf, size_t len)

@@ -17,6 +17,7 @@
 #include <stddef.h>
 
 #include "bench.h"
+#include "report.h"
 
 /* How a variant's mpirun passes LD_PRELOAD to the ranks only. */
 typedef enum pp_mpi_env { PP_ENV_X, PP_ENV_GENV } pp_mpi_env;
@@ -55,6 +56,15 @@ int pp_mpi_run(const bench_ctx *ctx);
 int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun,
                   const char *lib, const char *prog,
                   const char *const *args);
+
+/* Rank 0: the result of "<backend>/<variant>" (variant NULL: backend as
+ * it is) of this run, as bench_report_find. */
+const bench_result *pp_mpi_find(const char *backend, const char *variant,
+                                const char *op, const char *sync,
+                                const char *window, size_t bytes);
+
+/* Rank 0: 1 when this run has a result of some backend on variant v. */
+int pp_mpi_seen(const pp_mpi_variant *v);
 
 /* Results: the side-by-side tables per (op, window, sync) of every
  * backend of this run, medians (pp_compare.c), and the MPI backends'

@@ -27,22 +27,13 @@
 #define BAR_5X 5.0
 #define BAR_CMA 1.2
 
-static const bench_result *find(const char *backend, const char *variant,
-                                const char *op, const char *sync,
-                                const char *window, size_t bytes)
-{
-    char b[64];
-    snprintf(b, sizeof b, "%s/%s", backend, variant);
-    return bench_report_find(b, op, sync, window, bytes);
-}
-
 /* 1 when the pair exists; *om_p, *rma_p are set then. */
 static int pair(const char *v, const char *op, const char *sync,
                 const char *window, size_t n, const bench_result **om_p,
                 const bench_result **rma_p)
 {
-    *om_p = find("orma-mpi", v, op, sync, window, n);
-    *rma_p = find("mpi-rma", v, op, sync, window, n);
+    *om_p = pp_mpi_find("orma-mpi", v, op, sync, window, n);
+    *rma_p = pp_mpi_find("mpi-rma", v, op, sync, window, n);
     return *om_p != NULL && *rma_p != NULL && (*rma_p)->median_us > 0.0;
 }
 
@@ -207,8 +198,8 @@ static void bar_cma(const bench_opts *o, const int *vs, int nv)
             r[nr] = bench_report_find("orma", "put", sync, wins[w], sz);
             any |= r[nr++] != NULL;
             for (int k = 0; k < nv && nr < 9; k++) {
-                r[nr] = find("orma-mpi", pp_mpi_variants[vs[k]].name, "put",
-                             sync, wins[w], sz);
+                r[nr] = pp_mpi_find("orma-mpi", pp_mpi_variants[vs[k]].name,
+                                    "put", sync, wins[w], sz);
                 any |= r[nr++] != NULL;
             }
             if (!any)
@@ -257,12 +248,7 @@ void pp_mpi_summary(const bench_ctx *ctx)
     printf("\nsummary of the MPI backends (medians of this run)\n");
     for (int v = 0; pp_mpi_variants[v].name != NULL && nv < 8; v++) {
         const char *name = pp_mpi_variants[v].name;
-        int any = 0;
-        for (size_t i = 0; bench_report_at(i) != NULL; i++) {
-            const char *b = strchr(bench_report_at(i)->backend, '/');
-            any |= b != NULL && strcmp(b + 1, name) == 0;
-        }
-        if (!any)
+        if (!pp_mpi_seen(&pp_mpi_variants[v]))
             continue;
         vs[nv++] = v;
         table_8(name);
