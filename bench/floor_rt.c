@@ -13,7 +13,7 @@
 #include "plan.h"
 #include "report.h"
 
-#define RT_WARMUP 3 /* as PP_WARMUP in pp_orma.c */
+#define RT_WARMUP 3 /* as PP_WARMUP in pp_def.h */
 #define RT_CALIB 4  /* as PP_CALIB */
 
 typedef struct rt_state {

@@ -43,6 +43,13 @@ static void usage(FILE *f)
           "                 fence, pscw, lock, lock_all, flush, default all;\n"
           "                 sync: the same and none, the barrier row;\n"
           "                 atomics: flush, lk_flush, fence, lock_ex, lock_sh)\n"
+          "  --backends LIST\n"
+          "                 pingpong only: orma (default), mpi-rma (the host\n"
+          "                 MPI's one-sided calls), mpi-p2p (MPI_Send/MPI_Recv\n"
+          "                 ping-pong), orma-mpi (mpi-rma's program with\n"
+          "                 liborma-mpi preloaded); the MPI backends run on\n"
+          "                 every host MPI of the build (Open MPI, MPICH), and\n"
+          "                 side-by-side tables and a summary follow\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);
@@ -92,6 +99,13 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
                 fprintf(stderr, "orma-bench: %s\n", err);
             usage(pr < 0 ? stderr : stdout);
         }
+        return BENCH_USAGE;
+    }
+    if (opts.backends != NULL && strcmp(suite->name, "pingpong") != 0 &&
+        strcmp(opts.backends, "orma") != 0) {
+        if (rank == 0)
+            fprintf(stderr, "orma-bench: %s: --backends: only pingpong has "
+                    "other backends than orma\n", suite->name);
         return BENCH_USAGE;
     }
     if (!joined)

@@ -107,7 +107,8 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
                          : IS("--json") ? &o->json_path
                          : IS("--window") ? &o->windows
                          : IS("--op") ? &o->ops
-                         : IS("--sync") ? &o->syncs : NULL;
+                         : IS("--sync") ? &o->syncs
+                         : IS("--backends") ? &o->backends : NULL;
         int is_reps = IS("--reps");
 #undef IS
         if (dst == NULL && !is_reps) {

@@ -7,6 +7,8 @@
  *   --window LIST  only these windows (suite-defined names)
  *   --op LIST      only these operations (suite-defined names)
  *   --sync LIST    only these synchronization modes (suite-defined names)
+ *   --backends LIST  what runs the suite (pingpong: orma, mpi-rma, mpi-p2p,
+ *                  orma-mpi; the MPI program of the MPI backends: theirs)
  */
 #ifndef BENCH_OPTS_H
 #define BENCH_OPTS_H
@@ -28,6 +30,7 @@ typedef struct bench_opts {
     const char *windows;   /* NULL: every window */
     const char *ops;       /* NULL: every operation */
     const char *syncs;     /* NULL: every synchronization mode */
+    const char *backends;  /* NULL: the suite's default (orma) */
 } bench_opts;
 
 /* Parse argv[first..argc-1].  Returns 0, 1 when --help was given, or -1

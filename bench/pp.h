@@ -1,7 +1,7 @@
 /* pp.h -- one orma pingpong series (one operation on one window), shared
  * by pp_orma.c (sizes, repetition counts, data and its verification of
- * put and get), pp_atomic.c (the data of the accumulate-family ops) and
- * pp_sync.c (the timed exchange and the epochs around it, for each
+ * put and get), pp_atomic.c (the accumulate-family ops' data, pp_acc.h, on
+ * an orma window) and pp_sync.c (the timed exchange and the epochs around it, for each
  * synchronization mode).
  *
  * A series opens its window once and, for every size, runs one point per
@@ -19,49 +19,9 @@
 
 #include "bench.h"
 #include "flag.h"
+#include "pp_acc.h"
+#include "pp_def.h"
 #include "windows.h"
-
-typedef enum pp_sync {
-    PP_FENCE,    /* fence after each direction */
-    PP_PSCW,     /* post/start/complete/wait, each rank target in turn */
-    PP_LOCK,     /* lock(SHARED)/op/unlock per direction */
-    PP_LOCK_ALL, /* lock_all/op/unlock_all per direction */
-    PP_FLUSH,    /* op + flush inside one lock_all epoch per point */
-    PP_NSYNC
-} pp_sync;
-
-/* Names by pp_sync, NULL-terminated: the --sync names and the rows' sync. */
-extern const char *const pp_sync_names[];
-
-typedef enum pp_op {
-    PP_PUT,
-    PP_GET,
-    PP_ACC,  /* orma_accumulate, ORMA_SUM on uint64 */
-    PP_GACC, /* orma_get_accumulate, ORMA_SUM on uint64, old values back */
-    PP_FOP,  /* orma_fetch_and_op, ORMA_SUM on one uint64 */
-    PP_CAS,  /* orma_compare_and_swap on one uint64, always succeeding */
-    PP_NOP
-} pp_op;
-
-/* Names by pp_op, NULL-terminated: the --op names and the rows' op. */
-extern const char *const pp_op_names[];
-
-/* The accumulate-family ops (pp_atomic.c) move uint64 elements: their
- * sizes are multiples of 8, and fop and cas move exactly one.  Inline: put
- * asks inside its timed batch. */
-static inline int pp_op_is_atomic(pp_op op)
-{
-    return op == PP_ACC || op == PP_GACC || op == PP_FOP || op == PP_CAS;
-}
-
-int pp_op_size_ok(pp_op op, size_t n);
-
-/* Word i (uint64, native order) of a linear pattern is c + d * i, modulo
- * 2^64.  The element-wise sum of two is linear too, so what a window holds
- * after any chain of uint64 SUM accumulates is known exactly. */
-typedef struct pp_lin {
-    uint64_t c, d;
-} pp_lin;
 
 typedef struct pp_state {
     const bench_ctx *ctx;
@@ -80,11 +40,7 @@ typedef struct pp_state {
     int have_flags;          /* fw is open (some passive mode selected) */
     bench_flag_win fw;       /* the passive modes' notification flags */
     uint64_t turn;           /* last flag value raised, both ranks alike */
-    /* Accumulate-family ops, the same on both ranks (pp_atomic.c): */
-    pp_lin cur[2];   /* what rank r's window holds before the round trip */
-    pp_lin next[2];  /* ... and after it */
-    pp_lin add;      /* rank 0's operand (send) of this round trip */
-    uint64_t cmp;    /* cas: this rank's compare value, read by the call */
+    pp_acc acc;              /* accumulate-family ops: the plan (pp_acc.h) */
 } pp_state;
 
 /* Collective; at the start and end of a series.  syncs is the --sync

@@ -30,12 +30,6 @@
 #include "report.h"
 #include "windows.h"
 
-#define PP_WARMUP 3 /* page faults, cold caches, lazy set-up in the library */
-#define PP_CALIB 4  /* repetitions timed to choose the count */
-
-const char *const pp_op_names[] = {"put", "get", "acc", "gacc", "fop", "cas",
-                                   NULL};
-
 /* put: the data travels 0 -> 1 -> 0, one stream.  get: each rank's window
  * holds its own stream, so salt by owner. */
 static uint64_t seed_put(const pp_state *s)
@@ -88,22 +82,14 @@ static void verify(pp_state *s)
     s->ok = 0;
 }
 
-/* Small puts are timed in batches, as the cache-line floor is: one round
- * trip (~0.1-0.3 us) is near the cost of reading the clock (~30 ns here),
- * so a repetition of PP_BATCH round trips is timed as a whole and reported
- * per round trip.  Every round trip of a batch still carries new data and
- * is verified: rank 0 fills a fresh pattern before it and checks, after it,
- * what rank 1 echoed back (a stale byte on either leg shows there), inside
- * the timed loop -- which only makes the figure slower.  The
- * accumulate-family ops are batched alike (every op but get); rank 1 also
- * checks the elements its calls return, which are not echoed back. */
-#define PP_BATCH 32
-#define PP_BATCH_MAX 64 /* bytes */
-
-static int batched(const pp_state *s)
-{
-    return s->op != PP_GET && s->n <= PP_BATCH_MAX;
-}
+/* Small puts are timed in batches (pp_def.h): a repetition of PP_BATCH
+ * round trips is timed as a whole and reported per round trip.  Every
+ * round trip of a batch still carries new data and is verified: rank 0
+ * fills a fresh pattern before it and checks, after it, what rank 1 echoed
+ * back (a stale byte on either leg shows there), inside the timed loop --
+ * which only makes the figure slower.  The accumulate-family ops are
+ * batched alike (every op but get); rank 1 also checks the elements its
+ * calls return, which are not echoed back. */
 
 /* Inside a batch: the next round trip's data, no synchronization. */
 static void batch_next(pp_state *s)
@@ -133,7 +119,7 @@ static double timed_batch(pp_state *s)
 /* One repetition; *sec_p (if not NULL) receives the timed part. */
 static void repetition(pp_state *s, double *sec_p)
 {
-    double t = batched(s) ? timed_batch(s) : pp_sync_timed(s);
+    double t = pp_batched(s->op, s->n) ? timed_batch(s) : pp_sync_timed(s);
     verify(s);
     s->rep++;
     prepare(s);
@@ -191,9 +177,7 @@ int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind)
     pp_state s;
     memset(&s, 0, sizeof s);
     s.ctx = ctx;
-    s.op = PP_PUT;
-    while (s.op < PP_NOP && strcmp(pp_op_names[s.op], op) != 0)
-        s.op++;
+    s.op = pp_op_by_name(op);
     if (s.op == PP_NOP)
         return BENCH_USAGE; /* filtered before, not reached */
     s.me = ctx->rank;

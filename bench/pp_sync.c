@@ -35,9 +35,6 @@
 #include "check.h"
 #include "pp.h"
 
-const char *const pp_sync_names[] = {"fence", "pscw", "lock", "lock_all",
-                                     "flush", NULL};
-
 void pp_sync_series_open(pp_state *s, const char *syncs)
 {
     s->fence_open = 0;
@@ -140,7 +137,7 @@ static void op(pp_state *s)
                                       s->w.disp[t], ORMA_SUM, win));
         break;
     default: /* PP_CAS */
-        BENCH_CHECK(orma_compare_and_swap(from, &s->cmp, s->recv,
+        BENCH_CHECK(orma_compare_and_swap(from, &s->acc.cmp, s->recv,
                                           ORMA_UINT64, t, s->w.disp[t], win));
         break;
     }

@@ -22,6 +22,9 @@ static struct {
     size_t nres, cap;
     double t_start, t_last_progress;
     int op_width;   /* of the op column: the ddt suite's names are long */
+    int backend_width; /* of the backend column: "orma-mpi/openmpi" */
+    char **names;   /* copies of added results' strings (bench_report_add) */
+    size_t nnames;
 } rep;
 
 int bench_report_open(const bench_ctx *ctx)
@@ -41,6 +44,7 @@ int bench_report_open(const bench_ctx *ctx)
     }
     rep.active = ctx->rank == 0;
     rep.op_width = strcmp(ctx->suite, "ddt") == 0 ? 15 : 9;
+    rep.backend_width = ctx->opts->backends != NULL ? 16 : 7;
     rep.t_start = rep.t_last_progress = orma_wtime();
     return 0;
 }
@@ -50,14 +54,17 @@ void bench_report_close(void)
     if (rep.json != NULL)
         fclose(rep.json);
     free(rep.res);
+    for (size_t i = 0; i < rep.nnames; i++)
+        free(rep.names[i]);
+    free(rep.names);
     memset(&rep, 0, sizeof rep);
 }
 
 static void print_header(int pattern)
 {
-    printf("%-9s %-7s %-*s %-8s %-15s %2s %6s %7s %10s %10s %10s %10s%s\n",
-           "suite", "backend", rep.op_width, "op", "sync", "window", "p",
-           "bytes", "reps", "min_us", "median_us", "max_us", "MB/s",
+    printf("%-9s %-*s %-*s %-8s %-15s %2s %6s %7s %10s %10s %10s %10s%s\n",
+           "suite", rep.backend_width, "backend", rep.op_width, "op", "sync",
+           "window", "p", "bytes", "reps", "min_us", "median_us", "max_us", "MB/s",
            pattern ? "  pattern" : "");
 }
 
@@ -65,9 +72,9 @@ static void print_row(const bench_result *r)
 {
     char sz[24];
     bench_format_size(r->bytes, sz, sizeof sz);
-    printf("%-9s %-7s %-*s %-8s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f",
-           r->suite, r->backend, rep.op_width, r->op, r->sync, r->window, r->p,
-           sz, r->reps, r->min_us, r->median_us, r->max_us, r->mbps);
+    printf("%-9s %-*s %-*s %-8s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f",
+           r->suite, rep.backend_width, r->backend, rep.op_width, r->op,
+           r->sync, r->window, r->p, sz, r->reps, r->min_us, r->median_us, r->max_us, r->mbps);
     if (r->pattern != NULL)
         printf("  %s", r->pattern);
     putchar('\n');
@@ -100,6 +107,33 @@ static void print_json(const bench_result *r)
     fflush(rep.json);
 }
 
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n);
+    if (q == NULL) {
+        fprintf(stderr, "orma-bench: out of memory\n");
+        exit(BENCH_FAIL);
+    }
+    return q;
+}
+
+/* Rank 0: keep r for bench_report_find, print it, write it to --json. */
+static void store(const bench_result *r)
+{
+    if (rep.nres == rep.cap) {
+        rep.cap = rep.cap ? 2 * rep.cap : 64;
+        rep.res = xrealloc(rep.res, rep.cap * sizeof *rep.res);
+    }
+    rep.res[rep.nres++] = *r;
+    if (!rep.header_done) {
+        print_header(r->pattern != NULL);
+        rep.header_done = 1;
+    }
+    print_row(r);
+    if (rep.json != NULL)
+        print_json(r);
+}
+
 void bench_emit(const bench_ctx *ctx, const char *backend, const char *op,
                 const char *sync, const char *window, size_t bytes,
                 double moved_bytes, double *samples_us, long n)
@@ -121,23 +155,35 @@ void bench_emit_pattern(const bench_ctx *ctx, const char *pattern,
                       bytes, n, s.min, s.median, s.max,
                       s.median > 0.0 ? moved_bytes / s.median : 0.0,
                       pattern};
-    if (rep.nres == rep.cap) {
-        rep.cap = rep.cap ? 2 * rep.cap : 64;
-        bench_result *nr = realloc(rep.res, rep.cap * sizeof *nr);
-        if (nr == NULL) {
-            fprintf(stderr, "orma-bench: out of memory\n");
-            exit(BENCH_FAIL);
-        }
-        rep.res = nr;
-    }
-    rep.res[rep.nres++] = r;
-    if (!rep.header_done) {
-        print_header(pattern != NULL);
-        rep.header_done = 1;
-    }
-    print_row(&r);
-    if (rep.json != NULL)
-        print_json(&r);
+    store(&r);
+}
+
+/* A copy of s that lives until bench_report_close; equal strings share. */
+static const char *keep(const char *s)
+{
+    if (s == NULL)
+        return NULL;
+    for (size_t i = 0; i < rep.nnames; i++)
+        if (strcmp(rep.names[i], s) == 0)
+            return rep.names[i];
+    rep.names = xrealloc(rep.names, (rep.nnames + 1) * sizeof *rep.names);
+    size_t len = strlen(s) + 1;
+    rep.names[rep.nnames] = memcpy(xrealloc(NULL, len), s, len);
+    return rep.names[rep.nnames++];
+}
+
+void bench_report_add(const bench_ctx *ctx, const bench_result *r)
+{
+    if (!rep.active)
+        return;
+    bench_result c = *r;
+    c.suite = ctx->suite;
+    c.backend = keep(r->backend);
+    c.op = keep(r->op);
+    c.sync = keep(r->sync);
+    c.window = keep(r->window);
+    c.pattern = keep(r->pattern);
+    store(&c);
 }
 
 const bench_result *bench_report_find(const char *backend, const char *op,
@@ -166,6 +212,11 @@ const bench_result *bench_report_find_pattern(const char *pattern,
             return r;
     }
     return NULL;
+}
+
+const bench_result *bench_report_at(size_t i)
+{
+    return i < rep.nres ? &rep.res[i] : NULL;
 }
 
 void bench_note(const char *fmt, ...)

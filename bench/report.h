@@ -39,6 +39,18 @@ void bench_emit_pattern(const bench_ctx *ctx, const char *pattern,
                         const char *window, size_t bytes, double moved_bytes,
                         double *samples_us, long n);
 
+/* A result measured by another program of this run (the MPI backends',
+ * pp_mpi.h), on rank 0: stored, printed and written to --json as
+ * bench_emit's are.  Its strings are copied; r->suite is ignored (this
+ * run's suite). */
+void bench_report_add(const bench_ctx *ctx, const bench_result *r);
+
+/* Rank 0: every line of the JSON file at path (written as --json is) as
+ * bench_report_add's results.  Returns the number of results, or -1 after
+ * printing why the file could not be read or a line was not such a
+ * result (report_load.c). */
+long bench_report_load(const bench_ctx *ctx, const char *path);
+
 /* A result of this run, or NULL (always NULL off rank 0).  sync NULL
  * matches any synchronization mode (the first such result). */
 const bench_result *bench_report_find(const char *backend, const char *op,
@@ -50,6 +62,10 @@ const bench_result *bench_report_find_pattern(const char *pattern,
                                               const char *backend,
                                               const char *op, const char *sync,
                                               const char *window, size_t bytes);
+
+/* Result i of this run in the order reported, NULL past the last (always
+ * NULL off rank 0). */
+const bench_result *bench_report_at(size_t i);
 
 /* A "# ..." line in the table (rank 0 only). */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -1,0 +1,84 @@
+/* mpib.h -- orma-bench-mpi-<variant>, the program of orma-bench's MPI
+ * backends: the pingpong suite's round trips written with plain MPI.  Built
+ * once per host MPI (Open MPI, MPICH) against its mpi.h, linked with that
+ * MPI alone -- never with orma: preloading liborma-mpi is what turns the
+ * mpi-rma backend into orma-mpi, so the binary must not carry orma itself.
+ *
+ *   mpirun -n 2 orma-bench-mpi-<variant> --backends LIST [pingpong options]
+ *
+ * Backends (--backends, default mpi-rma):
+ *   mpi-rma   put, get, acc, gacc, fop, cas on MPI windows (mpib_rma.c),
+ *             each window flavour and sync mode of the orma suite; the
+ *             host MPI must serve them (the program checks that orma is
+ *             not loaded)
+ *   orma-mpi  the same calls, with liborma-mpi preloaded (checked)
+ *   mpi-p2p   an MPI_Send/MPI_Recv ping-pong of the same sizes (mpib_p2p.c)
+ * Rows are reported as "<backend>/<variant>" (e.g. mpi-rma/openmpi) in the
+ * same table and JSON keys as orma-bench's (report.h); orma-bench reads the
+ * JSON back.  Exit status as orma-bench's: 0, 1 (data did not verify, a
+ * call failed), 2 (usage). */
+#ifndef BENCH_MPIB_H
+#define BENCH_MPIB_H
+
+#include <stddef.h>
+
+#include <mpi.h>
+
+#include "opts.h"
+
+#ifndef MPIB_VARIANT
+#error "build with -DMPIB_VARIANT=\"<the host MPI's name>\""
+#endif
+
+typedef struct mpib_ctx {
+    const bench_opts *opts;
+    int rank;
+    const char *rma_backend; /* "mpi-rma/<variant>", "orma-mpi/..." or NULL */
+    const char *p2p_backend; /* "mpi-p2p/<variant>" or NULL */
+} mpib_ctx;
+
+/* A failed MPI call: print it (with MPI's error string) and abort the job;
+ * the ranks could no longer make the same calls. */
+_Noreturn void mpib_fail(int rc, const char *call, const char *file,
+                         int line);
+
+#define MPIB_CHECK(call)                                                      \
+    do {                                                                      \
+        int mpib_rc_ = (call);                                                \
+        if (mpib_rc_ != MPI_SUCCESS)                                          \
+            mpib_fail(mpib_rc_, #call, __FILE__, __LINE__);                   \
+    } while (0)
+
+/* malloc that aborts the job on failure; n == 0 allocates 1 byte. */
+void *mpib_xmalloc(size_t n);
+
+/* Seconds of CLOCK_MONOTONIC, the clock of orma_wtime: both backends and
+ * orma are timed alike, whatever MPI_Wtime does. */
+double mpib_now(void);
+
+/* An MPI count for n bytes or elements: sizes are at most
+ * BENCH_SIZE_LIMIT (opts.h), far below INT_MAX. */
+int mpib_count(size_t n);
+
+/* Rank 0's value of v on both ranks. */
+long mpib_bcast_long(long v);
+
+/* 1 on both ranks when ok is non-zero on both. */
+int mpib_all_ok(int ok);
+
+/* Results (mpib_report.c), rank 0 only, as report.h: an aligned table on
+ * stdout, a JSON object per line appended to --json, "# " notes, and a
+ * progress line on stderr every few seconds of a long run. */
+int mpib_report_open(const mpib_ctx *ctx); /* collective; 0 or -1 */
+void mpib_report_close(void);
+void mpib_emit(const char *backend, const char *op, const char *sync,
+               const char *window, size_t bytes, double moved_bytes,
+               double *samples_us, long n);
+void mpib_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void mpib_progress(const char *what, size_t bytes);
+
+/* The suites (collective; a BENCH_* status, the same on both ranks). */
+int mpib_rma_run(const mpib_ctx *ctx);
+int mpib_p2p_run(const mpib_ctx *ctx);
+
+#endif

@@ -1,0 +1,166 @@
+/* mpib_main.c -- orma-bench-mpi-<variant> (mpib.h): join MPI, parse the
+ * pingpong options, check what serves the one-sided calls, run the
+ * backends asked for.  orma-bench starts it (pingpong --backends); it runs
+ * on its own as well:
+ *
+ *   mpirun -n 2 orma-bench-mpi-openmpi --backends mpi-rma,mpi-p2p --quick
+ *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
+ *          orma-bench-mpi-openmpi --backends orma-mpi --quick */
+#include <dlfcn.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "mpib.h"
+#include "mpib_pp.h"
+
+static const char *const backends[] = {"mpi-rma", "orma-mpi", "mpi-p2p",
+                                       NULL};
+static const char *const ops[] = {"put", "get", "acc", "gacc", "fop", "cas",
+                                  NULL};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+        "usage: mpirun -n 2 orma-bench-mpi-%s [--backends LIST] [options]\n"
+        "\n"
+        "orma-bench's pingpong round trips with plain MPI calls, on %s.\n"
+        "  --backends LIST  mpi-rma (default): the host MPI's one-sided;\n"
+        "                   orma-mpi: the same with liborma-mpi preloaded;\n"
+        "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong\n"
+        "  --op LIST        put, get (default), acc, gacc, fop, cas\n"
+        "  --window LIST, --sync LIST, --sizes LIST, --reps N, --json FILE,\n"
+        "  --quick          as orma-bench's (orma-bench --help)\n"
+        "\n"
+        "Rows are reported as <backend>/%s.  Exit status: 0, 1 when data\n"
+        "did not verify, 2 for usage errors.\n",
+        MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT);
+}
+
+/* 1 when MPI_Put is served by liborma-mpi, by its shared object's name. */
+static int served_by_orma(const char **lib_p)
+{
+    Dl_info info;
+    void *put = (void *)MPI_Put;
+    if (dladdr(put, &info) == 0 || info.dli_fname == NULL) {
+        *lib_p = "(unknown)";
+        return 0;
+    }
+    const char *slash = strrchr(info.dli_fname, '/');
+    *lib_p = slash != NULL ? slash + 1 : info.dli_fname;
+    return strstr(*lib_p, "liborma-mpi") != NULL;
+}
+
+/* The backends' names against what this run is. */
+static int check_backends(const bench_opts *o, int rank, mpib_ctx *ctx,
+                          char *rma, char *p2p, size_t len)
+{
+    char bad[64];
+    if (bench_list_check(o->backends, backends, bad, sizeof bad) != 0) {
+        if (rank == 0)
+            fprintf(stderr, "orma-bench-mpi-%s: unknown backend '%s' "
+                    "(mpi-rma, orma-mpi, mpi-p2p)\n", MPIB_VARIANT, bad);
+        return -1;
+    }
+    int want_orma = o->backends != NULL &&
+                    bench_list_has(o->backends, "orma-mpi");
+    int want_host = o->backends == NULL ||
+                    bench_list_has(o->backends, "mpi-rma");
+    if (want_orma && want_host) {
+        if (rank == 0)
+            fprintf(stderr, "orma-bench-mpi-%s: mpi-rma and orma-mpi need "
+                    "separate runs (liborma-mpi preloaded or not)\n",
+                    MPIB_VARIANT);
+        return -1;
+    }
+    const char *lib;
+    int orma = served_by_orma(&lib);
+    if ((want_orma && !orma) || (want_host && orma)) {
+        fprintf(stderr, "orma-bench-mpi-%s: rank %d: backend %s, but "
+                "MPI_Put is served by %s%s\n", MPIB_VARIANT, rank,
+                want_orma ? "orma-mpi" : "mpi-rma", lib,
+                want_orma ? " (preload liborma-mpi)" : "");
+        return -1;
+    }
+    if (want_orma || want_host) {
+        snprintf(rma, len, "%s/%s", want_orma ? "orma-mpi" : "mpi-rma",
+                 MPIB_VARIANT);
+        ctx->rma_backend = rma;
+    }
+    if (o->backends != NULL && bench_list_has(o->backends, "mpi-p2p")) {
+        snprintf(p2p, len, "mpi-p2p/%s", MPIB_VARIANT);
+        ctx->p2p_backend = p2p;
+    }
+    return 0;
+}
+
+static int check_filters(const bench_opts *o, int rank)
+{
+    const char *lists[3] = {o->windows, o->ops, o->syncs};
+    const char *const *known[3] = {mpib_window_kinds, ops, pp_sync_names};
+    const char *what[3] = {"window", "op", "sync"};
+    char bad[64];
+    for (int i = 0; i < 3; i++) {
+        if (bench_list_check(lists[i], known[i], bad, sizeof bad) == 0)
+            continue;
+        if (rank == 0)
+            fprintf(stderr, "orma-bench-mpi-%s: unknown %s '%s'\n",
+                    MPIB_VARIANT, what[i], bad);
+        return -1;
+    }
+    return 0;
+}
+
+/* Everything between MPI_Init and MPI_Finalize. */
+static int run(int argc, char **argv, int rank, int size)
+{
+    bench_opts opts;
+    char err[160];
+    int pr = bench_opts_parse(argc, argv, 1, &opts, err, sizeof err);
+    if (pr != 0) {
+        if (rank == 0) {
+            if (pr < 0)
+                fprintf(stderr, "orma-bench-mpi-%s: %s\n", MPIB_VARIANT, err);
+            usage(pr < 0 ? stderr : stdout);
+        }
+        return BENCH_USAGE;
+    }
+    if (size != 2) {
+        if (rank == 0)
+            fprintf(stderr, "orma-bench-mpi-%s: needs exactly 2 ranks, not "
+                    "%d\n", MPIB_VARIANT, size);
+        return BENCH_USAGE;
+    }
+    mpib_ctx ctx = {&opts, rank, NULL, NULL};
+    char rma[64], p2p[64];
+    int ok = check_filters(&opts, rank) == 0;
+    if (!mpib_all_ok(ok))
+        return BENCH_USAGE;
+    ok = check_backends(&opts, rank, &ctx, rma, p2p, sizeof rma) == 0;
+    if (!mpib_all_ok(ok))
+        return BENCH_USAGE;
+    if (mpib_report_open(&ctx) != 0)
+        return BENCH_FAIL;
+    int st = BENCH_OK;
+    if (ctx.rma_backend != NULL)
+        st = mpib_rma_run(&ctx);
+    if (st == BENCH_OK && ctx.p2p_backend != NULL)
+        st = mpib_p2p_run(&ctx);
+    mpib_report_close();
+    return st;
+}
+
+int main(int argc, char **argv)
+{
+    int rank, size;
+    if (MPI_Init(&argc, &argv) != MPI_SUCCESS) {
+        fprintf(stderr, "orma-bench-mpi-%s: MPI_Init failed\n", MPIB_VARIANT);
+        return BENCH_FAIL;
+    }
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    int st = run(argc, argv, rank, size);
+    fflush(stdout);
+    MPI_Finalize();
+    return st;
+}

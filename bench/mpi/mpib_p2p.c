@@ -1,0 +1,158 @@
+/* mpib_p2p.c -- the mpi-p2p backend: a ping-pong with MPI_Send and
+ * MPI_Recv, the point-to-point reference of the put round trip, at the
+ * same sizes and with the same repetition policy (pp_def.h, reps.h).  One
+ * repetition, timed on rank 0: rank 0 sends n bytes of its buffer to
+ * rank 1, rank 1 receives them and sends them back, rank 0 receives them.
+ * Rows: op "sendrecv", sync and window "none"; mbps counts 2 x n.
+ *
+ * As for put: up to PP_BATCH_MAX bytes a repetition is a batch of PP_BATCH
+ * round trips, rank 0 filling a fresh pattern before each and checking
+ * the echo after it inside the timed loop; after every repetition both
+ * ranks check what they received, then the next data is made and a
+ * barrier settles (where orma's put settles with win_sync + barrier). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpib.h"
+#include "pattern.h"
+#include "pp_def.h"
+#include "reps.h"
+
+#define TAG 17
+
+typedef struct p2p {
+    const mpib_ctx *ctx;
+    int me;
+    unsigned char *send; /* rank 0: the data sent */
+    unsigned char *recv; /* what arrived: the echo (rank 0), the data (1) */
+    size_t n;
+    uint64_t rep;
+    int ok;
+} p2p;
+
+static uint64_t seed(const p2p *s)
+{
+    return bench_pattern_seed(s->rep, 0);
+}
+
+static void round_trip(p2p *s)
+{
+    int n = mpib_count(s->n);
+    MPI_Comm comm = MPI_COMM_WORLD;
+    if (s->me == 0) {
+        MPIB_CHECK(MPI_Send(s->send, n, MPI_BYTE, 1, TAG, comm));
+        MPIB_CHECK(MPI_Recv(s->recv, n, MPI_BYTE, 1, TAG, comm,
+                            MPI_STATUS_IGNORE));
+    } else {
+        MPIB_CHECK(MPI_Recv(s->recv, n, MPI_BYTE, 0, TAG, comm,
+                            MPI_STATUS_IGNORE));
+        MPIB_CHECK(MPI_Send(s->recv, n, MPI_BYTE, 0, TAG, comm));
+    }
+}
+
+static void verify(p2p *s)
+{
+    size_t off;
+    unsigned want, got;
+    if (bench_pattern_check(s->recv, s->n, seed(s), &off, &want, &got))
+        return;
+    if (s->ok)
+        fprintf(stderr, "orma-bench-mpi: rank %d: %s, %zu bytes, repetition "
+                "%llu: byte %zu is 0x%02x, expected 0x%02x\n", s->me,
+                s->ctx->p2p_backend, s->n, (unsigned long long)s->rep, off,
+                got, want);
+    s->ok = 0;
+}
+
+static void fill(p2p *s)
+{
+    if (s->me == 0)
+        bench_pattern_fill(s->send, s->n, seed(s));
+}
+
+static double timed(p2p *s)
+{
+    double t0 = mpib_now();
+    if (!pp_batched(PP_PUT, s->n)) {
+        round_trip(s);
+        return mpib_now() - t0;
+    }
+    for (int j = 0; j < PP_BATCH - 1; j++) {
+        round_trip(s);
+        if (s->me == 0)
+            verify(s);
+        s->rep++;
+        fill(s);
+    }
+    round_trip(s);
+    return (mpib_now() - t0) / PP_BATCH;
+}
+
+static void repetition(p2p *s, double *sec_p)
+{
+    double t = timed(s);
+    verify(s);
+    s->rep++;
+    fill(s);
+    MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    if (sec_p != NULL)
+        *sec_p = t;
+}
+
+static int point(p2p *s, size_t n)
+{
+    const bench_opts *o = s->ctx->opts;
+    s->n = n;
+    s->ok = 1;
+    fill(s);
+    MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    for (int i = 0; i < PP_WARMUP; i++)
+        repetition(s, NULL);
+    long reps = o->reps;
+    if (reps <= 0) {
+        double t0 = mpib_now();
+        for (int i = 0; i < PP_CALIB; i++)
+            repetition(s, NULL);
+        reps = bench_reps_for(o, (mpib_now() - t0) / PP_CALIB);
+    }
+    reps = mpib_bcast_long(reps);
+    double *us = mpib_xmalloc((size_t)reps * sizeof *us);
+    for (long i = 0; i < reps; i++) {
+        double t;
+        repetition(s, &t);
+        us[i] = t * 1e6;
+    }
+    int ok = mpib_all_ok(s->ok);
+    if (ok)
+        mpib_emit(s->ctx->p2p_backend, "sendrecv", "none", "none", n,
+                  2.0 * (double)n, us, reps);
+    else if (s->me == 0)
+        fprintf(stderr, "orma-bench-mpi: %s, %zu bytes: data did not verify; "
+                "stopping\n", s->ctx->p2p_backend, n);
+    free(us);
+    return ok ? 0 : -1;
+}
+
+int mpib_p2p_run(const mpib_ctx *ctx)
+{
+    const bench_opts *o = ctx->opts;
+    size_t max = bench_opts_max_size(o);
+    p2p s;
+    memset(&s, 0, sizeof s);
+    s.ctx = ctx;
+    s.me = ctx->rank;
+    s.send = mpib_xmalloc(max);
+    s.recv = mpib_xmalloc(max);
+    memset(s.send, 0, max);
+    memset(s.recv, 0, max);
+    int st = BENCH_OK;
+    for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
+        mpib_progress(ctx->p2p_backend, o->sizes[i]);
+        if (point(&s, o->sizes[i]) != 0)
+            st = BENCH_FAIL;
+    }
+    free(s.send);
+    free(s.recv);
+    return st;
+}

@@ -1,0 +1,100 @@
+/* mpib_win.c -- the MPI windows of the pingpong series, one per flavour
+ * name (mpib_pp.h), and the passive modes' flag window. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mpib_pp.h"
+
+const char *const mpib_window_kinds[] = {
+    "allocate", "create", "create_allocmem", "dynamic", "shared", NULL};
+
+/* Errors come back to MPIB_CHECK, which names the call. */
+static void errors_return(MPI_Win win)
+{
+    MPIB_CHECK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+}
+
+int mpib_window_open(const char *kind, size_t size, mpib_window *w)
+{
+    MPI_Comm comm = MPI_COMM_WORLD;
+    MPI_Aint sz = (MPI_Aint)size;
+    void *base = NULL;
+    memset(w, 0, sizeof *w);
+    w->kind = kind;
+    if (strcmp(kind, "allocate") == 0) {
+        MPIB_CHECK(MPI_Win_allocate(sz, 1, MPI_INFO_NULL, comm, &base,
+                                    &w->win));
+    } else if (strcmp(kind, "shared") == 0) {
+        MPIB_CHECK(MPI_Win_allocate_shared(sz, 1, MPI_INFO_NULL, comm, &base,
+                                           &w->win));
+    } else if (strcmp(kind, "create") == 0) {
+        base = w->own = mpib_xmalloc(size);
+        MPIB_CHECK(MPI_Win_create(base, sz, 1, MPI_INFO_NULL, comm, &w->win));
+    } else if (strcmp(kind, "create_allocmem") == 0) {
+        MPIB_CHECK(MPI_Alloc_mem(sz, MPI_INFO_NULL, &base));
+        w->own = base;
+        MPIB_CHECK(MPI_Win_create(base, sz, 1, MPI_INFO_NULL, comm, &w->win));
+    } else if (strcmp(kind, "dynamic") == 0) {
+        MPIB_CHECK(MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &w->win));
+        base = w->own = mpib_xmalloc(size);
+        MPIB_CHECK(MPI_Win_attach(w->win, base, sz));
+    } else {
+        return -1;
+    }
+    errors_return(w->win);
+    w->base = base;
+    memset(w->base, 0, size);
+    /* Dynamic windows are addressed by the target's address; the others
+     * start at displacement 0.  The exchange also makes sure both ranks
+     * have attached before any access. */
+    MPI_Aint mine = 0;
+    if (strcmp(kind, "dynamic") == 0)
+        MPIB_CHECK(MPI_Get_address(base, &mine));
+    MPIB_CHECK(MPI_Allgather(&mine, 1, MPI_AINT, w->disp, 1, MPI_AINT, comm));
+    return 0;
+}
+
+void mpib_window_close(mpib_window *w)
+{
+    if (strcmp(w->kind, "dynamic") == 0)
+        MPIB_CHECK(MPI_Win_detach(w->win, w->base));
+    MPIB_CHECK(MPI_Win_free(&w->win));
+    if (strcmp(w->kind, "create_allocmem") == 0)
+        MPIB_CHECK(MPI_Free_mem(w->own));
+    else
+        free(w->own);
+    w->own = NULL;
+    w->base = NULL;
+}
+
+/* Each rank's segment holds its flag on a cache line of its own: 128
+ * bytes leave room to align it whatever the segment's alignment. */
+#define FLAG_SEG 128
+#define LINE 64
+
+void mpib_flags_open(mpib_flags *f)
+{
+    void *mine;
+    MPIB_CHECK(MPI_Win_allocate_shared(FLAG_SEG, 1, MPI_INFO_NULL,
+                                       MPI_COMM_WORLD, &mine, &f->win));
+    errors_return(f->win);
+    for (int r = 0; r < 2; r++) {
+        MPI_Aint size;
+        int unit;
+        void *base;
+        MPIB_CHECK(MPI_Win_shared_query(f->win, r, &size, &unit, &base));
+        uintptr_t a = ((uintptr_t)base + LINE - 1) & ~(uintptr_t)(LINE - 1);
+        f->flag[r] = (_Atomic uint64_t *)a;
+    }
+    int me;
+    MPI_Comm_rank(MPI_COMM_WORLD, &me);
+    atomic_store_explicit(f->flag[me], 0, memory_order_release);
+    MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+void mpib_flags_close(mpib_flags *f)
+{
+    MPIB_CHECK(MPI_Win_free(&f->win));
+    f->flag[0] = f->flag[1] = NULL;
+}
