@@ -15,6 +15,7 @@
 #include <stdint.h>
 
 struct mpi_attr; /* mpi_attr.c */
+struct mpi_pscw; /* mpi_sync.c */
 
 /* One window of the program. */
 struct mpi_win {
@@ -29,7 +30,11 @@ struct mpi_win {
     int disp_unit;
     char name[MPI_MAX_OBJECT_NAME];
     struct mpi_attr *attrs; /* user attributes, newest first */
+    struct mpi_pscw *pscw;  /* PSCW's translated groups (mpi_sync.c), or NULL */
 };
+
+/* Free w's PSCW group cache (MPI_Win_free). */
+void mpi_pscw_release(struct mpi_win *w);
 
 /* Delete every user attribute of w (MPI_Win_free), calling the delete
  * callbacks; MPI's error class of the first that failed, or 0. */

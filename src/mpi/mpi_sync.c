@@ -1,8 +1,10 @@
 /* mpi_sync.c -- the synchronization calls: fence, post-start-complete-wait
  * (MPI groups translated to ranks of the window), locks and flushes. */
 #include "mpi_orma.h"
+#include "util_status.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 /* MPI's assert bits as orma's, or -1 when bits MPI does not define are set
  * (orma checks which asserts each call takes). */
@@ -26,47 +28,111 @@ int PMPI_Win_fence(int assert, MPI_Win win)
     return mpi_win_status(w, "MPI_Win_fence", orma_win_fence(mpi_assert(assert), w->win));
 }
 
-/* An MPI group as an orma group of the window's ranks (*og_p: free it). */
-static int mpi_group(struct mpi_win *w, const char *call, MPI_Group group, orma_group *og_p)
+/* PSCW epochs repeat their groups: each window keeps the last group of a
+ * post and of a start, translated to the window's ranks, as an orma group.
+ * A call translates its MPI group again (the handle may name another group
+ * than last time, once freed) and reuses the orma group when the ranks are
+ * the same, so that the epoch costs no allocation. */
+struct mpi_pscw_group {
+    int n, cap;
+    int *in, *ranks;   /* 0..cap-1, and the translation */
+    int *out;          /* the translation being checked */
+    orma_group og;
+};
+
+struct mpi_pscw {
+    MPI_Group comm_group; /* the window's ranks */
+    struct mpi_pscw_group kind[2]; /* 0: start, 1: post */
+};
+
+void mpi_pscw_release(struct mpi_win *w)
 {
-    int n = 0, status;
-    MPI_Group wg;
+    struct mpi_pscw *p = w->pscw;
+    if (!p)
+        return;
+    for (int k = 0; k < 2; k++) {
+        if (p->kind[k].og != ORMA_GROUP_NULL)
+            orma_group_free(&p->kind[k].og);
+        free(p->kind[k].in);
+        free(p->kind[k].ranks);
+        free(p->kind[k].out);
+    }
+    PMPI_Group_free(&p->comm_group);
+    free(p);
+    w->pscw = NULL;
+}
+
+static int mpi_pscw_grow(struct mpi_pscw_group *g, int n)
+{
+    if (n <= g->cap)
+        return 1;
+    int cap = n < 16 ? 16 : n;
+    int *in = realloc(g->in, (size_t)cap * sizeof *in);
+    if (in)
+        g->in = in;
+    int *ranks = realloc(g->ranks, (size_t)cap * sizeof *ranks);
+    if (ranks)
+        g->ranks = ranks;
+    int *out = realloc(g->out, (size_t)cap * sizeof *out);
+    if (out)
+        g->out = out;
+    if (!in || !ranks || !out)
+        return 0;
+    for (int i = g->cap; i < cap; i++)
+        g->in[i] = i;
+    g->cap = cap;
+    return 1;
+}
+
+/* An MPI group as an orma group of the window's ranks, owned by the cache. */
+static int mpi_group(struct mpi_win *w, const char *call, MPI_Group group, int post, orma_group *og_p)
+{
+    int n = 0;
     if (group == MPI_GROUP_NULL || PMPI_Group_size(group, &n) != MPI_SUCCESS)
         return mpi_win_error(w, call, MPI_ERR_GROUP);
-    int *in = malloc(((size_t)n + 1) * sizeof *in), *out = malloc(((size_t)n + 1) * sizeof *out);
-    orma_group all = ORMA_GROUP_NULL;
-    if (!in || !out) {
-        free(in);
-        free(out);
-        return mpi_win_error(w, call, MPI_ERR_NO_MEM);
+    if (!w->pscw) {
+        w->pscw = calloc(1, sizeof *w->pscw);
+        if (!w->pscw)
+            return mpi_win_error(w, call, MPI_ERR_NO_MEM);
+        PMPI_Comm_group(w->comm, &w->pscw->comm_group);
     }
+    struct mpi_pscw_group *g = &w->pscw->kind[post];
+    if (!mpi_pscw_grow(g, n))
+        return mpi_win_error(w, call, MPI_ERR_NO_MEM);
+    if (n)
+        PMPI_Group_translate_ranks(group, n, g->in, w->pscw->comm_group, g->out);
     for (int i = 0; i < n; i++)
-        in[i] = i;
-    PMPI_Comm_group(w->comm, &wg);
-    PMPI_Group_translate_ranks(group, n, in, wg, out);
-    PMPI_Group_free(&wg);
-    int bad = 0;
-    for (int i = 0; i < n; i++)
-        bad |= out[i] == MPI_UNDEFINED;
-    status = bad ? ORMA_ERR_RANK : orma_win_get_group(w->win, &all);
+        if (g->out[i] == MPI_UNDEFINED)
+            return mpi_win_status(w, call, util_error(ORMA_ERR_RANK, "%s: rank %d of the group is not in the "
+                                                      "window", call, i));
+    if (g->og != ORMA_GROUP_NULL && g->n == n && !memcmp(g->out, g->ranks, (size_t)n * sizeof *g->out)) {
+        *og_p = g->og;
+        return MPI_SUCCESS;
+    }
+    if (g->og != ORMA_GROUP_NULL)
+        orma_group_free(&g->og);
+    orma_group all = ORMA_GROUP_NULL;
+    int status = orma_win_get_group(w->win, &all);
     if (!status)
-        status = orma_group_incl(all, n, out, og_p);
+        status = orma_group_incl(all, n, g->out, &g->og);
     if (all != ORMA_GROUP_NULL)
         orma_group_free(&all);
-    free(in);
-    free(out);
-    return status ? mpi_win_status(w, call, status) : MPI_SUCCESS;
+    if (status)
+        return mpi_win_status(w, call, status);
+    memcpy(g->ranks, g->out, (size_t)n * sizeof *g->out);
+    g->n = n;
+    *og_p = g->og;
+    return MPI_SUCCESS;
 }
 
 static int mpi_pscw_open(const char *call, MPI_Group group, int assert, MPI_Win win, int post)
 {
     MPI_WIN_OR_ERR(w, win, call);
     orma_group g = ORMA_GROUP_NULL;
-    int rc = mpi_group(w, call, group, &g);
+    int rc = mpi_group(w, call, group, post, &g);
     if (rc)
         return rc;
     int status = post ? orma_win_post(g, mpi_assert(assert), w->win) : orma_win_start(g, mpi_assert(assert), w->win);
-    orma_group_free(&g);
     return mpi_win_status(w, call, status);
 }
 

@@ -173,6 +173,7 @@ int PMPI_Win_free(MPI_Win *win)
     if (status)
         return mpi_win_status(w, "MPI_Win_free", status);
     int rc = mpi_attr_delete_all(w);
+    mpi_pscw_release(w);
     mpi_errh_ref(w->errh, -1);
     mpi_wins[(intptr_t)*win - MPI_WIN_TAG] = NULL;
     PMPI_Comm_free(&w->comm);
