@@ -15,6 +15,16 @@
 #include <stdio.h>
 #include <string.h>
 
+_Atomic int mpi_threads_inside;
+_Thread_local int mpi_thread_depth __attribute__((tls_model("initial-exec")));
+
+int mpi_thread_clash(struct mpi_win *w, const char *call)
+{
+    return mpi_win_error_msg(w, call, MPI_ERR_OTHER, "another thread of this process is inside a one-sided "
+                             "call; liborma-mpi does not support concurrent one-sided calls from several "
+                             "threads yet (MPI_THREAD_MULTIPLE programs must serialize them)");
+}
+
 int mpi_orma_ready;
 char mpi_orma_why[160];
 MPI_Group mpi_node_group = MPI_GROUP_NULL;
