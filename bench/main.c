@@ -29,6 +29,8 @@ static void usage(FILE *f)
           "                 uncounted warm-up repetitions\n"
           "  --json FILE    append one JSON object per result to FILE\n"
           "  --quick        fewer sizes, shorter points\n"
+          "  --quiet        no progress line (shown on stderr when it is a\n"
+          "                 terminal and the run lasts more than a few s)\n"
           "  --window LIST  only these windows (pingpong: allocate, create,\n"
           "                 create_allocmem, dynamic, shared; overlap: the\n"
           "                 same, default allocate,create; atomics: the same,\n"

@@ -3,6 +3,7 @@
  *   --sizes LIST   comma list of message sizes, K/M/G suffixes (1K = 1024)
  *   --reps N       repetitions per data point (default: chosen per point)
  *   --json FILE    append one JSON object per result line to FILE
+ *   --quiet        no progress line on stderr
  *   --quick        fewer sizes and a shorter time per point
  *   --window LIST  only these windows (suite-defined names)
  *   --op LIST      only these operations (suite-defined names)
@@ -27,6 +28,7 @@ typedef struct bench_opts {
     long reps;             /* 0: chosen per data point (plan.h) */
     const char *json_path; /* NULL: no JSON output */
     int quick;
+    int quiet;             /* no progress line */
     const char *windows;   /* NULL: every window */
     const char *ops;       /* NULL: every operation */
     const char *syncs;     /* NULL: every synchronization mode */

@@ -5,14 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <orma.h>
-
 #include "check.h"
 #include "ctl.h"
+#include "progress.h"
 #include "report.h"
 #include "stats.h"
-
-#define PROGRESS_EVERY_S 5.0
 
 static struct {
     int active;     /* rank 0 after a successful open */
@@ -20,7 +17,6 @@ static struct {
     int header_done;
     bench_result *res;
     size_t nres, cap;
-    double t_start, t_last_progress;
     int op_width;   /* of the op column: the ddt suite's names are long */
     int backend_width; /* of the backend column: "orma-mpi/openmpi" */
     char **names;   /* copies of added results' strings (bench_report_add) */
@@ -45,12 +41,13 @@ int bench_report_open(const bench_ctx *ctx)
     rep.active = ctx->rank == 0;
     rep.op_width = strcmp(ctx->suite, "ddt") == 0 ? 15 : 9;
     rep.backend_width = ctx->opts->backends != NULL ? 16 : 7;
-    rep.t_start = rep.t_last_progress = orma_wtime();
+    bench_progress_open(ctx->suite, rep.active && !ctx->opts->quiet);
     return 0;
 }
 
 void bench_report_close(void)
 {
+    bench_progress_close();
     if (rep.json != NULL)
         fclose(rep.json);
     free(rep.res);
@@ -70,6 +67,7 @@ static void print_header(int pattern)
 
 static void print_row(const bench_result *r)
 {
+    bench_progress_hide();
     char sz[24];
     bench_format_size(r->bytes, sz, sizeof sz);
     printf("%-9s %-*s %-*s %-8s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f",
@@ -223,6 +221,7 @@ void bench_note(const char *fmt, ...)
 {
     if (!rep.active)
         return;
+    bench_progress_hide();
     va_list ap;
     va_start(ap, fmt);
     fputs("# ", stdout);
@@ -234,14 +233,6 @@ void bench_note(const char *fmt, ...)
 
 void bench_progress(const char *what, size_t bytes)
 {
-    if (!rep.active)
-        return;
-    double now = orma_wtime();
-    if (now - rep.t_last_progress < PROGRESS_EVERY_S)
-        return;
-    rep.t_last_progress = now;
-    char sz[24];
-    bench_format_size(bytes, sz, sizeof sz);
-    fprintf(stderr, "orma-bench: %.0f s, %zu results so far, measuring %s %s\n",
-            now - rep.t_start, rep.nres, what, sz);
+    if (rep.active)
+        bench_progress_point(what, bytes);
 }

@@ -70,8 +70,9 @@ const bench_result *bench_report_at(size_t i);
 /* A "# ..." line in the table (rank 0 only). */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Tell the progress line what is being measured; printed on stderr at most
- * every few seconds, so short runs stay quiet. */
+/* A point begins: the progress line (progress.h) names what is being
+ * measured; suites say beforehand how many points they will measure with
+ * bench_progress_expect. */
 void bench_progress(const char *what, size_t bytes);
 
 #endif
