@@ -28,6 +28,8 @@ static void usage(FILE *f)
           "                 in ~0.1 s (--quick: ~0.02 s), at least 10, after\n"
           "                 uncounted warm-up repetitions\n"
           "  --json FILE    append one JSON object per result to FILE\n"
+          "  --csv FILE     append one CSV row per result to FILE (a header\n"
+          "                 line first when FILE is new)\n"
           "  --quick        fewer sizes, shorter points\n"
           "  --quiet        no progress line (shown on stderr when it is a\n"
           "                 terminal and the run lasts more than a few s)\n"

@@ -109,6 +109,7 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
         }
         const char **dst = IS("--sizes") ? &sizes
                          : IS("--json") ? &o->json_path
+                         : IS("--csv") ? &o->csv_path
                          : IS("--window") ? &o->windows
                          : IS("--op") ? &o->ops
                          : IS("--sync") ? &o->syncs
