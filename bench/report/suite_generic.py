@@ -75,7 +75,8 @@ def blocks(name, rows):
                          [(g, [_label(g), format_size(sizes[g])])
                           for g in single], cols))
         out.append(Bars("%s: medians" % name,
-                        ["%s %s" % (_label(g), format_size(sizes[g]))
+                        [_label(g) if sizes[g] is None else
+                         "%s %s" % (_label(g), format_size(sizes[g]))
                          for g in single],
                         [(b, [s.get(g) for g in single])
                          for b, s in keyed.items()],
