@@ -3,6 +3,7 @@
  *
  *   orma-run -n P orma-bench SUITE [options]
  *   orma-bench list
+ *   orma-bench report RESULTS... --out DIR   (report_cmd.h: no job)
  *
  * Exit status: 0 when every measured transfer verified, 1 when data did not
  * verify or the library failed, 2 for usage errors (including --help). */
@@ -14,11 +15,16 @@
 #include "bench.h"
 #include "ctl.h"
 #include "report.h"
+#include "report_cmd.h"
 
 static void usage(FILE *f)
 {
     fputs("usage: orma-run -n P orma-bench SUITE [options]\n"
           "       orma-bench list\n"
+          "       orma-bench report RESULTS... --out DIR [--no-plots]\n"
+          "                 RESULTS (--json or --csv files) as DIR/report.md\n"
+          "                 with PNG plots (matplotlib, installed from PyPI\n"
+          "                 on first use); orma-bench report --help\n"
           "\n"
           "options:\n"
           "  --sizes LIST   message sizes, e.g. 8,64,1K,1M,4M (K=1024, M=1024K);\n"
@@ -28,7 +34,11 @@ static void usage(FILE *f)
           "                 in ~0.1 s (--quick: ~0.02 s), at least 10, after\n"
           "                 uncounted warm-up repetitions\n"
           "  --json FILE    append one JSON object per result to FILE\n"
+          "  --csv FILE     append one CSV row per result to FILE (a header\n"
+          "                 line first when FILE is new)\n"
           "  --quick        fewer sizes, shorter points\n"
+          "  --quiet        no progress line (shown on stderr when it is a\n"
+          "                 terminal and the run lasts more than a few s)\n"
           "  --window LIST  only these windows (pingpong: allocate, create,\n"
           "                 create_allocmem, dynamic, shared; overlap: the\n"
           "                 same, default allocate,create; atomics: the same,\n"
@@ -125,6 +135,9 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
 
 int main(int argc, char **argv)
 {
+    /* A report reads files: no job to join, nothing shared to create. */
+    if (argc >= 2 && strcmp(argv[1], "report") == 0)
+        return bench_report_command(argc, argv);
     /* Join first, so that with several ranks only rank 0 prints usage; if
      * joining fails, --help and list still work as a lone process. */
     int rc = orma_init(&argc, &argv);

@@ -19,6 +19,7 @@
 #include "ctl.h"
 #include "pp_def.h"
 #include "pp_mpi.h"
+#include "progress.h"
 #include "report.h"
 
 /* Open MPI binds 2 ranks to a core each by default; orma-run and MPICH's
@@ -151,6 +152,8 @@ static void make_args(const bench_opts *o, const char *backends,
     }
     if (o->quick)
         a->argv[k++] = "--quick";
+    if (o->quiet)
+        a->argv[k++] = "--quiet";
     const char *filters[3][2] = {{"--window", o->windows},
                                  {"--sync", o->syncs},
                                  {"--op", ops}};
@@ -183,6 +186,9 @@ static int run_job(const bench_ctx *ctx, const pp_mpi_variant *v,
     close(fd);
     job_args a;
     make_args(ctx->opts, backends, ops, json, &a);
+    char what[96];
+    snprintf(what, sizeof what, "%s on %s, an MPI job", backends, v->name);
+    bench_progress_status(what);
     bench_note("%s on %s: mpirun.%s -n 2 orma-bench-mpi-%s%s%s%s", backends,
                v->name, v->name, v->name,
                lib != NULL ? ", liborma-mpi-" : "", lib != NULL ? v->name : "",

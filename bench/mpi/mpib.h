@@ -68,7 +68,7 @@ int mpib_all_ok(int ok);
 
 /* Results (mpib_report.c), rank 0 only, as report.h: an aligned table on
  * stdout, a JSON object per line appended to --json, "# " notes, and a
- * progress line on stderr every few seconds of a long run. */
+ * progress line on stderr in a long run (progress.h). */
 int mpib_report_open(const mpib_ctx *ctx); /* collective; 0 or -1 */
 void mpib_report_close(void);
 void mpib_emit(const char *backend, const char *op, const char *sync,

@@ -29,7 +29,8 @@ static void usage(FILE *f)
         "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong\n"
         "  --op LIST        put, get (default), acc, gacc, fop, cas\n"
         "  --window LIST, --sync LIST, --sizes LIST, --reps N, --json FILE,\n"
-        "  --quick          as orma-bench's (orma-bench --help)\n"
+        "  --quick, --quiet as orma-bench's (orma-bench --help); no --csv:\n"
+        "                   orma-bench pingpong --backends ... --csv FILE\n"
         "\n"
         "Rows are reported as <backend>/%s.  Exit status: 0, 1 when data\n"
         "did not verify, 2 for usage errors.\n",
@@ -122,6 +123,13 @@ static int run(int argc, char **argv, int rank, int size)
                 fprintf(stderr, "orma-bench-mpi-%s: %s\n", MPIB_VARIANT, err);
             usage(pr < 0 ? stderr : stdout);
         }
+        return BENCH_USAGE;
+    }
+    if (opts.csv_path != NULL) {
+        if (rank == 0)
+            fprintf(stderr, "orma-bench-mpi-%s: no --csv here: orma-bench "
+                    "pingpong --backends ... --csv FILE writes these rows\n",
+                    MPIB_VARIANT);
         return BENCH_USAGE;
     }
     if (size != 2) {

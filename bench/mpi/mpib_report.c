@@ -8,16 +8,13 @@
 #include <string.h>
 
 #include "mpib.h"
+#include "progress.h"
 #include "stats.h"
-
-#define PROGRESS_EVERY_S 5.0
 
 static struct {
     int active; /* rank 0 after a successful open */
     FILE *json;
     int header_done;
-    long nres;
-    double t_start, t_last_progress;
 } rep;
 
 int mpib_report_open(const mpib_ctx *ctx)
@@ -36,12 +33,13 @@ int mpib_report_open(const mpib_ctx *ctx)
         return -1;
     }
     rep.active = ctx->rank == 0;
-    rep.t_start = rep.t_last_progress = mpib_now();
+    bench_progress_open("pingpong", rep.active && !ctx->opts->quiet);
     return 0;
 }
 
 void mpib_report_close(void)
 {
+    bench_progress_close();
     if (rep.json != NULL)
         fclose(rep.json);
     memset(&rep, 0, sizeof rep);
@@ -62,7 +60,7 @@ void mpib_emit(const char *backend, const char *op, const char *sync,
     bench_stats s;
     bench_stats_compute(samples_us, n, &s);
     double mbps = s.median > 0.0 ? moved_bytes / s.median : 0.0;
-    rep.nres++;
+    bench_progress_hide();
     if (!rep.header_done) {
         printf("%-9s %-16s %-9s %-8s %-15s %2s %6s %7s %10s %10s %10s %10s\n",
                "suite", "backend", "op", "sync", "window", "p", "bytes",
@@ -93,6 +91,7 @@ void mpib_note(const char *fmt, ...)
 {
     if (!rep.active)
         return;
+    bench_progress_hide();
     va_list ap;
     va_start(ap, fmt);
     fputs("# ", stdout);
@@ -104,15 +103,6 @@ void mpib_note(const char *fmt, ...)
 
 void mpib_progress(const char *what, size_t bytes)
 {
-    if (!rep.active)
-        return;
-    double now = mpib_now();
-    if (now - rep.t_last_progress < PROGRESS_EVERY_S)
-        return;
-    rep.t_last_progress = now;
-    char sz[24];
-    bench_format_size(bytes, sz, sizeof sz);
-    fprintf(stderr, "orma-bench-mpi-%s: %.0f s, %ld results so far, "
-            "measuring %s %s\n", MPIB_VARIANT, now - rep.t_start, rep.nres,
-            what, sz);
+    if (rep.active)
+        bench_progress_point(what, bytes);
 }
