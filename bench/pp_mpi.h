@@ -1,16 +1,19 @@
-/* pp_mpi.h -- pingpong's MPI backends, seen from orma-bench (--backends):
+/* pp_mpi.h -- the MPI backends of the pingpong and latency suites, seen
+ * from orma-bench (--backends):
  *
- *   orma       orma's own calls (pingpong.c), the default
- *   mpi-rma    the same round trips with plain MPI one-sided calls on the
+ *   orma       orma's own calls (pingpong.c, latency.c), the default
+ *   mpi-rma    the same measurements with plain MPI one-sided calls on the
  *              host MPI (the program orma-bench-mpi-<variant>, mpi/mpib.h)
- *   mpi-p2p    an MPI_Send/MPI_Recv ping-pong of the same sizes
+ *   mpi-p2p    an MPI_Send/MPI_Recv ping-pong of the same sizes (latency:
+ *              half of its round trip, OSU's osu_latency)
  *   orma-mpi   the mpi-rma program with liborma-mpi preloaded
  *
  * each MPI backend for every host MPI in pp_mpi_variants whose program,
  * library and mpirun are found; the rows' backend is "<name>/<variant>".
- * Rank 0 starts the MPI jobs one after the other (mpirun -n 2, its own
- * job: the orma ranks wait in a barrier meanwhile), reads their results
- * back from a JSON file and reports them as this run's own (report.h). */
+ * Rank 0 starts the MPI jobs one after the other (mpirun -n 2 program
+ * SUITE [options], its own job: the orma ranks wait in a barrier
+ * meanwhile), reads their results back from a JSON file and reports them
+ * as this run's own (report.h). */
 #ifndef BENCH_PP_MPI_H
 #define BENCH_PP_MPI_H
 
