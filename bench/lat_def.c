@@ -39,7 +39,7 @@ long lat_iters_for(size_t n, double iter_s)
     if (!(iter_s > 0.0))
         return max;
     double k = LAT_BATCH_S / iter_s;
-    if (k < 1.0)
-        return 1;
+    if (k < LAT_MIN_ITERS)
+        return LAT_MIN_ITERS;
     return k > (double)max ? max : (long)k;
 }

@@ -77,13 +77,20 @@ int lat_ops_per_iter(lat_sync sync);
 long lat_skip(size_t n);
 long lat_iters_max(size_t n);
 
-/* A batch lasts about LAT_BATCH_S: long enough that the clock and the
- * untimed verification between batches do not matter, short enough that
- * a point has many batches, whose min/median/max are reported. */
-#define LAT_BATCH_S 1e-3
+/* A batch lasts about LAT_BATCH_S: long enough for the clock, short
+ * enough that a point has many batches, whose min/median/max are
+ * reported, and that on a busy machine most batches run without being
+ * preempted (then the median ignores the others): the floors' samples
+ * last at least 50 us (plan.h), the scheduler's slices milliseconds.  And
+ * it has at least LAT_MIN_ITERS iterations: the target's check between
+ * batches pulls the region into its core's cache, which the first
+ * iteration of the next batch pays for -- at 4 MB, one more pass over the
+ * memory -- and which OSU's unbroken loop and the floors never see. */
+#define LAT_BATCH_S 100e-6
+#define LAT_MIN_ITERS 16
 
 /* Iterations per batch for an iteration of iter_s seconds, in
- * [1, lat_iters_max(n)]. */
+ * [LAT_MIN_ITERS, lat_iters_max(n)]. */
 long lat_iters_for(size_t n, double iter_s);
 
 #endif
