@@ -40,26 +40,30 @@ static void usage(FILE *f)
           "  --quiet        no progress line (shown on stderr when it is a\n"
           "                 terminal and the run lasts more than a few s)\n"
           "  --window LIST  only these windows (pingpong: allocate, create,\n"
-          "                 create_allocmem, dynamic, shared; overlap: the\n"
-          "                 same, default allocate,create; atomics: the same,\n"
+          "                 create_allocmem, dynamic, shared; latency: the\n"
+          "                 same and dynamic_allocmem; overlap: pingpong's,\n"
+          "                 default allocate,create; atomics: the same,\n"
           "                 default allocate; ddt: the same, default\n"
           "                 allocate; sync: allocate)\n"
           "  --op LIST      only these operations (pingpong: put, get,\n"
           "                 cacheline, memcpy, cma, xcopy, cma_rt, and, only\n"
-          "                 when named, acc, gacc, fop, cas; sync: epoch,\n"
-          "                 barrier; atomics: fop, cas, fop_cont, acc, memcpy;\n"
-          "                 ddt: typed_put, pack_put_unpack, contig_put)\n"
+          "                 when named, acc, gacc, fop, cas; latency: put,\n"
+          "                 get, acc; sync: epoch, barrier; atomics: fop,\n"
+          "                 cas, fop_cont, acc, memcpy; ddt: typed_put,\n"
+          "                 pack_put_unpack, contig_put)\n"
           "  --sync LIST    only these synchronization modes (pingpong:\n"
           "                 fence, pscw, lock, lock_all, flush, default all;\n"
-          "                 sync: the same and none, the barrier row;\n"
-          "                 atomics: flush, lk_flush, fence, lock_ex, lock_sh)\n"
+          "                 latency: the same and flush_local; sync:\n"
+          "                 pingpong's and none, the barrier row; atomics:\n"
+          "                 flush, lk_flush, fence, lock_ex, lock_sh)\n"
           "  --backends LIST\n"
-          "                 pingpong only: orma (default), mpi-rma (the host\n"
-          "                 MPI's one-sided calls), mpi-p2p (MPI_Send/MPI_Recv\n"
-          "                 ping-pong), orma-mpi (mpi-rma's program with\n"
-          "                 liborma-mpi preloaded); the MPI backends run on\n"
-          "                 every host MPI of the build (Open MPI, MPICH), and\n"
-          "                 side-by-side tables and a summary follow\n"
+          "                 pingpong and latency: orma (default), mpi-rma\n"
+          "                 (the host MPI's one-sided calls), mpi-p2p\n"
+          "                 (MPI_Send/MPI_Recv ping-pong), orma-mpi (mpi-rma's\n"
+          "                 program with liborma-mpi preloaded); the MPI\n"
+          "                 backends run on every host MPI of the build (Open\n"
+          "                 MPI, MPICH), and side-by-side tables and a summary\n"
+          "                 follow\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);
@@ -111,11 +115,11 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
         }
         return BENCH_USAGE;
     }
-    if (opts.backends != NULL && strcmp(suite->name, "pingpong") != 0 &&
+    if (opts.backends != NULL && !suite->mpi_backends &&
         strcmp(opts.backends, "orma") != 0) {
         if (rank == 0)
-            fprintf(stderr, "orma-bench: %s: --backends: only pingpong has "
-                    "other backends than orma\n", suite->name);
+            fprintf(stderr, "orma-bench: %s: --backends: only pingpong and "
+                    "latency have other backends than orma\n", suite->name);
         return BENCH_USAGE;
     }
     if (!joined)

@@ -15,6 +15,10 @@ static const char *const pp_ops[] = {"put",    "get",   "cacheline",
                                      "cma_rt", "acc",   "gacc",
                                      "fop",    "cas",   NULL};
 
+/* The names of pingpong's one-sided rows, for the side-by-side tables. */
+static const pp_mpi_axes pp_axes = {pp_op_names, bench_window_kinds,
+                                    pp_sync_names};
+
 /* The ops a run without --op makes; the accumulate family runs only when
  * --op names it, so a default run measures what it always did. */
 static int selected(const char *ops, const char *op)
@@ -162,7 +166,7 @@ int bench_pingpong_run(const bench_ctx *ctx)
         int mst = mpi_backends(ctx);
         if (st == BENCH_OK)
             st = mst;
-        pp_compare_tables(ctx);
+        pp_compare_tables(ctx, &pp_axes);
     }
     if (orma && orma_st == BENCH_OK)
         pp_summary(ctx);

@@ -26,6 +26,8 @@ static struct {
     bench_result *res;
     size_t nres, cap;
     int op_width;   /* of the op column: the ddt suite's names are long */
+    int sync_width, window_width; /* latency's: flush_local,
+                                     dynamic_allocmem */
     int backend_width; /* of the backend column: "orma-mpi/openmpi" */
     char **names;   /* copies of added results' strings (bench_report_add) */
     size_t nnames;
@@ -79,6 +81,8 @@ int bench_report_open(const bench_ctx *ctx)
     }
     rep.active = ctx->rank == 0;
     rep.op_width = strcmp(ctx->suite, "ddt") == 0 ? 15 : 9;
+    rep.sync_width = strcmp(ctx->suite, "latency") == 0 ? 11 : 8;
+    rep.window_width = strcmp(ctx->suite, "latency") == 0 ? 16 : 15;
     rep.backend_width = ctx->opts->backends != NULL ? 16 : 7;
     bench_progress_open(ctx->suite, rep.active && !ctx->opts->quiet);
     return 0;
@@ -100,9 +104,9 @@ void bench_report_close(void)
 
 static void print_header(int pattern)
 {
-    printf("%-9s %-*s %-*s %-8s %-15s %2s %6s %7s %10s %10s %10s %10s%s\n",
-           "suite", rep.backend_width, "backend", rep.op_width, "op", "sync",
-           "window", "p", "bytes", "reps", "min_us", "median_us", "max_us", "MB/s",
+    printf("%-9s %-*s %-*s %-*s %-*s %2s %6s %7s %10s %10s %10s %10s%s\n",
+           "suite", rep.backend_width, "backend", rep.op_width, "op",
+           rep.sync_width, "sync", rep.window_width, "window", "p", "bytes", "reps", "min_us", "median_us", "max_us", "MB/s",
            pattern ? "  pattern" : "");
 }
 
@@ -111,9 +115,9 @@ static void print_row(const bench_result *r)
     bench_progress_hide();
     char sz[24];
     bench_format_size(r->bytes, sz, sizeof sz);
-    printf("%-9s %-*s %-*s %-8s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f",
+    printf("%-9s %-*s %-*s %-*s %-*s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f",
            r->suite, rep.backend_width, r->backend, rep.op_width, r->op,
-           r->sync, r->window, r->p, sz, r->reps, r->min_us, r->median_us, r->max_us, r->mbps);
+           rep.sync_width, r->sync, rep.window_width, r->window, r->p, sz, r->reps, r->min_us, r->median_us, r->max_us, r->mbps);
     if (r->pattern != NULL)
         printf("  %s", r->pattern);
     putchar('\n');

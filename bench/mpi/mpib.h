@@ -1,18 +1,22 @@
 /* mpib.h -- orma-bench-mpi-<variant>, the program of orma-bench's MPI
- * backends: the pingpong suite's round trips written with plain MPI.  Built
- * once per host MPI (Open MPI, MPICH) against its mpi.h, linked with that
- * MPI alone -- never with orma: preloading liborma-mpi is what turns the
- * mpi-rma backend into orma-mpi, so the binary must not carry orma itself.
+ * backends: the pingpong suite's round trips and the latency suite's loops
+ * written with plain MPI.  Built once per host MPI (Open MPI, MPICH)
+ * against its mpi.h, linked with that MPI alone -- never with orma:
+ * preloading liborma-mpi is what turns the mpi-rma backend into orma-mpi,
+ * so the binary must not carry orma itself.
  *
- *   mpirun -n 2 orma-bench-mpi-<variant> --backends LIST [pingpong options]
+ *   mpirun -n 2 orma-bench-mpi-<variant> [SUITE] --backends LIST [options]
  *
- * Backends (--backends, default mpi-rma):
- *   mpi-rma   put, get, acc, gacc, fop, cas on MPI windows (mpib_rma.c),
- *             each window flavour and sync mode of the orma suite; the
- *             host MPI must serve them (the program checks that orma is
- *             not loaded)
+ * SUITE: pingpong (the default) or latency.  Backends (--backends, default
+ * mpi-rma):
+ *   mpi-rma   pingpong: put, get, acc, gacc, fop, cas on MPI windows
+ *             (mpib_rma.c), each window flavour and sync mode of the orma
+ *             suite; latency: put, get, acc in OSU's loops (mpib_lat.c);
+ *             the host MPI must serve them (the program checks that orma
+ *             is not loaded)
  *   orma-mpi  the same calls, with liborma-mpi preloaded (checked)
- *   mpi-p2p   an MPI_Send/MPI_Recv ping-pong of the same sizes (mpib_p2p.c)
+ *   mpi-p2p   an MPI_Send/MPI_Recv ping-pong of the same sizes (mpib_p2p.c;
+ *             latency: half its round trip)
  * Rows are reported as "<backend>/<variant>" (e.g. mpi-rma/openmpi) in the
  * same table and JSON keys as orma-bench's (report.h); orma-bench reads the
  * JSON back.  Exit status as orma-bench's: 0, 1 (data did not verify, a
@@ -31,6 +35,7 @@
 #endif
 
 typedef struct mpib_ctx {
+    const char *suite;       /* "pingpong" or "latency": the rows' suite */
     const bench_opts *opts;
     int rank;
     const char *rma_backend; /* "mpi-rma/<variant>", "orma-mpi/..." or NULL */
@@ -71,14 +76,18 @@ int mpib_all_ok(int ok);
  * progress line on stderr in a long run (progress.h). */
 int mpib_report_open(const mpib_ctx *ctx); /* collective; 0 or -1 */
 void mpib_report_close(void);
-void mpib_emit(const char *backend, const char *op, const char *sync,
+void mpib_emit(const char *suite, const char *backend, const char *op, const char *sync,
                const char *window, size_t bytes, double moved_bytes,
                double *samples_us, long n);
 void mpib_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mpib_progress(const char *what, size_t bytes);
 
-/* The suites (collective; a BENCH_* status, the same on both ranks). */
+/* The suites (collective; a BENCH_* status, the same on both ranks):
+ * pingpong's one-sided and send/recv round trips, latency's one-sided
+ * loops and its send/recv reference. */
 int mpib_rma_run(const mpib_ctx *ctx);
 int mpib_p2p_run(const mpib_ctx *ctx);
+int mpib_lat_run(const mpib_ctx *ctx);
+int mpib_p2p_latency_run(const mpib_ctx *ctx);
 
 #endif

@@ -1,15 +1,17 @@
 /* mpib_main.c -- orma-bench-mpi-<variant> (mpib.h): join MPI, parse the
- * pingpong options, check what serves the one-sided calls, run the
- * backends asked for.  orma-bench starts it (pingpong --backends); it runs
- * on its own as well:
+ * suite and its options, check what serves the one-sided calls, run the
+ * backends asked for.  orma-bench starts it (pingpong and latency
+ * --backends); it runs on its own as well:
  *
  *   mpirun -n 2 orma-bench-mpi-openmpi --backends mpi-rma,mpi-p2p --quick
  *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
- *          orma-bench-mpi-openmpi --backends orma-mpi --quick */
+ *          orma-bench-mpi-openmpi latency --backends orma-mpi --quick */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bind.h"
+#include "lat_def.h"
 #include "mpib.h"
 #include "mpib_pp.h"
 
@@ -21,13 +23,16 @@ static const char *const ops[] = {"put", "get", "acc", "gacc", "fop", "cas",
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: mpirun -n 2 orma-bench-mpi-%s [--backends LIST] [options]\n"
+        "usage: mpirun -n 2 orma-bench-mpi-%s [SUITE] [--backends LIST] "
+        "[options]\n"
         "\n"
-        "orma-bench's pingpong round trips with plain MPI calls, on %s.\n"
+        "orma-bench's pingpong round trips (SUITE pingpong, the default) or\n"
+        "latency loops (SUITE latency) with plain MPI calls, on %s.\n"
         "  --backends LIST  mpi-rma (default): the host MPI's one-sided;\n"
         "                   orma-mpi: the same with liborma-mpi preloaded;\n"
         "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong\n"
-        "  --op LIST        put, get (default), acc, gacc, fop, cas\n"
+        "  --op LIST        pingpong: put, get (default), acc, gacc, fop,\n"
+        "                   cas; latency: put, get, acc (default all)\n"
         "  --window LIST, --sync LIST, --sizes LIST, --reps N, --json FILE,\n"
         "  --quick, --quiet as orma-bench's (orma-bench --help); no --csv:\n"
         "                   orma-bench pingpong --backends ... --csv FILE\n"
@@ -94,10 +99,15 @@ static int check_backends(const bench_opts *o, int rank, mpib_ctx *ctx,
     return 0;
 }
 
-static int check_filters(const bench_opts *o, int rank)
+static int check_filters(const bench_opts *o, int rank, int latency)
 {
     const char *lists[3] = {o->windows, o->ops, o->syncs};
     const char *const *known[3] = {mpib_window_kinds, ops, pp_sync_names};
+    if (latency) {
+        known[0] = lat_window_kinds;
+        known[1] = lat_op_names;
+        known[2] = lat_sync_names;
+    }
     const char *what[3] = {"window", "op", "sync"};
     char bad[64];
     for (int i = 0; i < 3; i++) {
@@ -114,9 +124,24 @@ static int check_filters(const bench_opts *o, int rank)
 /* Everything between MPI_Init and MPI_Finalize. */
 static int run(int argc, char **argv, int rank, int size)
 {
+    const char *suite = "pingpong";
+    int first = 1;
+    if (argc > 1 && strncmp(argv[1], "-", 1) != 0) {
+        suite = argv[1];
+        first = 2;
+        if (strcmp(suite, "pingpong") != 0 && strcmp(suite, "latency") != 0) {
+            if (rank == 0) {
+                fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
+                        "(pingpong, latency)\n", MPIB_VARIANT, suite);
+                usage(stderr);
+            }
+            return BENCH_USAGE;
+        }
+    }
+    int latency = strcmp(suite, "latency") == 0;
     bench_opts opts;
     char err[160];
-    int pr = bench_opts_parse(argc, argv, 1, &opts, err, sizeof err);
+    int pr = bench_opts_parse(argc, argv, first, &opts, err, sizeof err);
     if (pr != 0) {
         if (rank == 0) {
             if (pr < 0)
@@ -138,9 +163,9 @@ static int run(int argc, char **argv, int rank, int size)
                     "%d\n", MPIB_VARIANT, size);
         return BENCH_USAGE;
     }
-    mpib_ctx ctx = {&opts, rank, NULL, NULL};
+    mpib_ctx ctx = {suite, &opts, rank, NULL, NULL};
     char rma[64], p2p[64];
-    int ok = check_filters(&opts, rank) == 0;
+    int ok = check_filters(&opts, rank, latency) == 0;
     if (!mpib_all_ok(ok))
         return BENCH_USAGE;
     ok = check_backends(&opts, rank, &ctx, rma, p2p, sizeof rma) == 0;
@@ -148,11 +173,21 @@ static int run(int argc, char **argv, int rank, int size)
         return BENCH_USAGE;
     if (mpib_report_open(&ctx) != 0)
         return BENCH_FAIL;
+    if (latency) {
+        /* As orma-bench's ranks (bind.h); mpirun's own binding, if any,
+         * is replaced. */
+        cpu_set_t saved;
+        int cpu = bench_bind_rank(rank, &saved), cpus[2];
+        MPIB_CHECK(MPI_Gather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, 0,
+                              MPI_COMM_WORLD));
+        if (rank == 0 && (cpus[0] < 0 || cpus[1] < 0))
+            mpib_note("ranks not pinned: fewer than 2 CPUs allowed");
+    }
     int st = BENCH_OK;
     if (ctx.rma_backend != NULL)
-        st = mpib_rma_run(&ctx);
+        st = latency ? mpib_lat_run(&ctx) : mpib_rma_run(&ctx);
     if (st == BENCH_OK && ctx.p2p_backend != NULL)
-        st = mpib_p2p_run(&ctx);
+        st = latency ? mpib_p2p_latency_run(&ctx) : mpib_p2p_run(&ctx);
     mpib_report_close();
     return st;
 }
