@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <string.h>
 
+int mpi_thread_multiple;
 _Atomic int mpi_threads_inside;
 _Thread_local int mpi_thread_depth __attribute__((tls_model("initial-exec")));
 
@@ -84,8 +85,10 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        mpi_thread_multiple = provided && *provided == MPI_THREAD_MULTIPLE;
         mpi_orma_start();
+    }
     return rc;
 }
 

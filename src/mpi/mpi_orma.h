@@ -67,16 +67,20 @@ struct mpi_win *mpi_win_lookup(MPI_Win handle);
 void mpi_errh_ref(MPI_Errhandler errh, int delta);
 
 /* orma is not yet safe for concurrent calls from several threads of a
- * process.  Rather than let two threads corrupt it silently (MPI_THREAD_
- * MULTIPLE programs may try), every window call counts the threads inside
- * liborma-mpi (a thread's nested calls count once), and a call that finds
- * another thread inside fails with MPI_ERR_OTHER and says why
- * (mpi_boot.c).  The count is dropped when the call's scope ends. */
+ * process.  Rather than let two threads corrupt it silently, programs
+ * given MPI_THREAD_MULTIPLE (the only ones MPI allows to try) count the
+ * threads inside liborma-mpi in every window call (a thread's nested
+ * calls count once), and a call that finds another thread inside fails
+ * with MPI_ERR_OTHER and says why (mpi_boot.c).  The count is dropped when
+ * the call's scope ends.  Other programs pay one predictable branch. */
+extern int mpi_thread_multiple; /* MPI_Init_thread gave MPI_THREAD_MULTIPLE */
 extern _Atomic int mpi_threads_inside;
 extern _Thread_local int mpi_thread_depth __attribute__((tls_model("initial-exec")));
 
 static inline int mpi_thread_enter(void)
 {
+    if (!mpi_thread_multiple) /* concurrent calls would break MPI's own rules */
+        return 1;
     if (mpi_thread_depth++)
         return 1;
     return atomic_fetch_add_explicit(&mpi_threads_inside, 1, memory_order_acq_rel) == 0;
@@ -85,7 +89,7 @@ static inline int mpi_thread_enter(void)
 static inline void mpi_thread_leave(int *alone)
 {
     (void)alone;
-    if (--mpi_thread_depth == 0)
+    if (mpi_thread_multiple && --mpi_thread_depth == 0)
         atomic_fetch_sub_explicit(&mpi_threads_inside, 1, memory_order_acq_rel);
 }
 
