@@ -23,7 +23,8 @@ static void usage(FILE *f)
           "options:\n"
           "  --sizes LIST   message sizes, e.g. 8,64,1K,1M,4M (K=1024, M=1024K);\n"
           "                 default 8 B and 16 B..4 MB in powers of 4\n"
-          "                 (--quick: 8,1K,64K,1M,4M)\n"
+          "                 (--quick: 8,1K,64K,1M,4M; ghost: 16,64,256,1K,16K,\n"
+          "                 64K,256K, --quick too)\n"
           "  --reps N       repetitions per data point; default: as many as fit\n"
           "                 in ~0.1 s (--quick: ~0.02 s), at least 10, after\n"
           "                 uncounted warm-up repetitions\n"
@@ -33,7 +34,7 @@ static void usage(FILE *f)
           "                 create_allocmem, dynamic, shared; overlap: the\n"
           "                 same, default allocate,create; atomics: the same,\n"
           "                 default allocate; ddt: the same, default\n"
-          "                 allocate; sync: allocate)\n"
+          "                 allocate; sync, ghost: allocate)\n"
           "  --op LIST      only these operations (pingpong: put, get,\n"
           "                 cacheline, memcpy, cma, xcopy, cma_rt, and, only\n"
           "                 when named, acc, gacc, fop, cas; sync: epoch,\n"
@@ -42,14 +43,16 @@ static void usage(FILE *f)
           "  --sync LIST    only these synchronization modes (pingpong:\n"
           "                 fence, pscw, lock, lock_all, flush, default all;\n"
           "                 sync: the same and none, the barrier row;\n"
-          "                 atomics: flush, lk_flush, fence, lock_ex, lock_sh)\n"
+          "                 atomics: flush, lk_flush, fence, lock_ex, lock_sh;\n"
+          "                 ghost: p2p, fence, pscw, lock)\n"
           "  --backends LIST\n"
-          "                 pingpong only: orma (default), mpi-rma (the host\n"
-          "                 MPI's one-sided calls), mpi-p2p (MPI_Send/MPI_Recv\n"
-          "                 ping-pong), orma-mpi (mpi-rma's program with\n"
-          "                 liborma-mpi preloaded); the MPI backends run on\n"
-          "                 every host MPI of the build (Open MPI, MPICH), and\n"
-          "                 side-by-side tables and a summary follow\n"
+          "                 pingpong and ghost: orma (default), mpi-rma (the\n"
+          "                 host MPI's one-sided calls), mpi-p2p (MPI_Send/\n"
+          "                 MPI_Recv ping-pong; ghost: isend/irecv), orma-mpi\n"
+          "                 (mpi-rma's program with liborma-mpi preloaded); the\n"
+          "                 MPI backends run on every host MPI of the build\n"
+          "                 (Open MPI, MPICH), and side-by-side tables follow\n"
+          "                 (ghost: one-sided / point-to-point ratios)\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);
@@ -101,11 +104,12 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
         }
         return BENCH_USAGE;
     }
-    if (opts.backends != NULL && strcmp(suite->name, "pingpong") != 0 &&
-        strcmp(opts.backends, "orma") != 0) {
+    if (opts.backends != NULL && strcmp(opts.backends, "orma") != 0 &&
+        strcmp(suite->name, "pingpong") != 0 &&
+        strcmp(suite->name, "ghost") != 0) {
         if (rank == 0)
-            fprintf(stderr, "orma-bench: %s: --backends: only pingpong has "
-                    "other backends than orma\n", suite->name);
+            fprintf(stderr, "orma-bench: %s: --backends: only pingpong and "
+                    "ghost have other backends than orma\n", suite->name);
         return BENCH_USAGE;
     }
     if (!joined)

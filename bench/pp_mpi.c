@@ -1,12 +1,14 @@
-/* pp_mpi.c -- pingpong's MPI backends (pp_mpi.h): which variants are
- * there, the MPI jobs that measure them, and their results read back.
+/* pp_mpi.c -- the MPI backends of pingpong and ghost (pp_mpi.h): which
+ * variants are there, the MPI jobs that measure them, and their results
+ * read back.
  *
  * Per variant, rank 0 runs at most two jobs, one after the other: the
  * host's (mpi-rma and mpi-p2p, whichever --backends names) and the
- * preloaded one (orma-mpi).  Each gets this run's options -- sizes, reps,
- * quick, window, sync, and the ops of --op it makes -- and a temporary
- * --json file, which is read back once the job has ended; a job that fails
- * still contributes the rows it verified.  The programs are found beside
+ * preloaded one (orma-mpi), of as many ranks as this run.  Each gets
+ * this run's suite and options -- sizes, reps, quick, window, sync, and
+ * the ops of --op it makes -- and a temporary --json file, which is read
+ * back once the job has ended; a job that fails still contributes the
+ * rows it verified.  The programs are found beside
  * orma-bench (bin/orma-bench-mpi-<variant>, lib/liborma-mpi-<variant>.so
  * of the same build), mpirun.<variant> on PATH. */
 #include <errno.h>
@@ -123,17 +125,19 @@ static const char *mpi_ops(const bench_opts *o, char *buf, size_t len)
     return buf;
 }
 
-/* A job's arguments after the program: this run's options. */
+/* A job's arguments after the program: this run's suite and options. */
 typedef struct job_args {
-    const char *argv[24];
+    const char *argv[25];
     char sizes[BENCH_MAX_SIZES * 12];
     char reps[24];
 } job_args;
 
-static void make_args(const bench_opts *o, const char *backends,
+static void make_args(const bench_ctx *ctx, const char *backends,
                       const char *ops, const char *json, job_args *a)
 {
+    const bench_opts *o = ctx->opts;
     int k = 0;
+    a->argv[k++] = ctx->suite;
     a->argv[k++] = "--backends";
     a->argv[k++] = backends;
     a->sizes[0] = '\0';
@@ -182,12 +186,12 @@ static int run_job(const bench_ctx *ctx, const pp_mpi_variant *v,
     }
     close(fd);
     job_args a;
-    make_args(ctx->opts, backends, ops, json, &a);
-    bench_note("%s on %s: mpirun.%s -n 2 orma-bench-mpi-%s%s%s%s", backends,
-               v->name, v->name, v->name,
+    make_args(ctx, backends, ops, json, &a);
+    bench_note("%s on %s: mpirun.%s -n %d orma-bench-mpi-%s %s%s%s%s",
+               backends, v->name, v->name, ctx->size, v->name, ctx->suite,
                lib != NULL ? ", liborma-mpi-" : "", lib != NULL ? v->name : "",
                lib != NULL ? ".so preloaded" : "");
-    int rc = pp_mpi_launch(v, mpirun, lib, prog, a.argv);
+    int rc = pp_mpi_launch(v, mpirun, ctx->size, lib, prog, a.argv);
     long got = bench_report_load(ctx, json);
     unlink(json);
     if (rc != 0)

@@ -4,7 +4,12 @@
  * MPI alone -- never with orma: preloading liborma-mpi is what turns the
  * mpi-rma backend into orma-mpi, so the binary must not carry orma itself.
  *
- *   mpirun -n 2 orma-bench-mpi-<variant> --backends LIST [pingpong options]
+ *   mpirun -n 2 orma-bench-mpi-<variant> [pingpong] --backends LIST [options]
+ *   mpirun -n P orma-bench-mpi-<variant> ghost --backends LIST [options]
+ *
+ * The first argument names orma-bench's suite (pingpong when it is an
+ * option); the ghost suite's steps are in mpib_ghost.c, the rest is
+ * pingpong's.
  *
  * Backends (--backends, default mpi-rma):
  *   mpi-rma   put, get, acc, gacc, fop, cas on MPI windows (mpib_rma.c),
@@ -35,6 +40,8 @@ typedef struct mpib_ctx {
     int rank;
     const char *rma_backend; /* "mpi-rma/<variant>", "orma-mpi/..." or NULL */
     const char *p2p_backend; /* "mpi-p2p/<variant>" or NULL */
+    const char *suite;       /* "pingpong" or "ghost", the rows' suite */
+    int size;                /* ranks in the job, the rows' p */
 } mpib_ctx;
 
 /* A failed MPI call: print it (with MPI's error string) and abort the job;
@@ -77,8 +84,11 @@ void mpib_emit(const char *backend, const char *op, const char *sync,
 void mpib_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mpib_progress(const char *what, size_t bytes);
 
-/* The suites (collective; a BENCH_* status, the same on both ranks). */
+/* The suites (collective; a BENCH_* status, the same on every rank):
+ * pingpong's one-sided and point-to-point round trips (2 ranks), and the
+ * ghost suite's exchange, both kinds (P ranks; mpib_ghost.c). */
 int mpib_rma_run(const mpib_ctx *ctx);
 int mpib_p2p_run(const mpib_ctx *ctx);
+int mpib_ghost_run(const mpib_ctx *ctx);
 
 #endif

@@ -14,6 +14,8 @@
 
 static struct {
     int active; /* rank 0 after a successful open */
+    const char *suite;
+    int p;
     FILE *json;
     int header_done;
     long nres;
@@ -36,6 +38,8 @@ int mpib_report_open(const mpib_ctx *ctx)
         return -1;
     }
     rep.active = ctx->rank == 0;
+    rep.suite = ctx->suite;
+    rep.p = ctx->size;
     rep.t_start = rep.t_last_progress = mpib_now();
     return 0;
 }
@@ -72,18 +76,19 @@ void mpib_emit(const char *backend, const char *op, const char *sync,
     char sz[24];
     bench_format_size(bytes, sz, sizeof sz);
     printf("%-9s %-16s %-9s %-8s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f "
-           "%10.1f\n", "pingpong", backend, op, sync, window, 2, sz, n,
+           "%10.1f\n", rep.suite, backend, op, sync, window, rep.p, sz, n,
            s.min, s.median, s.max, mbps);
     fflush(stdout);
     if (rep.json == NULL)
         return;
     /* The strings are names from the code: no escaping needed. */
     fprintf(rep.json,
-            "{\"suite\":\"pingpong\",\"backend\":\"%s\",\"op\":\"%s\","
-            "\"sync\":\"%s\",\"window\":\"%s\",\"p\":2,\"bytes\":%zu,"
+            "{\"suite\":\"%s\",\"backend\":\"%s\",\"op\":\"%s\","
+            "\"sync\":\"%s\",\"window\":\"%s\",\"p\":%d,\"bytes\":%zu,"
             "\"reps\":%ld,\"min_us\":%.6g,\"median_us\":%.6g,"
             "\"max_us\":%.6g,\"mbps\":%.6g}\n",
-            backend, op, sync, window, bytes, n, finite_or_zero(s.min),
+            rep.suite, backend, op, sync, window, rep.p, bytes, n,
+            finite_or_zero(s.min),
             finite_or_zero(s.median), finite_or_zero(s.max),
             finite_or_zero(mbps));
     fflush(rep.json);
