@@ -6,6 +6,7 @@
 
 #include "atomics.h"
 #include "floor.h"
+#include "progress.h"
 #include "report.h"
 
 const char *const at_sync_names[] = {"flush",   "lk_flush", "fence",
@@ -31,6 +32,18 @@ static void progress(const at_run *r, const char *op, int sync, size_t n)
     snprintf(what, sizeof what, "%s+%s %s", op, at_sync_names[sync],
              r->w.kind);
     bench_progress(what, n);
+}
+
+/* The points on_window measures on one window, for the progress line. */
+static long window_points(const bench_ctx *ctx)
+{
+    long n = wanted(ctx, "fop", AT_FLUSH) + wanted(ctx, "fop", AT_LK_FLUSH) +
+             wanted(ctx, "fop", AT_FENCE) + wanted(ctx, "cas", AT_FLUSH) +
+             wanted(ctx, "fop_cont", AT_FLUSH);
+    for (int i = 0; i < ctx->opts->nsizes; i++)
+        if (ctx->opts->sizes[i] % 8 == 0)
+            n += wanted(ctx, "acc", AT_LOCK_EX) + wanted(ctx, "acc", AT_LOCK_SH);
+    return n;
 }
 
 /* Every row on one window; 0 when all verified (the same on all ranks). */
@@ -91,6 +104,11 @@ int bench_atomics_run(const bench_ctx *ctx)
                "ranks wait; fop_cont: every rank to rank 0", ctx->size);
     /* allocate, the flavour the bar is judged on; the others when asked. */
     const char *windows = ctx->opts->windows ? ctx->opts->windows : "allocate";
+    for (int k = 0; bench_window_kinds[k] != NULL; k++)
+        if (bench_list_has(windows, bench_window_kinds[k]))
+            bench_progress_expect(window_points(ctx));
+    if (bench_list_has(ctx->opts->ops, "memcpy"))
+        bench_progress_expect(ctx->opts->nsizes);
     int st = BENCH_OK;
     long points = 0;
     for (int k = 0; bench_window_kinds[k] != NULL; k++)

@@ -24,6 +24,7 @@ typedef struct bench_suite {
     const char *name;
     const char *help;
     int (*run)(const bench_ctx *ctx);
+    int mpi_backends; /* takes --backends beyond orma (pp_mpi.h) */
 } bench_suite;
 
 /* The suite table (suites.c). */

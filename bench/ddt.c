@@ -25,6 +25,7 @@
 #include "flag.h"
 #include "pattern.h"
 #include "plan.h"
+#include "progress.h"
 #include "report.h"
 #include "windows.h"
 
@@ -282,6 +283,14 @@ int bench_ddt_run(const bench_ctx *ctx)
     s.ctx = ctx;
     bench_flag_win_open(0, &s.fw);
     const char *windows = ctx->opts->windows ? ctx->opts->windows : "allocate";
+    long cases = 0, ops = 0; /* for the progress line */
+    for (int k = 0; bench_window_kinds[k] != NULL; k++)
+        if (bench_list_has(windows, bench_window_kinds[k]))
+            for (const ddt_pattern *p = ddt_patterns; p->name != NULL; p++)
+                cases += ctx->opts->quick ? 1 : 2;
+    for (int op = 0; op < DDT_NOP; op++)
+        ops += bench_list_has(ctx->opts->ops, ddt_op_names[op]);
+    bench_progress_expect(cases * ops);
     ddt_case_id ids[DDT_MAX_CASES];
     int nids = 0, st = BENCH_OK;
     for (int k = 0; bench_window_kinds[k] != NULL; k++) {

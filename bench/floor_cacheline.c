@@ -65,7 +65,7 @@ int bench_floor_cacheline(const bench_ctx *ctx)
            : ctx->opts->quick ? SAMPLES_QUICK : SAMPLES;
     double *us = bench_xmalloc((size_t)n * sizeof *us);
     uint64_t k = 0;
-    bench_progress("cacheline", 8);
+    bench_progress("floor cacheline", 8);
     if (rank <= 1)
         round_trips(rank, mine, peer, &k); /* warm-up */
     for (long s = 0; s < n; s++) {

@@ -67,7 +67,7 @@ static int one_size(const bench_ctx *ctx, cma_arg *a, unsigned char *buf,
     long reps = 0;
     if (ctx->rank == 0) {
         a->n = n;
-        bench_progress("cma", n);
+        bench_progress("floor cma", n);
         ok = bench_time_kernel(ctx->opts, cma_kernel, a, &us, &reps) == 0;
         bench_pattern_fill(a->src, n, seed);
         if (ok)

@@ -42,7 +42,7 @@ int bench_floor_memcpy(const bench_ctx *ctx)
         bench_pattern_fill(a.src, max, 1);
         for (int i = 0; i < ctx->opts->nsizes && ok; i++) {
             a.n = ctx->opts->sizes[i];
-            bench_progress("memcpy", a.n);
+            bench_progress("floor memcpy", a.n);
             double *us;
             long n;
             if (bench_time_kernel(ctx->opts, copy_kernel, &a, &us, &n) != 0) {

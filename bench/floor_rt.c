@@ -129,8 +129,10 @@ static int point(rt_state *s, size_t n)
 int floor_rt_series(const bench_ctx *ctx, const floor_rt *rt)
 {
     rt_state s = {ctx, rt, ctx->rank <= 1, 0, 0, 0, 1};
+    char what[48];
+    snprintf(what, sizeof what, "floor %s", rt->op);
     for (int i = 0; i < ctx->opts->nsizes; i++) {
-        bench_progress(rt->op, ctx->opts->sizes[i]);
+        bench_progress(what, ctx->opts->sizes[i]);
         if (point(&s, ctx->opts->sizes[i]) != 0)
             return BENCH_FAIL;
     }

@@ -3,6 +3,7 @@
  *
  *   orma-run -n P orma-bench SUITE [options]
  *   orma-bench list
+ *   orma-bench report RESULTS... --out DIR   (report_cmd.h: no job)
  *
  * Exit status: 0 when every measured transfer verified, 1 when data did not
  * verify or the library failed, 2 for usage errors (including --help). */
@@ -14,11 +15,16 @@
 #include "bench.h"
 #include "ctl.h"
 #include "report.h"
+#include "report_cmd.h"
 
 static void usage(FILE *f)
 {
     fputs("usage: orma-run -n P orma-bench SUITE [options]\n"
           "       orma-bench list\n"
+          "       orma-bench report RESULTS... --out DIR [--no-plots]\n"
+          "                 RESULTS (--json or --csv files) as DIR/report.md\n"
+          "                 with PNG plots (matplotlib, installed from PyPI\n"
+          "                 on first use); orma-bench report --help\n"
           "\n"
           "options:\n"
           "  --sizes LIST   message sizes, e.g. 8,64,1K,1M,4M (K=1024, M=1024K);\n"
@@ -29,30 +35,38 @@ static void usage(FILE *f)
           "                 in ~0.1 s (--quick: ~0.02 s), at least 10, after\n"
           "                 uncounted warm-up repetitions\n"
           "  --json FILE    append one JSON object per result to FILE\n"
+          "  --csv FILE     append one CSV row per result to FILE (a header\n"
+          "                 line first when FILE is new)\n"
           "  --quick        fewer sizes, shorter points\n"
+          "  --quiet        no progress line (shown on stderr when it is a\n"
+          "                 terminal and the run lasts more than a few s)\n"
           "  --window LIST  only these windows (pingpong: allocate, create,\n"
-          "                 create_allocmem, dynamic, shared; overlap: the\n"
-          "                 same, default allocate,create; atomics: the same,\n"
+          "                 create_allocmem, dynamic, shared; latency: the\n"
+          "                 same and dynamic_allocmem; overlap: pingpong's,\n"
+          "                 default allocate,create; atomics: the same,\n"
           "                 default allocate; ddt: the same, default\n"
           "                 allocate; sync, ghost: allocate)\n"
           "  --op LIST      only these operations (pingpong: put, get,\n"
           "                 cacheline, memcpy, cma, xcopy, cma_rt, and, only\n"
-          "                 when named, acc, gacc, fop, cas; sync: epoch,\n"
-          "                 barrier; atomics: fop, cas, fop_cont, acc, memcpy;\n"
-          "                 ddt: typed_put, pack_put_unpack, contig_put)\n"
+          "                 when named, acc, gacc, fop, cas; latency: put,\n"
+          "                 get, acc; sync: epoch, barrier; atomics: fop,\n"
+          "                 cas, fop_cont, acc, memcpy; ddt: typed_put,\n"
+          "                 pack_put_unpack, contig_put)\n"
           "  --sync LIST    only these synchronization modes (pingpong:\n"
           "                 fence, pscw, lock, lock_all, flush, default all;\n"
-          "                 sync: the same and none, the barrier row;\n"
-          "                 atomics: flush, lk_flush, fence, lock_ex, lock_sh;\n"
-          "                 ghost: p2p, fence, pscw, lock)\n"
+          "                 latency: the same and flush_local; sync:\n"
+          "                 pingpong's and none, the barrier row; atomics:\n"
+          "                 flush, lk_flush, fence, lock_ex, lock_sh; ghost:\n"
+          "                 p2p, fence, pscw, lock)\n"
           "  --backends LIST\n"
-          "                 pingpong and ghost: orma (default), mpi-rma (the\n"
-          "                 host MPI's one-sided calls), mpi-p2p (MPI_Send/\n"
-          "                 MPI_Recv ping-pong; ghost: isend/irecv), orma-mpi\n"
-          "                 (mpi-rma's program with liborma-mpi preloaded); the\n"
-          "                 MPI backends run on every host MPI of the build\n"
-          "                 (Open MPI, MPICH), and side-by-side tables follow\n"
-          "                 (ghost: one-sided / point-to-point ratios)\n"
+          "                 pingpong, latency and ghost: orma (default),\n"
+          "                 mpi-rma (the host MPI's one-sided calls), mpi-p2p\n"
+          "                 (MPI_Send/MPI_Recv ping-pong; ghost: isend/irecv),\n"
+          "                 orma-mpi (mpi-rma's program with liborma-mpi\n"
+          "                 preloaded); the MPI backends run on every host MPI\n"
+          "                 of the build (Open MPI, MPICH), and side-by-side\n"
+          "                 tables and a summary follow (ghost: one-sided /\n"
+          "                 point-to-point ratios)\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);
@@ -104,12 +118,12 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
         }
         return BENCH_USAGE;
     }
-    if (opts.backends != NULL && strcmp(opts.backends, "orma") != 0 &&
-        strcmp(suite->name, "pingpong") != 0 &&
-        strcmp(suite->name, "ghost") != 0) {
+    if (opts.backends != NULL && !suite->mpi_backends &&
+        strcmp(opts.backends, "orma") != 0) {
         if (rank == 0)
-            fprintf(stderr, "orma-bench: %s: --backends: only pingpong and "
-                    "ghost have other backends than orma\n", suite->name);
+            fprintf(stderr, "orma-bench: %s: --backends: only pingpong, "
+                    "latency and ghost have other backends than orma\n",
+                    suite->name);
         return BENCH_USAGE;
     }
     if (!joined)
@@ -129,6 +143,9 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
 
 int main(int argc, char **argv)
 {
+    /* A report reads files: no job to join, nothing shared to create. */
+    if (argc >= 2 && strcmp(argv[1], "report") == 0)
+        return bench_report_command(argc, argv);
     /* Join first, so that with several ranks only rank 0 prints usage; if
      * joining fails, --help and list still work as a lone process. */
     int rc = orma_init(&argc, &argv);

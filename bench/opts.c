@@ -103,8 +103,13 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
             o->quick = 1;
             continue;
         }
+        if (IS("--quiet") && eq == NULL) {
+            o->quiet = 1;
+            continue;
+        }
         const char **dst = IS("--sizes") ? &sizes
                          : IS("--json") ? &o->json_path
+                         : IS("--csv") ? &o->csv_path
                          : IS("--window") ? &o->windows
                          : IS("--op") ? &o->ops
                          : IS("--sync") ? &o->syncs

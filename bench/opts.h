@@ -3,6 +3,9 @@
  *   --sizes LIST   comma list of message sizes, K/M/G suffixes (1K = 1024)
  *   --reps N       repetitions per data point (default: chosen per point)
  *   --json FILE    append one JSON object per result line to FILE
+ *   --csv FILE     append one CSV row per result to FILE (a header first
+ *                  when FILE is new)
+ *   --quiet        no progress line on stderr
  *   --quick        fewer sizes and a shorter time per point
  *   --window LIST  only these windows (suite-defined names)
  *   --op LIST      only these operations (suite-defined names)
@@ -27,7 +30,9 @@ typedef struct bench_opts {
     int sizes_given;       /* --sizes was given (else the defaults) */
     long reps;             /* 0: chosen per data point (plan.h) */
     const char *json_path; /* NULL: no JSON output */
+    const char *csv_path;  /* NULL: no CSV output */
     int quick;
+    int quiet;             /* no progress line */
     const char *windows;   /* NULL: every window */
     const char *ops;       /* NULL: every operation */
     const char *syncs;     /* NULL: every synchronization mode */

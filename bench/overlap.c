@@ -29,6 +29,7 @@
 #include "flag.h"
 #include "overlap.h"
 #include "overlap_phase.h"
+#include "progress.h"
 #include "report.h"
 #include "windows.h"
 
@@ -126,9 +127,14 @@ static int run_window(const bench_ctx *ctx, const char *kind,
         ov_samples_init(&smp[1]);
     }
     int ok = 1;
+    char what[2][48];
+    snprintf(what[0], sizeof what[0], "idle phase on %s", kind);
+    snprintf(what[1], sizeof what[1], "busy phase on %s", kind);
     for (int r = 0; r < ROUNDS && ok; r++)
-        for (int busy = 1; busy >= 0 && ok; busy--)
+        for (int busy = 1; busy >= 0 && ok; busy--) {
+            bench_progress(what[busy], 8);
             ok = phase(ctx, &w, fw, ph, busy, units, seconds, &smp[busy]);
+        }
     if (ok && ctx->rank == 0) {
         emit(ctx, kind, 1, &smp[1]);
         emit(ctx, kind, 0, &smp[0]);
@@ -196,6 +202,9 @@ int bench_overlap_run(const bench_ctx *ctx)
     ov_phase ph;
     memset(&ph, 0, sizeof ph);
     ph.flag1 = fw.flag[1];
+    for (int k = 0; bench_window_kinds[k] != NULL; k++)
+        bench_progress_expect(bench_list_has(windows, bench_window_kinds[k]) *
+                              2 * ROUNDS);
     int st = BENCH_OK;
     for (int k = 0; bench_window_kinds[k] != NULL && st == BENCH_OK; k++)
         if (bench_list_has(windows, bench_window_kinds[k]) &&

@@ -11,6 +11,11 @@ uint64_t bench_pattern_seed(uint64_t rep, unsigned salt)
     return ((rep + 1) << 8) | (salt & 0xffu);
 }
 
+uint64_t bench_pattern_word(uint64_t seed, size_t i)
+{
+    return seed * PATTERN_K + (uint64_t)i;
+}
+
 void bench_pattern_fill(void *buf, size_t n, uint64_t seed)
 {
     unsigned char *p = buf;

@@ -14,6 +14,9 @@
  * data), distinct for distinct (rep, salt < 256). */
 uint64_t bench_pattern_seed(uint64_t rep, unsigned salt);
 
+/* Word i of the pattern with seed seed. */
+uint64_t bench_pattern_word(uint64_t seed, size_t i);
+
 void bench_pattern_fill(void *buf, size_t n, uint64_t seed);
 
 /* 1 when buf[0..n-1] holds the pattern; else 0 with the first wrong byte's

@@ -6,6 +6,7 @@
 #include "pingpong.h"
 #include "pp.h"
 #include "pp_mpi.h"
+#include "progress.h"
 #include "report.h"
 #include "windows.h"
 
@@ -13,6 +14,10 @@ static const char *const pp_ops[] = {"put",    "get",   "cacheline",
                                      "memcpy", "cma",   "xcopy",
                                      "cma_rt", "acc",   "gacc",
                                      "fop",    "cas",   NULL};
+
+/* The names of pingpong's one-sided rows, for the side-by-side tables. */
+static const pp_mpi_axes pp_axes = {pp_op_names, bench_window_kinds,
+                                    pp_sync_names};
 
 /* The ops a run without --op makes; the accumulate family runs only when
  * --op names it, so a default run measures what it always did. */
@@ -40,6 +45,35 @@ static int sizes_for(const bench_ctx *ctx, pp_op op)
         bench_note("%s moves uint64 elements: sizes that are not a multiple "
                    "of 8 skipped", pp_op_names[op]);
     return some;
+}
+
+/* The points this run measures in this process, as orma_backend and
+ * mpi_backends make them, for the progress line's estimate (the MPI jobs
+ * keep their own line). */
+static long points(const bench_opts *o)
+{
+    long windows = 0, syncs = 0, n = 0;
+    for (int k = 0; bench_window_kinds[k] != NULL; k++)
+        windows += bench_list_has(o->windows, bench_window_kinds[k]);
+    for (int m = 0; m < PP_NSYNC; m++)
+        syncs += bench_list_has(o->syncs, pp_sync_names[m]);
+    int orma = pp_backend_on(o, "orma");
+    static const char *const floors[] = {"memcpy", "cma", "xcopy", "cma_rt"};
+    if (orma) {
+        for (int op = 0; op < PP_NOP; op++) {
+            if (!selected(o->ops, pp_op_names[op]))
+                continue;
+            for (int i = 0; i < o->nsizes; i++)
+                n += pp_op_size_ok((pp_op)op, o->sizes[i]) * windows * syncs;
+        }
+        n += bench_list_has(o->ops, "cacheline");
+        for (int i = 0; i < 4; i++)
+            n += bench_list_has(o->ops, floors[i]) * o->nsizes;
+    }
+    if (pp_mpi_wanted(o))
+        for (int i = 1; i < 4; i += 2) /* cma, cma_rt */
+            n += (!orma || !bench_list_has(o->ops, floors[i])) * o->nsizes;
+    return n;
 }
 
 static int check_filters(const bench_ctx *ctx)
@@ -121,6 +155,7 @@ int bench_pingpong_run(const bench_ctx *ctx)
     if (check_filters(ctx) != 0)
         return BENCH_USAGE;
 
+    bench_progress_expect(points(ctx->opts));
     int orma = pp_backend_on(ctx->opts, "orma");
     int mpi = pp_mpi_wanted(ctx->opts);
     int orma_st = orma ? orma_backend(ctx) : BENCH_OK;
@@ -131,7 +166,7 @@ int bench_pingpong_run(const bench_ctx *ctx)
         int mst = mpi_backends(ctx);
         if (st == BENCH_OK)
             st = mst;
-        pp_compare_tables(ctx);
+        pp_compare_tables(ctx, &pp_axes);
     }
     if (orma && orma_st == BENCH_OK)
         pp_summary(ctx);

@@ -1,15 +1,15 @@
 /* pp_compare.c -- the backends side by side: one table per (op, window,
- * sync) with the median round trip of every backend of the run at every
- * size, and per MPI variant the ratio orma-mpi / mpi-rma (below 1: orma
- * is faster than the host's own one-sided).  The mpi-p2p column is the
- * same ping-pong in every table (sync and window do not apply to it). */
+ * sync) of a suite's axes with the median of every backend of the run at
+ * every size (pingpong: round trips; latency: one-way), and per MPI
+ * variant the ratio orma-mpi / mpi-rma (below 1: orma is faster than the
+ * host's own one-sided).  The mpi-p2p column is the same send/recv row in
+ * every table (sync and window do not apply to it). */
 #include <stdio.h>
 #include <string.h>
 
 #include "pp_def.h"
 #include "pp_mpi.h"
 #include "report.h"
-#include "windows.h"
 
 #define COL 9
 
@@ -94,7 +94,7 @@ static void table(const bench_opts *o, const int *vs, int nv,
     }
 }
 
-void pp_compare_tables(const bench_ctx *ctx)
+void pp_compare_tables(const bench_ctx *ctx, const pp_mpi_axes *ax)
 {
     if (ctx->rank != 0)
         return;
@@ -105,11 +105,11 @@ void pp_compare_tables(const bench_ctx *ctx)
             vs[nv++] = v;
     printf("\nbackends side by side (medians of this run)\n");
     int shown = 0;
-    for (int op = 0; op < PP_NOP; op++)
-        for (int k = 0; bench_window_kinds[k] != NULL; k++)
-            for (int m = 0; m < PP_NSYNC; m++) {
-                const char *opn = pp_op_names[op], *w = bench_window_kinds[k];
-                const char *sync = pp_sync_names[m];
+    for (int op = 0; ax->ops[op] != NULL; op++)
+        for (int k = 0; ax->windows[k] != NULL; k++)
+            for (int m = 0; ax->syncs[m] != NULL; m++) {
+                const char *opn = ax->ops[op], *w = ax->windows[k];
+                const char *sync = ax->syncs[m];
                 if (!any(o, vs, nv, opn, sync, w))
                     continue;
                 table(o, vs, nv, opn, sync, w);

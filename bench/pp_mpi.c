@@ -1,6 +1,6 @@
-/* pp_mpi.c -- the MPI backends of pingpong and ghost (pp_mpi.h): which
- * variants are there, the MPI jobs that measure them, and their results
- * read back.
+/* pp_mpi.c -- the MPI backends of pingpong, latency and ghost (pp_mpi.h):
+ * which variants are there, the MPI jobs that measure them, and their
+ * results read back.
  *
  * Per variant, rank 0 runs at most two jobs, one after the other: the
  * host's (mpi-rma and mpi-p2p, whichever --backends names) and the
@@ -21,6 +21,7 @@
 #include "ctl.h"
 #include "pp_def.h"
 #include "pp_mpi.h"
+#include "progress.h"
 #include "report.h"
 
 /* Open MPI binds 2 ranks to a core each by default; orma-run and MPICH's
@@ -155,6 +156,8 @@ static void make_args(const bench_ctx *ctx, const char *backends,
     }
     if (o->quick)
         a->argv[k++] = "--quick";
+    if (o->quiet)
+        a->argv[k++] = "--quiet";
     const char *filters[3][2] = {{"--window", o->windows},
                                  {"--sync", o->syncs},
                                  {"--op", ops}};
@@ -187,6 +190,9 @@ static int run_job(const bench_ctx *ctx, const pp_mpi_variant *v,
     close(fd);
     job_args a;
     make_args(ctx, backends, ops, json, &a);
+    char what[96];
+    snprintf(what, sizeof what, "%s on %s, an MPI job", backends, v->name);
+    bench_progress_status(what);
     bench_note("%s on %s: mpirun.%s -n %d orma-bench-mpi-%s %s%s%s%s",
                backends, v->name, v->name, ctx->size, v->name, ctx->suite,
                lib != NULL ? ", liborma-mpi-" : "", lib != NULL ? v->name : "",

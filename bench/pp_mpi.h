@@ -1,20 +1,20 @@
-/* pp_mpi.h -- the MPI backends of pingpong and ghost, seen from
- * orma-bench (--backends):
+/* pp_mpi.h -- the MPI backends of the pingpong, latency and ghost suites,
+ * seen from orma-bench (--backends):
  *
- *   orma       orma's own calls (pingpong.c), the default
- *   mpi-rma    the same round trips with plain MPI one-sided calls on the
+ *   orma       orma's own calls (pingpong.c, latency.c), the default
+ *   mpi-rma    the same measurements with plain MPI one-sided calls on the
  *              host MPI (the program orma-bench-mpi-<variant>, mpi/mpib.h)
- *   mpi-p2p    an MPI_Send/MPI_Recv ping-pong of the same sizes (ghost:
- *              the exchange with MPI_Isend/MPI_Irecv)
+ *   mpi-p2p    an MPI_Send/MPI_Recv ping-pong of the same sizes (latency:
+ *              half of its round trip, OSU's osu_latency; ghost: the
+ *              exchange with MPI_Isend/MPI_Irecv)
  *   orma-mpi   the mpi-rma program with liborma-mpi preloaded
  *
  * each MPI backend for every host MPI in pp_mpi_variants whose program,
  * library and mpirun are found; the rows' backend is "<name>/<variant>".
- * Rank 0 starts the MPI jobs one after the other (mpirun -n P, P the
- * ranks of this run, its own job: the orma ranks wait in a barrier
- * meanwhile), the program's first argument this run's suite, reads their
- * results back from a JSON file and reports them as this run's own
- * (report.h). */
+ * Rank 0 starts the MPI jobs one after the other (mpirun -n P program
+ * SUITE [options], P the ranks of this run, its own job: the orma ranks
+ * wait in a barrier meanwhile), reads their results back from a JSON file
+ * and reports them as this run's own (report.h). */
 #ifndef BENCH_PP_MPI_H
 #define BENCH_PP_MPI_H
 
@@ -70,10 +70,34 @@ const bench_result *pp_mpi_find(const char *backend, const char *variant,
 /* Rank 0: 1 when this run has a result of some backend on variant v. */
 int pp_mpi_seen(const pp_mpi_variant *v);
 
+/* The names a suite's one-sided rows take, NULL-terminated lists: what
+ * the tables and bars below walk. */
+typedef struct pp_mpi_axes {
+    const char *const *ops;
+    const char *const *windows;
+    const char *const *syncs;
+} pp_mpi_axes;
+
 /* Results: the side-by-side tables per (op, window, sync) of every
- * backend of this run, medians (pp_compare.c), and the MPI backends'
- * summary and bars (pp_mpi_summary.c); rank 0 prints. */
-void pp_compare_tables(const bench_ctx *ctx);
+ * backend of this run, medians (pp_compare.c); rank 0 prints.  The
+ * mpi-p2p column is the row of op "sendrecv", sync and window "none". */
+void pp_compare_tables(const bench_ctx *ctx, const pp_mpi_axes *ax);
+
+/* pingpong's summary of the MPI backends and its bars (pp_mpi_summary.c);
+ * rank 0 prints. */
 void pp_mpi_summary(const bench_ctx *ctx);
+
+/* Pieces of that summary other suites print too (rank 0):
+ *   table_8: per (window, sync) of ax, the 8-byte medians orma-mpi /
+ *     mpi-rma on variant v and their ratio, one column per op of ax;
+ *   bar_never_slower: every (op, sync, window, size) of this run where
+ *     orma-mpi's median on v is above mpi-rma's, counted and listed;
+ *   bar_five_x: at 8 B, on the ops, windows and syncs of ax, wherever
+ *     mpi-rma takes more than 1 us, orma-mpi is at least 5x lower;
+ *     listed when not.
+ * A FAIL is printed; the exit status is not affected. */
+void pp_mpi_table_8(const char *v, const pp_mpi_axes *ax);
+void pp_mpi_bar_never_slower(const char *v);
+void pp_mpi_bar_five_x(const char *v, const pp_mpi_axes *ax);
 
 #endif

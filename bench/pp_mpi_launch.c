@@ -8,9 +8,11 @@
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "pp_mpi.h"
+#include "progress.h"
 
 extern char **environ;
 
@@ -111,9 +113,19 @@ int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun, int nranks,
     if (pid == 0)
         exec_job(mpirun, (char **)argv, env, self);
     free(env);
-    int status;
-    while (waitpid(pid, &status, 0) < 0) {
-        if (errno != EINTR) {
+    /* With a progress line, wake now and then to move its clock: the job
+     * measures meanwhile, so rarely (the MPI programs cannot draw a line
+     * of their own: mpirun passes their stderr through a pipe). */
+    int status, flags = bench_progress_on() ? WNOHANG : 0;
+    for (;;) {
+        pid_t w = waitpid(pid, &status, flags);
+        if (w == pid)
+            break;
+        if (w == 0) {
+            struct timespec ts = {0, 500 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+            bench_progress_tick();
+        } else if (errno != EINTR) {
             fprintf(stderr, "orma-bench: waitpid: %s\n", strerror(errno));
             return -1;
         }

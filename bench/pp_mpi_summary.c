@@ -14,7 +14,8 @@
  *     round trip with raw calls and flags, and of 2 x cma, the two calls
  *     alone -- for orma and for orma-mpi of every variant.
  * As for the other bars, a FAIL is reported, the exit status is not
- * affected. */
+ * affected.  The 8-byte table and the first two bars walk the axes they
+ * are given (pp_mpi.h): the latency suite prints them too. */
 #include <stdio.h>
 #include <string.h>
 
@@ -37,43 +38,45 @@ static int pair(const char *v, const char *op, const char *sync,
     return *om_p != NULL && *rma_p != NULL && (*rma_p)->median_us > 0.0;
 }
 
-static int op_has_8(const char *v, int op)
+static int op_has_8(const char *v, const char *op, const pp_mpi_axes *ax)
 {
     const bench_result *om, *rma;
-    for (int k = 0; bench_window_kinds[k] != NULL; k++)
-        for (int m = 0; m < PP_NSYNC; m++)
-            if (pair(v, pp_op_names[op], pp_sync_names[m],
-                     bench_window_kinds[k], 8, &om, &rma))
+    for (int k = 0; ax->windows[k] != NULL; k++)
+        for (int m = 0; ax->syncs[m] != NULL; m++)
+            if (pair(v, op, ax->syncs[m], ax->windows[k], 8, &om, &rma))
                 return 1;
     return 0;
 }
 
-static void table_8(const char *v)
+#define MAX_OPS 16
+
+void pp_mpi_table_8(const char *v, const pp_mpi_axes *ax)
 {
-    int ops[PP_NOP], nops = 0;
-    for (int op = 0; op < PP_NOP; op++)
-        if (op_has_8(v, op))
-            ops[nops++] = op;
+    const char *ops[MAX_OPS];
+    int nops = 0;
+    for (int op = 0; ax->ops[op] != NULL && nops < MAX_OPS; op++)
+        if (op_has_8(v, ax->ops[op], ax))
+            ops[nops++] = ax->ops[op];
     if (nops == 0)
         return;
-    printf("  %s, 8 B round trips: orma-mpi / mpi-rma median us (ratio)\n"
-           "    %-16s %-9s", v, "window", "sync");
+    printf("  %s, 8 B: orma-mpi / mpi-rma median us (ratio)\n"
+           "    %-16s %-11s", v, "window", "sync");
     for (int i = 0; i < nops; i++)
-        printf(" %-24s", pp_op_names[ops[i]]);
+        printf(" %-24s", ops[i]);
     putchar('\n');
-    for (int k = 0; bench_window_kinds[k] != NULL; k++) {
-        for (int m = 0; m < PP_NSYNC; m++) {
-            const char *w = bench_window_kinds[k], *sync = pp_sync_names[m];
+    for (int k = 0; ax->windows[k] != NULL; k++) {
+        for (int m = 0; ax->syncs[m] != NULL; m++) {
+            const char *w = ax->windows[k], *sync = ax->syncs[m];
             const bench_result *om, *rma;
             int any = 0;
             for (int i = 0; i < nops; i++)
-                any |= pair(v, pp_op_names[ops[i]], sync, w, 8, &om, &rma);
+                any |= pair(v, ops[i], sync, w, 8, &om, &rma);
             if (!any)
                 continue;
-            printf("    %-16s %-9s", w, sync);
+            printf("    %-16s %-11s", w, sync);
             for (int i = 0; i < nops; i++) {
                 char c[48] = "-";
-                if (pair(v, pp_op_names[ops[i]], sync, w, 8, &om, &rma))
+                if (pair(v, ops[i], sync, w, 8, &om, &rma))
                     snprintf(c, sizeof c, "%.3f / %.3f (%.2f)", om->median_us,
                              rma->median_us, om->median_us / rma->median_us);
                 printf(" %-24s", c);
@@ -104,14 +107,14 @@ static int slower_points(const char *v, int list, int *slower_p)
             continue;
         char sz[24];
         bench_format_size(om->bytes, sz, sizeof sz);
-        printf("      %-4s %-8s %-15s %5s  orma-mpi %9.3f > mpi-rma %9.3f "
+        printf("      %-4s %-11s %-16s %5s  orma-mpi %9.3f > mpi-rma %9.3f "
                "us  (%.2fx)\n", om->op, om->sync, om->window, sz,
                om->median_us, rma->median_us, om->median_us / rma->median_us);
     }
     return n;
 }
 
-static void bar_never_slower(const char *v)
+void pp_mpi_bar_never_slower(const char *v)
 {
     int slower;
     int n = slower_points(v, 0, &slower);
@@ -125,17 +128,17 @@ static void bar_never_slower(const char *v)
 
 /* At 8 B, where the host takes more than BAR_5X_HOST_US: counted, or the
  * points below BAR_5X listed.  Returns the number of points. */
-static int five_x_points(const char *v, int list, int *pass_p)
+static int five_x_points(const char *v, const pp_mpi_axes *ax, int list,
+                         int *pass_p)
 {
     int n = 0;
     *pass_p = 0;
-    for (int op = 0; op < PP_NOP; op++)
-        for (int k = 0; bench_window_kinds[k] != NULL; k++)
-            for (int m = 0; m < PP_NSYNC; m++) {
-                const char *w = bench_window_kinds[k];
+    for (int op = 0; ax->ops[op] != NULL; op++)
+        for (int k = 0; ax->windows[k] != NULL; k++)
+            for (int m = 0; ax->syncs[m] != NULL; m++) {
+                const char *w = ax->windows[k];
                 const bench_result *om, *rma;
-                if (!pair(v, pp_op_names[op], pp_sync_names[m], w, 8, &om,
-                          &rma) ||
+                if (!pair(v, ax->ops[op], ax->syncs[m], w, 8, &om, &rma) ||
                     rma->median_us <= BAR_5X_HOST_US)
                     continue;
                 double x = rma->median_us / om->median_us;
@@ -143,19 +146,19 @@ static int five_x_points(const char *v, int list, int *pass_p)
                 if (x >= BAR_5X) {
                     ++*pass_p;
                 } else if (list) {
-                    printf("      %-4s %-8s %-15s  mpi-rma %8.3f us, "
+                    printf("      %-4s %-11s %-16s  mpi-rma %8.3f us, "
                            "orma-mpi %8.3f us: %5.2fx lower\n",
-                           pp_op_names[op], pp_sync_names[m], w,
-                           rma->median_us, om->median_us, x);
+                           ax->ops[op], ax->syncs[m], w, rma->median_us,
+                           om->median_us, x);
                 }
             }
     return n;
 }
 
-static void bar_five_x(const char *v)
+void pp_mpi_bar_five_x(const char *v, const pp_mpi_axes *ax)
 {
     int pass;
-    int n = five_x_points(v, 0, &pass);
+    int n = five_x_points(v, ax, 0, &pass);
     if (n == 0) {
         printf("  bar %s: no 8 B point where mpi-rma takes more than %.0f "
                "us\n", v, BAR_5X_HOST_US);
@@ -165,7 +168,7 @@ static void bar_five_x(const char *v)
            "lower: %d of %d  %s\n", v, BAR_5X_HOST_US, BAR_5X, pass, n,
            pass == n ? "PASS" : "FAIL");
     if (pass < n)
-        five_x_points(v, 1, &pass);
+        five_x_points(v, ax, 1, &pass);
 }
 
 /* The sync the cma bar uses: flush if measured, else the first there is. */
@@ -244,6 +247,7 @@ void pp_mpi_summary(const bench_ctx *ctx)
 {
     if (ctx->rank != 0)
         return;
+    const pp_mpi_axes ax = {pp_op_names, bench_window_kinds, pp_sync_names};
     int vs[8], nv = 0;
     printf("\nsummary of the MPI backends (medians of this run)\n");
     for (int v = 0; pp_mpi_variants[v].name != NULL && nv < 8; v++) {
@@ -251,11 +255,11 @@ void pp_mpi_summary(const bench_ctx *ctx)
         if (!pp_mpi_seen(&pp_mpi_variants[v]))
             continue;
         vs[nv++] = v;
-        table_8(name);
+        pp_mpi_table_8(name, &ax);
         if (pp_backend_on(ctx->opts, "orma-mpi") &&
             pp_backend_on(ctx->opts, "mpi-rma")) {
-            bar_never_slower(name);
-            bar_five_x(name);
+            pp_mpi_bar_never_slower(name);
+            pp_mpi_bar_five_x(name, &ax);
         }
     }
     if (nv == 0)

@@ -199,8 +199,8 @@ int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind)
             if (!bench_list_has(syncs, pp_sync_names[m]))
                 continue;
             char what[64];
-            snprintf(what, sizeof what, "%s+%s %s", op, pp_sync_names[m],
-                     kind);
+            snprintf(what, sizeof what, "orma %s+%s %s", op,
+                     pp_sync_names[m], kind);
             bench_progress(what, ctx->opts->sizes[i]);
             if (point(&s, ctx->opts->sizes[i], (pp_sync)m) != 0)
                 st = BENCH_FAIL;

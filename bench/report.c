@@ -5,27 +5,60 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <orma.h>
-
 #include "check.h"
 #include "ctl.h"
+#include "progress.h"
 #include "report.h"
 #include "stats.h"
 
-#define PROGRESS_EVERY_S 5.0
+/* The --csv file's first line: report.h's JSON keys, pattern always (empty
+ * on the rows without one), so that every row of a file has the same
+ * columns. */
+static const char csv_header[] =
+    "suite,backend,op,sync,window,p,bytes,reps,min_us,median_us,max_us,"
+    "mbps,pattern\n";
 
 static struct {
     int active;     /* rank 0 after a successful open */
     FILE *json;
+    FILE *csv;
     int header_done;
     bench_result *res;
     size_t nres, cap;
-    double t_start, t_last_progress;
     int op_width;   /* of the op column: the ddt suite's names are long */
+    int sync_width, window_width; /* latency's: flush_local,
+                                     dynamic_allocmem */
     int backend_width; /* of the backend column: "orma-mpi/openmpi" */
     char **names;   /* copies of added results' strings (bench_report_add) */
     size_t nnames;
 } rep;
+
+/* The --csv file, opened to append: the header goes first into an empty
+ * file; a file that has lines must begin with the same header, or rows of
+ * other columns would follow it. */
+static FILE *csv_open(const char *path)
+{
+    FILE *f = fopen(path, "a+");
+    if (f == NULL) {
+        perror(path);
+        return NULL;
+    }
+    char first[sizeof csv_header + 1] = "";
+    rewind(f);
+    int empty = fgets(first, sizeof first, f) == NULL;
+    fseek(f, 0, SEEK_END); /* from reading to writing */
+    if (empty) {
+        fputs(csv_header, f);
+        fflush(f);
+    } else if (strcmp(first, csv_header) != 0) {
+        fprintf(stderr, "orma-bench: %s: its first line is not orma-bench's "
+                "CSV header (%.*s): not appending to it\n", path,
+                (int)strlen(csv_header) - 1, csv_header);
+        fclose(f);
+        return NULL;
+    }
+    return f;
+}
 
 int bench_report_open(const bench_ctx *ctx)
 {
@@ -38,21 +71,30 @@ int bench_report_open(const bench_ctx *ctx)
             ok = 0;
         }
     }
+    if (ok && ctx->rank == 0 && ctx->opts->csv_path != NULL) {
+        rep.csv = csv_open(ctx->opts->csv_path);
+        ok = rep.csv != NULL;
+    }
     if (!bench_ctl_all_ok(ctx->ctl, ok)) {
         bench_report_close();
         return -1;
     }
     rep.active = ctx->rank == 0;
     rep.op_width = strcmp(ctx->suite, "ddt") == 0 ? 15 : 9;
+    rep.sync_width = strcmp(ctx->suite, "latency") == 0 ? 11 : 8;
+    rep.window_width = strcmp(ctx->suite, "latency") == 0 ? 16 : 15;
     rep.backend_width = ctx->opts->backends != NULL ? 16 : 7;
-    rep.t_start = rep.t_last_progress = orma_wtime();
+    bench_progress_open(ctx->suite, rep.active && !ctx->opts->quiet);
     return 0;
 }
 
 void bench_report_close(void)
 {
+    bench_progress_close();
     if (rep.json != NULL)
         fclose(rep.json);
+    if (rep.csv != NULL)
+        fclose(rep.csv);
     free(rep.res);
     for (size_t i = 0; i < rep.nnames; i++)
         free(rep.names[i]);
@@ -62,19 +104,20 @@ void bench_report_close(void)
 
 static void print_header(int pattern)
 {
-    printf("%-9s %-*s %-*s %-8s %-15s %2s %6s %7s %10s %10s %10s %10s%s\n",
-           "suite", rep.backend_width, "backend", rep.op_width, "op", "sync",
-           "window", "p", "bytes", "reps", "min_us", "median_us", "max_us", "MB/s",
+    printf("%-9s %-*s %-*s %-*s %-*s %2s %6s %7s %10s %10s %10s %10s%s\n",
+           "suite", rep.backend_width, "backend", rep.op_width, "op",
+           rep.sync_width, "sync", rep.window_width, "window", "p", "bytes", "reps", "min_us", "median_us", "max_us", "MB/s",
            pattern ? "  pattern" : "");
 }
 
 static void print_row(const bench_result *r)
 {
+    bench_progress_hide();
     char sz[24];
     bench_format_size(r->bytes, sz, sizeof sz);
-    printf("%-9s %-*s %-*s %-8s %-15s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f",
+    printf("%-9s %-*s %-*s %-*s %-*s %2d %6s %7ld %10.3f %10.3f %10.3f %10.1f",
            r->suite, rep.backend_width, r->backend, rep.op_width, r->op,
-           r->sync, r->window, r->p, sz, r->reps, r->min_us, r->median_us, r->max_us, r->mbps);
+           rep.sync_width, r->sync, rep.window_width, r->window, r->p, sz, r->reps, r->min_us, r->median_us, r->max_us, r->mbps);
     if (r->pattern != NULL)
         printf("  %s", r->pattern);
     putchar('\n');
@@ -117,7 +160,43 @@ static void *xrealloc(void *p, size_t n)
     return q;
 }
 
-/* Rank 0: keep r for bench_report_find, print it, write it to --json. */
+/* A CSV field: the names are identifiers from the code, quoted all the
+ * same should one hold a comma or a quote. */
+static void csv_str(const char *s)
+{
+    if (s == NULL)
+        return;
+    if (strpbrk(s, ",\"\n") == NULL) {
+        fputs(s, rep.csv);
+        return;
+    }
+    fputc('"', rep.csv);
+    for (; *s != '\0'; s++) {
+        if (*s == '"')
+            fputc('"', rep.csv);
+        fputc(*s, rep.csv);
+    }
+    fputc('"', rep.csv);
+}
+
+/* The same fields and number formats as print_json. */
+static void print_csv(const bench_result *r)
+{
+    const char *names[5] = {r->suite, r->backend, r->op, r->sync, r->window};
+    for (int i = 0; i < 5; i++) {
+        csv_str(names[i]);
+        fputc(',', rep.csv);
+    }
+    fprintf(rep.csv, "%d,%zu,%ld,%.6g,%.6g,%.6g,%.6g,", r->p, r->bytes,
+            r->reps, finite_or_zero(r->min_us), finite_or_zero(r->median_us),
+            finite_or_zero(r->max_us), finite_or_zero(r->mbps));
+    csv_str(r->pattern);
+    fputc('\n', rep.csv);
+    fflush(rep.csv);
+}
+
+/* Rank 0: keep r for bench_report_find, print it, write it to --json and
+ * --csv. */
 static void store(const bench_result *r)
 {
     if (rep.nres == rep.cap) {
@@ -132,6 +211,8 @@ static void store(const bench_result *r)
     print_row(r);
     if (rep.json != NULL)
         print_json(r);
+    if (rep.csv != NULL)
+        print_csv(r);
 }
 
 void bench_emit(const bench_ctx *ctx, const char *backend, const char *op,
@@ -223,6 +304,7 @@ void bench_note(const char *fmt, ...)
 {
     if (!rep.active)
         return;
+    bench_progress_hide();
     va_list ap;
     va_start(ap, fmt);
     fputs("# ", stdout);
@@ -234,14 +316,6 @@ void bench_note(const char *fmt, ...)
 
 void bench_progress(const char *what, size_t bytes)
 {
-    if (!rep.active)
-        return;
-    double now = orma_wtime();
-    if (now - rep.t_last_progress < PROGRESS_EVERY_S)
-        return;
-    rep.t_last_progress = now;
-    char sz[24];
-    bench_format_size(bytes, sz, sizeof sz);
-    fprintf(stderr, "orma-bench: %.0f s, %zu results so far, measuring %s %s\n",
-            now - rep.t_start, rep.nres, what, sz);
+    if (rep.active)
+        bench_progress_point(what, bytes);
 }

@@ -1,6 +1,8 @@
 /* report.h -- where results go: an aligned table on stdout, one JSON object
- * per line appended to the --json file, and a progress line on stderr when a
- * run is long.  Only rank 0 reports; on other ranks every call is a no-op.
+ * per line appended to the --json file, one CSV row per result appended to
+ * the --csv file (after a header line when the file is new), and a progress
+ * line on stderr when a run is long (progress.h).  Only rank 0 reports; on
+ * other ranks every call is a no-op.
  *
  * JSON keys: suite backend op sync window p bytes reps min_us median_us
  * max_us mbps, and pattern for the rows that have one (the ddt suite).  mbps is MB/s (1 MB = 1e6 bytes) from the median time and
@@ -22,7 +24,8 @@ typedef struct bench_result {
     const char *pattern; /* static string, or NULL: no such column */
 } bench_result;
 
-/* Rank 0 opens the JSON file (append); all ranks learn whether that worked.
+/* Rank 0 opens the JSON and CSV files (append); all ranks learn whether
+ * that worked.
  * Collective.  Returns 0 or -1 (message printed). */
 int bench_report_open(const bench_ctx *ctx);
 void bench_report_close(void);
@@ -70,8 +73,9 @@ const bench_result *bench_report_at(size_t i);
 /* A "# ..." line in the table (rank 0 only). */
 void bench_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* Tell the progress line what is being measured; printed on stderr at most
- * every few seconds, so short runs stay quiet. */
+/* A point begins: the progress line (progress.h) names what is being
+ * measured; suites say beforehand how many points they will measure with
+ * bench_progress_expect. */
 void bench_progress(const char *what, size_t bytes);
 
 #endif

@@ -6,6 +6,7 @@
 #include "bench.h"
 #include "ddt.h"
 #include "ghost.h"
+#include "latency.h"
 #include "overlap.h"
 #include "pingpong.h"
 #include "sync_suite.h"
@@ -13,22 +14,25 @@
 static const bench_suite suites[] = {
     {"pingpong",
      "put/get round trips, 2 ranks, every window and sync mode; floors",
-     bench_pingpong_run},
+     bench_pingpong_run, 1},
+    {"latency",
+     "OSU-style one-way put/get/acc latency, 2 ranks, windows x syncs",
+     bench_latency_run, 1},
     {"sync",
      "cost of an empty epoch per sync mode and of a barrier, 1-4 ranks",
-     bench_sync_run},
+     bench_sync_run, 0},
     {"overlap",
      "passive put/get latency while the target computes vs sleeps, 2 ranks",
-     bench_overlap_run},
+     bench_overlap_run, 0},
     {"atomics",
      "atomic latency (fop, cas) and accumulate bandwidth, 2 or more ranks",
-     bench_atomics_run},
+     bench_atomics_run, 0},
     {"ddt",
      "DDTBench layouts: typed put vs pack+put+unpack vs contiguous, 2 ranks",
-     bench_ddt_run},
+     bench_ddt_run, 0},
     {"ghost",
      "ghost-area exchange on a 2-D grid: one-sided / point-to-point, P ranks",
-     bench_ghost_run},
+     bench_ghost_run, 1},
 };
 
 const bench_suite *bench_suite_at(int i)

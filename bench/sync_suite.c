@@ -25,6 +25,7 @@
 
 #include "check.h"
 #include "plan_coll.h"
+#include "progress.h"
 #include "report.h"
 #include "sync_suite.h"
 
@@ -118,6 +119,12 @@ static int check_filters(const bench_ctx *ctx)
                                ctx->opts->syncs, sy_sync);
 }
 
+static int mode_wanted(const bench_ctx *ctx, int m)
+{
+    return bench_list_has(ctx->opts->syncs, sy_sync[m]) &&
+           bench_list_has(ctx->opts->ops, m == SY_BARRIER ? "barrier" : "epoch");
+}
+
 int bench_sync_run(const bench_ctx *ctx)
 {
     if (check_filters(ctx) != 0)
@@ -133,10 +140,10 @@ int bench_sync_run(const bench_ctx *ctx)
     BENCH_CHECK(orma_group_free(&all));
     bench_note("sync: P = %d; a sample is the slowest rank's time for N "
                "epochs, / N", ctx->size);
+    for (int m = 0; m < SY_N; m++)
+        bench_progress_expect(mode_wanted(ctx, m));
     for (int m = 0; m < SY_N; m++) {
-        const char *op = m == SY_BARRIER ? "barrier" : "epoch";
-        if (!bench_list_has(ctx->opts->syncs, sy_sync[m]) ||
-            !bench_list_has(ctx->opts->ops, op))
+        if (!mode_wanted(ctx, m))
             continue;
         bench_progress(sy_sync[m], 0);
         run_mode(ctx, &s, m);

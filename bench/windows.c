@@ -34,13 +34,18 @@ int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
         BENCH_CHECK(orma_win_create_dynamic(ORMA_INFO_NULL, &w->win));
         base = w->own = bench_xmalloc(size);
         BENCH_CHECK(orma_win_attach(w->win, base, size));
+    } else if (strcmp(kind, "dynamic_allocmem") == 0) {
+        BENCH_CHECK(orma_win_create_dynamic(ORMA_INFO_NULL, &w->win));
+        BENCH_CHECK(orma_alloc_mem(size, ORMA_INFO_NULL, &base));
+        w->own = base;
+        BENCH_CHECK(orma_win_attach(w->win, base, size));
     } else {
         return -1;
     }
     w->base = base;
     memset(w->base, 0, size);
     w->disp = bench_xmalloc((size_t)nranks * sizeof *w->disp);
-    int dynamic = strcmp(kind, "dynamic") == 0;
+    int dynamic = strncmp(kind, "dynamic", 7) == 0;
     /* Dynamic windows are addressed by the target's address, which only
      * the target knows; the other flavours start at displacement 0.  The
      * exchange also makes sure every rank has attached before any access. */
@@ -53,10 +58,11 @@ int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
 
 void bench_window_close(bench_window *w)
 {
-    if (strcmp(w->kind, "dynamic") == 0)
+    if (strncmp(w->kind, "dynamic", 7) == 0)
         BENCH_CHECK(orma_win_detach(w->win, w->base));
     BENCH_CHECK(orma_win_free(&w->win));
-    if (strcmp(w->kind, "create_allocmem") == 0)
+    if (strcmp(w->kind, "create_allocmem") == 0 ||
+        strcmp(w->kind, "dynamic_allocmem") == 0)
         BENCH_CHECK(orma_free_mem(w->own));
     else
         free(w->own);

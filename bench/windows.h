@@ -5,6 +5,8 @@
  *   create_allocmem  orma_win_create on memory from orma_alloc_mem
  *   dynamic          orma_win_create_dynamic + orma_win_attach of malloc'd
  *                    memory; displacements are the targets' addresses
+ *   dynamic_allocmem the same with memory from orma_alloc_mem (the latency
+ *                    suite's; not in bench_window_kinds)
  *   shared           orma_win_allocate_shared
  *
  * Every window has size bytes at every rank, displacement unit 1, and its
@@ -18,7 +20,9 @@
 
 #include "bench.h"
 
-extern const char *const bench_window_kinds[]; /* NULL-terminated */
+/* The five flavours of pingpong and most suites, NULL-terminated;
+ * bench_window_open opens dynamic_allocmem as well. */
+extern const char *const bench_window_kinds[];
 
 typedef struct bench_window {
     const char *kind;

@@ -1,23 +1,23 @@
 /* mpib.h -- orma-bench-mpi-<variant>, the program of orma-bench's MPI
- * backends: the pingpong suite's round trips written with plain MPI.  Built
- * once per host MPI (Open MPI, MPICH) against its mpi.h, linked with that
- * MPI alone -- never with orma: preloading liborma-mpi is what turns the
- * mpi-rma backend into orma-mpi, so the binary must not carry orma itself.
+ * backends: the pingpong suite's round trips, the latency suite's loops and
+ * the ghost suite's exchange written with plain MPI.  Built once per host MPI (Open MPI, MPICH)
+ * against its mpi.h, linked with that MPI alone -- never with orma:
+ * preloading liborma-mpi is what turns the mpi-rma backend into orma-mpi,
+ * so the binary must not carry orma itself.
  *
- *   mpirun -n 2 orma-bench-mpi-<variant> [pingpong] --backends LIST [options]
+ *   mpirun -n 2 orma-bench-mpi-<variant> [SUITE] --backends LIST [options]
  *   mpirun -n P orma-bench-mpi-<variant> ghost --backends LIST [options]
  *
- * The first argument names orma-bench's suite (pingpong when it is an
- * option); the ghost suite's steps are in mpib_ghost.c, the rest is
- * pingpong's.
- *
- * Backends (--backends, default mpi-rma):
- *   mpi-rma   put, get, acc, gacc, fop, cas on MPI windows (mpib_rma.c),
- *             each window flavour and sync mode of the orma suite; the
- *             host MPI must serve them (the program checks that orma is
- *             not loaded)
+ * SUITE: pingpong (the default), latency or ghost (P ranks; its steps, both
+ * kinds, are in mpib_ghost.c).  Backends (--backends, default mpi-rma):
+ *   mpi-rma   pingpong: put, get, acc, gacc, fop, cas on MPI windows
+ *             (mpib_rma.c), each window flavour and sync mode of the orma
+ *             suite; latency: put, get, acc in OSU's loops (mpib_lat.c);
+ *             the host MPI must serve them (the program checks that orma
+ *             is not loaded)
  *   orma-mpi  the same calls, with liborma-mpi preloaded (checked)
- *   mpi-p2p   an MPI_Send/MPI_Recv ping-pong of the same sizes (mpib_p2p.c)
+ *   mpi-p2p   an MPI_Send/MPI_Recv ping-pong of the same sizes (mpib_p2p.c;
+ *             latency: half its round trip)
  * Rows are reported as "<backend>/<variant>" (e.g. mpi-rma/openmpi) in the
  * same table and JSON keys as orma-bench's (report.h); orma-bench reads the
  * JSON back.  Exit status as orma-bench's: 0, 1 (data did not verify, a
@@ -36,12 +36,13 @@
 #endif
 
 typedef struct mpib_ctx {
+    const char *suite;       /* "pingpong", "latency" or "ghost": the rows'
+                                suite */
     const bench_opts *opts;
     int rank;
     const char *rma_backend; /* "mpi-rma/<variant>", "orma-mpi/..." or NULL */
     const char *p2p_backend; /* "mpi-p2p/<variant>" or NULL */
-    const char *suite;       /* "pingpong" or "ghost", the rows' suite */
-    int size;                /* ranks in the job, the rows' p */
+    int size;                /* ranks in the job: the rows' p */
 } mpib_ctx;
 
 /* A failed MPI call: print it (with MPI's error string) and abort the job;
@@ -75,20 +76,23 @@ int mpib_all_ok(int ok);
 
 /* Results (mpib_report.c), rank 0 only, as report.h: an aligned table on
  * stdout, a JSON object per line appended to --json, "# " notes, and a
- * progress line on stderr every few seconds of a long run. */
+ * progress line on stderr in a long run (progress.h). */
 int mpib_report_open(const mpib_ctx *ctx); /* collective; 0 or -1 */
 void mpib_report_close(void);
-void mpib_emit(const char *backend, const char *op, const char *sync,
+void mpib_emit(const char *suite, const char *backend, const char *op, const char *sync,
                const char *window, size_t bytes, double moved_bytes,
                double *samples_us, long n);
 void mpib_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mpib_progress(const char *what, size_t bytes);
 
 /* The suites (collective; a BENCH_* status, the same on every rank):
- * pingpong's one-sided and point-to-point round trips (2 ranks), and the
- * ghost suite's exchange, both kinds (P ranks; mpib_ghost.c). */
+ * pingpong's one-sided and send/recv round trips, latency's one-sided
+ * loops and its send/recv reference (2 ranks), ghost's exchange, both
+ * kinds (P ranks). */
 int mpib_rma_run(const mpib_ctx *ctx);
 int mpib_p2p_run(const mpib_ctx *ctx);
+int mpib_lat_run(const mpib_ctx *ctx);
+int mpib_p2p_latency_run(const mpib_ctx *ctx);
 int mpib_ghost_run(const mpib_ctx *ctx);
 
 #endif

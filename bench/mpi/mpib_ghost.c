@@ -184,7 +184,7 @@ static int point(mg_state *s, size_t n, ghost_sync m, double *us)
                     ghost_sync_names[m], n);
         return -1;
     }
-    mpib_emit(backend(s), ghost_op_name(m), ghost_sync_names[m],
+    mpib_emit(s->ctx->suite, backend(s), ghost_op_name(m), ghost_sync_names[m],
               ghost_window_name(m), n, (double)GHOST_NDIR * (double)n, us,
               nb);
     return 0;

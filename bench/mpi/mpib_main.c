@@ -1,17 +1,19 @@
 /* mpib_main.c -- orma-bench-mpi-<variant> (mpib.h): join MPI, parse the
- * suite's options, check what serves the one-sided calls, run the
- * backends asked for.  orma-bench starts it (pingpong and ghost
+ * suite and its options, check what serves the one-sided calls, run the
+ * backends asked for.  orma-bench starts it (pingpong, latency and ghost
  * --backends); it runs on its own as well:
  *
  *   mpirun -n 2 orma-bench-mpi-openmpi --backends mpi-rma,mpi-p2p --quick
  *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
- *          orma-bench-mpi-openmpi --backends orma-mpi --quick
+ *          orma-bench-mpi-openmpi latency --backends orma-mpi --quick
  *   mpirun -n 4 orma-bench-mpi-openmpi ghost --backends mpi-rma,mpi-p2p */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "bind.h"
 #include "ghost_def.h"
+#include "lat_def.h"
 #include "mpib.h"
 #include "mpib_pp.h"
 
@@ -25,20 +27,23 @@ static const char *const ghost_ops[] = {NULL};
 static void usage(FILE *f)
 {
     fprintf(f,
-        "usage: mpirun -n 2 orma-bench-mpi-%s [pingpong] [--backends LIST] "
+        "usage: mpirun -n 2 orma-bench-mpi-%s [SUITE] [--backends LIST] "
         "[options]\n"
         "       mpirun -n P orma-bench-mpi-%s ghost [--backends LIST] "
         "[options]\n"
         "\n"
-        "orma-bench's pingpong round trips, or its ghost-area exchange\n"
-        "(--sync p2p, fence, pscw, lock), with plain MPI calls, on %s.\n"
+        "orma-bench's pingpong round trips (SUITE pingpong, the default),\n"
+        "latency loops (SUITE latency) or ghost-area exchange (SUITE ghost,\n"
+        "--sync p2p, fence, pscw, lock) with plain MPI calls, on %s.\n"
         "  --backends LIST  mpi-rma (default): the host MPI's one-sided;\n"
         "                   orma-mpi: the same with liborma-mpi preloaded;\n"
         "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong (ghost:\n"
         "                   MPI_Isend/MPI_Irecv)\n"
-        "  --op LIST        pingpong: put, get (default), acc, gacc, fop, cas\n"
+        "  --op LIST        pingpong: put, get (default), acc, gacc, fop,\n"
+        "                   cas; latency: put, get, acc (default all)\n"
         "  --window LIST, --sync LIST, --sizes LIST, --reps N, --json FILE,\n"
-        "  --quick          as orma-bench's (orma-bench --help)\n"
+        "  --quick, --quiet as orma-bench's (orma-bench --help); no --csv:\n"
+        "                   orma-bench pingpong --backends ... --csv FILE\n"
         "\n"
         "Rows are reported as <backend>/%s.  Exit status: 0, 1 when data\n"
         "did not verify, 2 for usage errors.\n",
@@ -102,10 +107,16 @@ static int check_backends(const bench_opts *o, int rank, mpib_ctx *ctx,
     return 0;
 }
 
-static int check_filters(const bench_opts *o, int rank, int ghost)
+static int check_filters(const bench_opts *o, int rank, int latency,
+                         int ghost)
 {
     const char *lists[3] = {o->windows, o->ops, o->syncs};
     const char *const *known[3] = {mpib_window_kinds, ops, pp_sync_names};
+    if (latency) {
+        known[0] = lat_window_kinds;
+        known[1] = lat_op_names;
+        known[2] = lat_sync_names;
+    }
     if (ghost) {
         known[0] = ghost_windows;
         known[1] = ghost_ops;
@@ -127,22 +138,23 @@ static int check_filters(const bench_opts *o, int rank, int ghost)
 /* Everything between MPI_Init and MPI_Finalize. */
 static int run(int argc, char **argv, int rank, int size)
 {
-    /* orma-bench's suite first, as orma-bench takes it; none: pingpong. */
     const char *suite = "pingpong";
     int first = 1;
-    if (argc > 1 && argv[1][0] != '-') {
+    if (argc > 1 && strncmp(argv[1], "-", 1) != 0) {
         suite = argv[1];
         first = 2;
-    }
-    int ghost = strcmp(suite, "ghost") == 0;
-    if (!ghost && strcmp(suite, "pingpong") != 0) {
-        if (rank == 0) {
-            fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
-                    "(pingpong, ghost)\n", MPIB_VARIANT, suite);
-            usage(stderr);
+        if (strcmp(suite, "pingpong") != 0 && strcmp(suite, "latency") != 0 &&
+            strcmp(suite, "ghost") != 0) {
+            if (rank == 0) {
+                fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
+                        "(pingpong, latency, ghost)\n", MPIB_VARIANT, suite);
+                usage(stderr);
+            }
+            return BENCH_USAGE;
         }
-        return BENCH_USAGE;
     }
+    int latency = strcmp(suite, "latency") == 0;
+    int ghost = strcmp(suite, "ghost") == 0;
     bench_opts opts;
     char err[160];
     int pr = bench_opts_parse(argc, argv, first, &opts, err, sizeof err);
@@ -154,17 +166,24 @@ static int run(int argc, char **argv, int rank, int size)
         }
         return BENCH_USAGE;
     }
-    if (ghost)
+    if (opts.csv_path != NULL) {
+        if (rank == 0)
+            fprintf(stderr, "orma-bench-mpi-%s: no --csv here: orma-bench "
+                    "pingpong --backends ... --csv FILE writes these rows\n",
+                    MPIB_VARIANT);
+        return BENCH_USAGE;
+    }
+    if (ghost) {
         ghost_default_sizes(&opts);
-    else if (size != 2) {
+    } else if (size != 2) {
         if (rank == 0)
             fprintf(stderr, "orma-bench-mpi-%s: needs exactly 2 ranks, not "
                     "%d\n", MPIB_VARIANT, size);
         return BENCH_USAGE;
     }
-    mpib_ctx ctx = {&opts, rank, NULL, NULL, suite, size};
+    mpib_ctx ctx = {suite, &opts, rank, NULL, NULL, size};
     char rma[64], p2p[64];
-    int ok = check_filters(&opts, rank, ghost) == 0;
+    int ok = check_filters(&opts, rank, latency, ghost) == 0;
     if (!mpib_all_ok(ok))
         return BENCH_USAGE;
     ok = check_backends(&opts, rank, &ctx, rma, p2p, sizeof rma) == 0;
@@ -172,13 +191,23 @@ static int run(int argc, char **argv, int rank, int size)
         return BENCH_USAGE;
     if (mpib_report_open(&ctx) != 0)
         return BENCH_FAIL;
+    if (latency) {
+        /* As orma-bench's ranks (bind.h); mpirun's own binding, if any,
+         * is replaced. */
+        cpu_set_t saved;
+        int cpu = bench_bind_rank(rank, &saved), cpus[2];
+        MPIB_CHECK(MPI_Gather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, 0,
+                              MPI_COMM_WORLD));
+        if (rank == 0 && (cpus[0] < 0 || cpus[1] < 0))
+            mpib_note("ranks not pinned: fewer than 2 CPUs allowed");
+    }
     int st = BENCH_OK;
     if (ghost)
         st = mpib_ghost_run(&ctx);
     else if (ctx.rma_backend != NULL)
-        st = mpib_rma_run(&ctx);
+        st = latency ? mpib_lat_run(&ctx) : mpib_rma_run(&ctx);
     if (!ghost && st == BENCH_OK && ctx.p2p_backend != NULL)
-        st = mpib_p2p_run(&ctx);
+        st = latency ? mpib_p2p_latency_run(&ctx) : mpib_p2p_run(&ctx);
     mpib_report_close();
     return st;
 }

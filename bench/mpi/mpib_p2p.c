@@ -9,11 +9,17 @@
  * round trips, rank 0 filling a fresh pattern before each and checking
  * the echo after it inside the timed loop; after every repetition both
  * ranks check what they received, then the next data is made and a
- * barrier settles (where orma's put settles with win_sync + barrier). */
+ * barrier settles (where orma's put settles with win_sync + barrier).
+ *
+ * The latency suite's reference is OSU's osu_latency: half a round trip.
+ * Its points are lat_point.h's: batches of round trips timed as a whole,
+ * each batch carrying a fresh pattern that both ranks check after it (rank
+ * 0 the echo of the last round trip, rank 1 what it received). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "lat_point.h"
 #include "mpib.h"
 #include "pattern.h"
 #include "pp_def.h"
@@ -125,8 +131,8 @@ static int point(p2p *s, size_t n)
     }
     int ok = mpib_all_ok(s->ok);
     if (ok)
-        mpib_emit(s->ctx->p2p_backend, "sendrecv", "none", "none", n,
-                  2.0 * (double)n, us, reps);
+        mpib_emit(s->ctx->suite, s->ctx->p2p_backend, "sendrecv", "none",
+                  "none", n, 2.0 * (double)n, us, reps);
     else if (s->me == 0)
         fprintf(stderr, "orma-bench-mpi: %s, %zu bytes: data did not verify; "
                 "stopping\n", s->ctx->p2p_backend, n);
@@ -151,6 +157,73 @@ int mpib_p2p_run(const mpib_ctx *ctx)
         mpib_progress(ctx->p2p_backend, o->sizes[i]);
         if (point(&s, o->sizes[i]) != 0)
             st = BENCH_FAIL;
+    }
+    free(s.send);
+    free(s.recv);
+    return st;
+}
+
+/* The latency suite: lat_point's hooks. */
+
+static void lat_prepare(void *arg)
+{
+    p2p *s = arg;
+    s->rep++;
+    fill(s);
+    MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+static double lat_loop(void *arg, long iters)
+{
+    p2p *s = arg;
+    double t0 = mpib_now();
+    for (long i = 0; i < iters; i++)
+        round_trip(s);
+    return mpib_now() - t0;
+}
+
+static void lat_check(void *arg, long iters)
+{
+    (void)iters;
+    verify(arg);
+}
+
+static long lat_bcast(void *arg, long v)
+{
+    (void)arg;
+    return mpib_bcast_long(v);
+}
+
+int mpib_p2p_latency_run(const mpib_ctx *ctx)
+{
+    const bench_opts *o = ctx->opts;
+    size_t max = bench_opts_max_size(o);
+    p2p s;
+    memset(&s, 0, sizeof s);
+    s.ctx = ctx;
+    s.me = ctx->rank;
+    s.send = mpib_xmalloc(max);
+    s.recv = mpib_xmalloc(max);
+    memset(s.send, 0, max);
+    memset(s.recv, 0, max);
+    lat_hooks h = {&s, lat_prepare, lat_loop, lat_check, lat_bcast};
+    int st = BENCH_OK;
+    for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
+        s.n = o->sizes[i];
+        s.ok = 1;
+        mpib_progress(ctx->p2p_backend, s.n);
+        double *us;
+        long nb = lat_point_measure(o, &h, s.n, 2, &us);
+        if (mpib_all_ok(s.ok)) {
+            mpib_emit(ctx->suite, ctx->p2p_backend, "sendrecv", "none",
+                      "none", s.n, (double)s.n, us, nb);
+        } else {
+            if (s.me == 0)
+                fprintf(stderr, "orma-bench-mpi: %s, %zu bytes: data did "
+                        "not verify; stopping\n", ctx->p2p_backend, s.n);
+            st = BENCH_FAIL;
+        }
+        free(us);
     }
     free(s.send);
     free(s.recv);

@@ -33,6 +33,8 @@
  *   create_allocmem  MPI_Win_create on memory from MPI_Alloc_mem
  *   dynamic          MPI_Win_create_dynamic + MPI_Win_attach of malloc'd
  *                    memory; displacements are the targets' addresses
+ *   dynamic_allocmem the same with memory from MPI_Alloc_mem (the latency
+ *                    suite's; not in mpib_window_kinds)
  *   shared           MPI_Win_allocate_shared */
 extern const char *const mpib_window_kinds[]; /* NULL-terminated */
 

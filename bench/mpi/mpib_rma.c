@@ -162,8 +162,8 @@ static int point(mpib_pp *s, size_t n, pp_sync sync)
     int ok = mpib_all_ok(s->ok);
     const char *mode = pp_sync_names[sync], *opname = pp_op_names[s->op];
     if (ok)
-        mpib_emit(s->backend, opname, mode, s->w.kind, n, 2.0 * (double)n,
-                  us, reps);
+        mpib_emit(s->ctx->suite, s->backend, opname, mode, s->w.kind, n,
+                  2.0 * (double)n, us, reps);
     else if (s->me == 0)
         fprintf(stderr, "orma-bench-mpi: %s: %s+%s on %s window, %zu bytes: "
                 "data did not verify; stopping\n", s->backend, opname, mode,

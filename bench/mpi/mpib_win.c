@@ -39,6 +39,11 @@ int mpib_window_open(const char *kind, size_t size, mpib_window *w)
         MPIB_CHECK(MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &w->win));
         base = w->own = mpib_xmalloc(size);
         MPIB_CHECK(MPI_Win_attach(w->win, base, sz));
+    } else if (strcmp(kind, "dynamic_allocmem") == 0) {
+        MPIB_CHECK(MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &w->win));
+        MPIB_CHECK(MPI_Alloc_mem(sz, MPI_INFO_NULL, &base));
+        w->own = base;
+        MPIB_CHECK(MPI_Win_attach(w->win, base, sz));
     } else {
         return -1;
     }
@@ -49,7 +54,7 @@ int mpib_window_open(const char *kind, size_t size, mpib_window *w)
      * start at displacement 0.  The exchange also makes sure both ranks
      * have attached before any access. */
     MPI_Aint mine = 0;
-    if (strcmp(kind, "dynamic") == 0)
+    if (strncmp(kind, "dynamic", 7) == 0)
         MPIB_CHECK(MPI_Get_address(base, &mine));
     MPIB_CHECK(MPI_Allgather(&mine, 1, MPI_AINT, w->disp, 1, MPI_AINT, comm));
     return 0;
@@ -57,10 +62,11 @@ int mpib_window_open(const char *kind, size_t size, mpib_window *w)
 
 void mpib_window_close(mpib_window *w)
 {
-    if (strcmp(w->kind, "dynamic") == 0)
+    if (strncmp(w->kind, "dynamic", 7) == 0)
         MPIB_CHECK(MPI_Win_detach(w->win, w->base));
     MPIB_CHECK(MPI_Win_free(&w->win));
-    if (strcmp(w->kind, "create_allocmem") == 0)
+    if (strcmp(w->kind, "create_allocmem") == 0 ||
+        strcmp(w->kind, "dynamic_allocmem") == 0)
         MPIB_CHECK(MPI_Free_mem(w->own));
     else
         free(w->own);

@@ -15,6 +15,17 @@
 #include <stdio.h>
 #include <string.h>
 
+int mpi_thread_multiple;
+_Atomic int mpi_threads_inside;
+_Thread_local int mpi_thread_depth __attribute__((tls_model("initial-exec")));
+
+int mpi_thread_clash(struct mpi_win *w, const char *call)
+{
+    return mpi_win_error_msg(w, call, MPI_ERR_OTHER, "another thread of this process is inside a one-sided "
+                             "call; liborma-mpi does not support concurrent one-sided calls from several "
+                             "threads yet (MPI_THREAD_MULTIPLE programs must serialize them)");
+}
+
 int mpi_orma_ready;
 char mpi_orma_why[160];
 MPI_Group mpi_node_group = MPI_GROUP_NULL;
@@ -74,8 +85,10 @@ int MPI_Init(int *argc, char ***argv)
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
     int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS)
+    if (rc == MPI_SUCCESS) {
+        mpi_thread_multiple = provided && *provided == MPI_THREAD_MULTIPLE;
         mpi_orma_start();
+    }
     return rc;
 }
 

@@ -12,6 +12,7 @@
 #include <mpi.h>
 #include <orma.h>
 
+#include <stdatomic.h>
 #include <stdint.h>
 
 struct mpi_attr; /* mpi_attr.c */
@@ -65,11 +66,45 @@ struct mpi_win *mpi_win_lookup(MPI_Win handle);
  * the predefined ones). */
 void mpi_errh_ref(MPI_Errhandler errh, int delta);
 
-/* Declare w, the window behind handle, or return call's MPI_ERR_WIN. */
+/* orma is not yet safe for concurrent calls from several threads of a
+ * process.  Rather than let two threads corrupt it silently, programs
+ * given MPI_THREAD_MULTIPLE (the only ones MPI allows to try) count the
+ * threads inside liborma-mpi in every window call (a thread's nested
+ * calls count once), and a call that finds another thread inside fails
+ * with MPI_ERR_OTHER and says why (mpi_boot.c).  The count is dropped when
+ * the call's scope ends.  Other programs pay one predictable branch. */
+extern int mpi_thread_multiple; /* MPI_Init_thread gave MPI_THREAD_MULTIPLE */
+extern _Atomic int mpi_threads_inside;
+extern _Thread_local int mpi_thread_depth __attribute__((tls_model("initial-exec")));
+
+static inline int mpi_thread_enter(void)
+{
+    if (!mpi_thread_multiple) /* concurrent calls would break MPI's own rules */
+        return 1;
+    if (mpi_thread_depth++)
+        return 1;
+    return atomic_fetch_add_explicit(&mpi_threads_inside, 1, memory_order_acq_rel) == 0;
+}
+
+static inline void mpi_thread_leave(int *alone)
+{
+    (void)alone;
+    if (mpi_thread_multiple && --mpi_thread_depth == 0)
+        atomic_fetch_sub_explicit(&mpi_threads_inside, 1, memory_order_acq_rel);
+}
+
+/* call's error when another thread is inside liborma-mpi. */
+int mpi_thread_clash(struct mpi_win *w, const char *call);
+
+/* Declare w, the window behind handle, or return call's MPI_ERR_WIN; and
+ * make sure this thread is alone inside liborma-mpi until the scope ends. */
 #define MPI_WIN_OR_ERR(w, handle, call)                                                            \
+    __attribute__((cleanup(mpi_thread_leave))) int mpi_alone_ = mpi_thread_enter();                \
     struct mpi_win *w = mpi_win_lookup(handle);                                                    \
     if (!w)                                                                                        \
-        return mpi_win_error(NULL, call, MPI_ERR_WIN)
+        return mpi_win_error(NULL, call, MPI_ERR_WIN);                                             \
+    if (!mpi_alone_)                                                                               \
+        return mpi_thread_clash(w, call)
 
 /* A window error handler; fortran: fn is a Fortran subroutine, called
  * with the window's Fortran handle (mpi_fortran_win.c). */

@@ -102,9 +102,13 @@ int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Ai
     MPI_Comm dup;
     if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
         return mpi_comm_error(comm, call, MPI_ERR_INTERN, "duplicating the communicator failed");
+    __attribute__((cleanup(mpi_thread_leave))) int alone = mpi_thread_enter();
     struct mpi_win *w = calloc(1, sizeof *w);
     int status = ORMA_SUCCESS;
-    if (!w)
+    if (!alone) /* into the collective, as any bad argument */
+        status = util_error(ORMA_ERR_UNSUPPORTED, "%s: another thread of this process is inside a one-sided "
+                            "call; liborma-mpi does not support concurrent one-sided calls yet", call);
+    else if (!w)
         status = util_error(ORMA_ERR_NOMEM, "%s: out of memory", call);
     else if (!win || (!baseptr && (flavor == ORMA_WIN_FLAVOR_ALLOCATE || flavor == ORMA_WIN_FLAVOR_SHARED)))
         status = util_error(ORMA_ERR_ARG, "%s: NULL %s argument", call, win ? "baseptr" : "win");
@@ -166,9 +170,9 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 
 int PMPI_Win_free(MPI_Win *win)
 {
-    struct mpi_win *w = win ? mpi_win_lookup(*win) : NULL;
-    if (!w)
+    if (!win)
         return mpi_win_error(NULL, "MPI_Win_free", MPI_ERR_WIN);
+    MPI_WIN_OR_ERR(w, *win, "MPI_Win_free");
     int status = orma_win_free(&w->win);
     if (status)
         return mpi_win_status(w, "MPI_Win_free", status);

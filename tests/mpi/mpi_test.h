@@ -45,9 +45,23 @@ extern int orma_init(int *argc, char ***argv) __attribute__((weak));
 /* MPI_Init, rank and size, and the check that this run tests what it says:
  * argv[1] "orma" means liborma-mpi must be in the process (preloaded or
  * linked), anything else that it must not. */
+static inline void mt_check_served(int *argc, char ***argv);
+
 static inline void mt_init(int *argc, char ***argv)
 {
     MPI_Init(argc, argv);
+    mt_check_served(argc, argv);
+}
+
+/* The same with MPI_Init_thread. */
+static inline void mt_init_thread(int *argc, char ***argv, int required, int *provided)
+{
+    MPI_Init_thread(argc, argv, required, provided);
+    mt_check_served(argc, argv);
+}
+
+static inline void mt_check_served(int *argc, char ***argv)
+{
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     int want_orma = *argc > 1 && !strcmp((*argv)[1], "orma");

@@ -1,0 +1,45 @@
+/* lat_def.c -- see lat_def.h. */
+#include <string.h>
+
+#include "lat_def.h"
+
+const char *const lat_sync_names[] = {"fence", "pscw",  "lock",
+                                      "lock_all", "flush", "flush_local",
+                                      NULL};
+
+const char *const lat_op_names[] = {"put", "get", "acc", NULL};
+
+const char *const lat_window_kinds[] = {"allocate", "create",
+                                        "create_allocmem", "dynamic",
+                                        "dynamic_allocmem", "shared", NULL};
+
+int lat_window_direct(const char *kind)
+{
+    return strcmp(kind, "create") != 0 && strcmp(kind, "dynamic") != 0;
+}
+
+int lat_ops_per_iter(lat_sync sync)
+{
+    return sync == LAT_FENCE || sync == LAT_PSCW ? 2 : 1;
+}
+
+long lat_skip(size_t n)
+{
+    return n > LAT_LARGE ? 10 : 100;
+}
+
+long lat_iters_max(size_t n)
+{
+    return n > LAT_LARGE ? 1000 : 10000;
+}
+
+long lat_iters_for(size_t n, double iter_s)
+{
+    long max = lat_iters_max(n);
+    if (!(iter_s > 0.0))
+        return max;
+    double k = LAT_BATCH_S / iter_s;
+    if (k < LAT_MIN_ITERS)
+        return LAT_MIN_ITERS;
+    return k > (double)max ? max : (long)k;
+}

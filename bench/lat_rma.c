@@ -1,0 +1,232 @@
+/* lat_rma.c -- see lat_rma.h: the data of the latency points, their
+ * checks and the order of a series. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lat_point.h"
+#include "lat_rma.h"
+#include "pattern.h"
+
+/* Pattern streams (the salt of bench_pattern_seed), + the writer's rank. */
+enum { SALT_PUT = 0x10, SALT_GET = 0x20, SALT_ACC_SRC = 0x30,
+       SALT_ACC_BASE = 0x40 };
+
+static int active(const lat_rma *s)
+{
+    return s->sync == LAT_FENCE || s->sync == LAT_PSCW;
+}
+
+static int is_origin(const lat_rma *s, int rank)
+{
+    return rank == 0 || active(s);
+}
+
+static int is_target(const lat_rma *s, int rank)
+{
+    return rank == 1 || active(s);
+}
+
+static unsigned char background(const lat_rma *s)
+{
+    /* Never 0 (fresh memory), different from one point to the next. */
+    return (unsigned char)(0x81u + 2u * (s->points % 63u));
+}
+
+static uint64_t seed(const lat_rma *s, unsigned salt, int writer)
+{
+    return bench_pattern_seed(s->batch, salt + (unsigned)writer);
+}
+
+/* The first wrong byte of a point, reported once. */
+static void bad(lat_rma *s, const char *what, size_t off, unsigned want,
+                unsigned got)
+{
+    if (s->ok)
+        fprintf(stderr, "orma-bench: rank %d: %s: latency %s+%s on %s "
+                "window, %zu bytes, batch %llu: %s byte %zu is 0x%02x, "
+                "expected 0x%02x\n", s->me, s->backend, pp_op_names[s->op],
+                lat_sync_names[s->sync], s->kind, s->n,
+                (unsigned long long)s->batch, what, off, got, want);
+    s->ok = 0;
+}
+
+/* [from, to) of buf (clipped to the buffer) must be the background. */
+static void check_background(lat_rma *s, const char *what,
+                             const unsigned char *buf, size_t from, size_t to)
+{
+    unsigned char bg = background(s);
+    if (to > s->size)
+        to = s->size;
+    for (size_t i = from; i < to; i++)
+        if (buf[i] != bg) {
+            bad(s, what, i, bg, buf[i]);
+            return;
+        }
+}
+
+static void check_pattern(lat_rma *s, const char *what,
+                          const unsigned char *region, uint64_t sd)
+{
+    size_t off;
+    unsigned want, got;
+    if (!bench_pattern_check(region, s->n, sd, &off, &want, &got))
+        bad(s, what, LAT_GUARD + off, want, got);
+}
+
+/* acc: word i must be P_i + iters x S_i.  Sizes are multiples of 8. */
+static void check_sum(lat_rma *s, const unsigned char *region, long iters)
+{
+    uint64_t p = seed(s, SALT_ACC_BASE, s->me);
+    uint64_t a = seed(s, SALT_ACC_SRC, s->peer);
+    for (size_t i = 0; i < s->n / 8; i++) {
+        uint64_t want = bench_pattern_word(p, i) +
+                        (uint64_t)iters * bench_pattern_word(a, i);
+        uint64_t got;
+        memcpy(&got, region + 8 * i, 8);
+        if (got != want) {
+            size_t b = 0;
+            while (b < 7 && ((got >> (8 * b)) & 0xff) ==
+                                ((want >> (8 * b)) & 0xff))
+                b++;
+            bad(s, "window", LAT_GUARD + 8 * i + b,
+                (unsigned)((want >> (8 * b)) & 0xff),
+                (unsigned)((got >> (8 * b)) & 0xff));
+            return;
+        }
+    }
+}
+
+/* The guard bytes around the region [LAT_GUARD, LAT_GUARD + n) of buf. */
+static void check_guards(lat_rma *s, const char *what,
+                         const unsigned char *buf)
+{
+    check_background(s, what, buf, 0, LAT_GUARD);
+    check_background(s, what, buf, LAT_GUARD + s->n,
+                     2 * (size_t)LAT_GUARD + s->n);
+}
+
+/* lat_point's hooks. */
+
+static void prepare(void *arg)
+{
+    lat_rma *s = arg;
+    s->batch++;
+    unsigned char *region = s->win + LAT_GUARD;
+    if (is_origin(s, s->me)) {
+        if (s->op == PP_PUT)
+            bench_pattern_fill(s->send, s->n, seed(s, SALT_PUT, s->me));
+        else if (s->op == PP_ACC)
+            bench_pattern_fill(s->send, s->n, seed(s, SALT_ACC_SRC, s->me));
+    }
+    if (is_target(s, s->me)) {
+        if (s->op == PP_GET)
+            bench_pattern_fill(region, s->n, seed(s, SALT_GET, s->me));
+        else if (s->op == PP_ACC)
+            bench_pattern_fill(region, s->n, seed(s, SALT_ACC_BASE, s->me));
+    }
+    s->ops->settle(s);
+}
+
+static double loop(void *arg, long iters)
+{
+    lat_rma *s = arg;
+    return s->ops->loop(s, iters);
+}
+
+static void check(void *arg, long iters)
+{
+    lat_rma *s = arg;
+    s->ops->settle(s);
+    const unsigned char *region = s->win + LAT_GUARD;
+    if (is_target(s, s->me)) {
+        if (s->op == PP_PUT)
+            check_pattern(s, "window", region, seed(s, SALT_PUT, s->peer));
+        else if (s->op == PP_GET)
+            check_pattern(s, "window", region, seed(s, SALT_GET, s->me));
+        else
+            check_sum(s, region, iters);
+        check_guards(s, "window", s->win);
+    }
+    if (is_origin(s, s->me) && s->op == PP_GET) {
+        check_pattern(s, "result", s->recv + LAT_GUARD,
+                      seed(s, SALT_GET, s->peer));
+        check_guards(s, "result", s->recv);
+    }
+}
+
+static long bcast(void *arg, long v)
+{
+    lat_rma *s = arg;
+    return s->ops->bcast(s, v);
+}
+
+/* At the end of a point: everything outside the regions checked per batch
+ * must be the background. */
+static void check_untouched(lat_rma *s)
+{
+    if (is_target(s, s->me)) {
+        check_background(s, "window", s->win, 0, LAT_GUARD);
+        check_background(s, "window", s->win, LAT_GUARD + s->n, s->size);
+    } else {
+        check_background(s, "window", s->win, 0, s->size);
+    }
+    if (s->op != PP_GET)
+        return;
+    if (is_origin(s, s->me)) {
+        check_background(s, "result", s->recv, 0, LAT_GUARD);
+        check_background(s, "result", s->recv, LAT_GUARD + s->n, s->size);
+    } else {
+        check_background(s, "result", s->recv, 0, s->size);
+    }
+}
+
+static int point(lat_rma *s, size_t n, lat_sync sync)
+{
+    s->n = n;
+    s->sync = sync;
+    s->ok = 1;
+    s->points++;
+    memset(s->win, background(s), s->size);
+    if (s->op == PP_GET)
+        memset(s->recv, background(s), s->size);
+    s->ops->settle(s);
+    s->ops->point_begin(s);
+    lat_hooks h = {s, prepare, loop, check, bcast};
+    double *us;
+    long nb = lat_point_measure(s->opts, &h, n, lat_ops_per_iter(sync), &us);
+    s->ops->point_end(s);
+    check_untouched(s);
+    int ok = s->ops->all_ok(s, s->ok);
+    if (ok)
+        s->ops->emit(s, us, nb);
+    else if (s->me == 0)
+        fprintf(stderr, "orma-bench: %s: latency %s+%s on %s window, %zu "
+                "bytes: data did not verify; stopping\n", s->backend,
+                pp_op_names[s->op], lat_sync_names[sync], s->kind, n);
+    free(us);
+    return ok ? 0 : -1;
+}
+
+int lat_rma_series(lat_rma *s)
+{
+    const bench_opts *o = s->opts;
+    s->size = lat_rma_bytes(bench_opts_max_size(o));
+    int st = BENCH_OK;
+    for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
+        size_t n = o->sizes[i];
+        if (!pp_op_size_ok(s->op, n))
+            continue;
+        for (int m = 0; m < LAT_NSYNC && st == BENCH_OK; m++) {
+            if (!bench_list_has(o->syncs, lat_sync_names[m]))
+                continue;
+            char what[96];
+            snprintf(what, sizeof what, "%s %s+%s %s", s->backend,
+                     pp_op_names[s->op], lat_sync_names[m], s->kind);
+            s->ops->progress(s, what, n);
+            if (point(s, n, (lat_sync)m) != 0)
+                st = BENCH_FAIL;
+        }
+    }
+    return st;
+}

@@ -1,0 +1,113 @@
+/* lat_rma.h -- a series of one-sided latency points (one operation on one
+ * window, every size and selected mode) and their data, for every backend:
+ * orma's calls (lat_orma.c) and the MPI program's (mpi/mpib_lat.c) supply
+ * the epochs and the loop as lat_rma_ops; the data, its checks, the order
+ * of the points and their repetitions (lat_point.h) are here, once.  No
+ * orma or MPI here.
+ *
+ * Roles: rank 0 is the origin and rank 1 the target in the passive modes;
+ * in fence and pscw both ranks are both (OSU's loops, lat_def.h).  Every
+ * window and get's result buffer is max + 2 x LAT_GUARD bytes, the
+ * target region [LAT_GUARD, LAT_GUARD + n).  Per point each rank fills
+ * them whole with a background byte; per batch, untimed:
+ *
+ *   before  put: each origin writes a fresh pattern into its send buffer;
+ *           get: each target writes one into its region;
+ *           acc: each origin a fresh pattern S, each target one P (uint64
+ *           words) into its region;
+ *   after   put: each target's region must hold its origin's pattern;
+ *           get: each origin's result region the target's, and the
+ *           target's region its own still;
+ *           acc: each target's word i P_i + iters x S_i (modulo 2^64: the
+ *           loop added S once per iteration);
+ *           and the LAT_GUARD bytes before and after each region (window,
+ *           result buffer) the background.
+ * At the end of the point every byte of the windows and result buffers
+ * outside the checked regions must still be the background (a rank that
+ * is no target in the mode: its whole window).  A wrong byte is reported
+ * once per point with the rank, the point, the batch and the offset; the
+ * point is not reported and the series stops (the exit status is 1). */
+#ifndef BENCH_LAT_RMA_H
+#define BENCH_LAT_RMA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lat_def.h"
+#include "opts.h"
+
+typedef struct lat_rma lat_rma;
+
+typedef struct lat_rma_ops {
+    /* Collective: this rank's stores into its window and buffers are
+     * visible to the peer and every operation of the peer's last loop is
+     * complete here, and nobody goes on before both ranks arrived (fence:
+     * a fence; else a memory barrier for the window and a barrier). */
+    void (*settle)(lat_rma *s);
+    /* Collective: open and close the epochs a point of mode s->sync keeps
+     * open across its batches (flush, flush_local: rank 0's lock(SHARED,
+     * 1)); point_end also closes a fence epoch. */
+    void (*point_begin)(lat_rma *s);
+    void (*point_end)(lat_rma *s);
+    /* Collective: iters iterations of the mode's loop (lat_def.h), op to
+     * lat_rma_disp() from lat_rma_origin() (get: into lat_rma_result());
+     * rank 0's elapsed seconds.  flush_local completes the last operation
+     * at the target (a flush) after the clock stopped. */
+    double (*loop)(lat_rma *s, long iters);
+    long (*bcast)(lat_rma *s, long v); /* rank 0's v */
+    int (*all_ok)(lat_rma *s, int ok); /* 1 when ok on both ranks */
+    /* Rank 0: report the samples (us per operation) of the point. */
+    void (*emit)(lat_rma *s, double *us, long n);
+    void (*progress)(lat_rma *s, const char *what, size_t bytes);
+} lat_rma_ops;
+
+struct lat_rma {
+    /* set by the backend before lat_rma_series */
+    const lat_rma_ops *ops;
+    void *impl;            /* the backend's: its window, group, ... */
+    const bench_opts *opts;
+    const char *backend;   /* for messages */
+    const char *kind;      /* window flavour */
+    pp_op op;              /* PP_PUT, PP_GET or PP_ACC */
+    int me, peer;          /* ranks 0 and 1 */
+    unsigned char *win;    /* this rank's window memory, lat_rma_bytes() */
+    unsigned char *send;   /* origin data, max bytes */
+    unsigned char *recv;   /* get's result buffer, lat_rma_bytes() */
+    /* state of the current point */
+    lat_sync sync;
+    size_t n;
+    size_t size;           /* lat_rma_bytes(max) */
+    uint64_t batch;        /* batches so far (seeds), across points */
+    unsigned points;       /* points so far (background byte) */
+    int ok;                /* nothing wrong yet in the current point */
+};
+
+/* Bytes of a window and of the result buffer for sizes up to max. */
+static inline size_t lat_rma_bytes(size_t max)
+{
+    return max + 2 * (size_t)LAT_GUARD;
+}
+
+/* The operation's target displacement past the target's first byte, its
+ * origin buffer and get's result buffer. */
+static inline size_t lat_rma_disp(void)
+{
+    return LAT_GUARD;
+}
+
+static inline const void *lat_rma_origin(const lat_rma *s)
+{
+    return s->send;
+}
+
+static inline void *lat_rma_result(const lat_rma *s)
+{
+    return s->recv + LAT_GUARD;
+}
+
+/* Every size that suits s->op and selected mode of --sync, one point each,
+ * the modes of a size one after the other.  Collective; a BENCH_* status,
+ * the same on both ranks. */
+int lat_rma_series(lat_rma *s);
+
+#endif

@@ -1,0 +1,107 @@
+/* latency.c -- the latency suite: checks, filters, order of the series.
+ *
+ * orma's series come first (every selected op, then window, then size and
+ * mode), then the floors (memcpy, and the process_vm_writev per-call
+ * latency the create windows are judged by: measured whatever --op says),
+ * then the MPI backends' jobs (pp_mpi.h) with the same options, then the
+ * tables and the summary. */
+#include <stdio.h>
+
+#include "bind.h"
+#include "ctl.h"
+#include "floor.h"
+#include "lat_def.h"
+#include "latency.h"
+#include "pp_mpi.h"
+#include "report.h"
+
+static const pp_mpi_axes lat_axes = {lat_op_names, lat_window_kinds,
+                                     lat_sync_names};
+
+static int check_filters(const bench_ctx *ctx)
+{
+    char bad[64];
+    if (bench_list_check(ctx->opts->backends, pp_backend_names, bad,
+                         sizeof bad) != 0) {
+        if (ctx->rank == 0)
+            fprintf(stderr, "orma-bench: latency: unknown backend '%s' "
+                    "(orma, mpi-rma, mpi-p2p, orma-mpi)\n", bad);
+        return -1;
+    }
+    return bench_filters_check("latency", ctx->rank, ctx->opts->windows,
+                               lat_window_kinds, ctx->opts->ops,
+                               lat_op_names, ctx->opts->syncs,
+                               lat_sync_names);
+}
+
+/* 1 when some size of the run suits op; notes the sizes it skips. */
+static int sizes_for(const bench_ctx *ctx, pp_op op)
+{
+    int some = 0, skipped = 0;
+    for (int i = 0; i < ctx->opts->nsizes; i++) {
+        if (pp_op_size_ok(op, ctx->opts->sizes[i]))
+            some = 1;
+        else
+            skipped = 1;
+    }
+    if (skipped)
+        bench_note("%s moves uint64 elements: sizes that are not a multiple "
+                   "of 8 skipped", pp_op_names[op]);
+    return some;
+}
+
+static int orma_backend(const bench_ctx *ctx)
+{
+    int st = BENCH_OK;
+    for (int o = 0; lat_op_names[o] != NULL && st == BENCH_OK; o++) {
+        pp_op op = pp_op_by_name(lat_op_names[o]);
+        if (!bench_list_has(ctx->opts->ops, lat_op_names[o]) ||
+            !sizes_for(ctx, op))
+            continue;
+        for (int k = 0; lat_window_kinds[k] != NULL && st == BENCH_OK; k++)
+            if (bench_list_has(ctx->opts->windows, lat_window_kinds[k]))
+                st = lat_orma_series(ctx, op, lat_window_kinds[k]);
+    }
+    return st;
+}
+
+int bench_latency_run(const bench_ctx *ctx)
+{
+    if (ctx->size != 2) {
+        if (ctx->rank == 0)
+            fprintf(stderr, "orma-bench: latency needs exactly 2 ranks, not "
+                    "%d (run it as: orma-run -n 2 orma-bench latency)\n",
+                    ctx->size);
+        return BENCH_USAGE;
+    }
+    if (check_filters(ctx) != 0)
+        return BENCH_USAGE;
+    int orma = pp_backend_on(ctx->opts, "orma");
+    int mpi = pp_mpi_wanted(ctx->opts);
+    cpu_set_t saved;
+    int cpu = bench_bind_rank(ctx->rank, &saved);
+    int cpu1 = (int)bench_ctl_exchange(ctx->ctl, (uint64_t)(int64_t)cpu, 1);
+    if (cpu >= 0 && cpu1 >= 0)
+        bench_note("ranks pinned: rank 0 to CPU %d, rank 1 to CPU %d "
+                   "(the MPI backends' ranks alike)", cpu, cpu1);
+    else
+        bench_note("ranks not pinned: fewer than 2 CPUs allowed");
+    /* A point that did not verify ends orma's series collectively; the
+     * floors and the MPI backends run all the same. */
+    int st = orma ? orma_backend(ctx) : BENCH_OK;
+    int fst = bench_floor_memcpy(ctx);
+    if (fst == BENCH_OK)
+        fst = bench_floor_cma(ctx);
+    if (st == BENCH_OK)
+        st = fst;
+    /* mpirun and the MPI ranks would inherit rank 0's single CPU. */
+    bench_bind_restore(&saved);
+    if (mpi) {
+        int mst = pp_mpi_run(ctx);
+        if (st == BENCH_OK)
+            st = mst;
+        pp_compare_tables(ctx, &lat_axes);
+    }
+    lat_summary(ctx);
+    return st;
+}

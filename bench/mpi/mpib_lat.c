@@ -1,0 +1,244 @@
+/* mpib_lat.c -- the mpi-rma and orma-mpi backends of the latency suite:
+ * lat_rma_ops with plain MPI calls, OSU's loops (lat_def.h) one for one
+ * as lat_orma.c makes them with orma's, on the windows of mpib_win.c.
+ *
+ * Between batches (settle) the ranks meet in MPI_Barrier between two
+ * MPI_Win_sync (inside an MPI_Win_lock_all(MPI_MODE_NOCHECK) epoch when
+ * none is open: MPI allows MPI_Win_sync only in a passive epoch), or in
+ * a fence in the fence mode.  In the passive modes rank 1 spends rank 0's
+ * loop in that MPI_Barrier, as in OSU, where an MPI library that needs
+ * the target to progress one-sided calls gets it. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lat_rma.h"
+#include "mpib.h"
+#include "mpib_pp.h"
+
+typedef struct mpib_lat {
+    const mpib_ctx *ctx;
+    mpib_window w;
+    MPI_Group peer_group; /* {peer}, for PSCW */
+    int lock_open;        /* rank 0 holds the flush modes' lock */
+} mpib_lat;
+
+static mpib_lat *impl(lat_rma *s)
+{
+    return s->impl;
+}
+
+static void win_sync(mpib_lat *m)
+{
+    if (m->lock_open) {
+        MPIB_CHECK(MPI_Win_sync(m->w.win));
+        return;
+    }
+    MPIB_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, m->w.win));
+    MPIB_CHECK(MPI_Win_sync(m->w.win));
+    MPIB_CHECK(MPI_Win_unlock_all(m->w.win));
+}
+
+static void settle(lat_rma *s)
+{
+    mpib_lat *m = impl(s);
+    if (s->sync == LAT_FENCE) {
+        MPIB_CHECK(MPI_Win_fence(0, m->w.win));
+        return;
+    }
+    win_sync(m);
+    MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    win_sync(m);
+}
+
+static void point_begin(lat_rma *s)
+{
+    mpib_lat *m = impl(s);
+    if ((s->sync == LAT_FLUSH || s->sync == LAT_FLUSH_LOCAL) && s->me == 0) {
+        MPIB_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, s->peer, 0, m->w.win));
+        m->lock_open = 1;
+    }
+}
+
+static void point_end(lat_rma *s)
+{
+    mpib_lat *m = impl(s);
+    if (m->lock_open) {
+        MPIB_CHECK(MPI_Win_unlock(s->peer, m->w.win));
+        m->lock_open = 0;
+    } else if (s->sync == LAT_FENCE) {
+        MPIB_CHECK(MPI_Win_fence(MPI_MODE_NOSUCCEED, m->w.win));
+    }
+}
+
+static void op(lat_rma *s, MPI_Win win, MPI_Aint disp)
+{
+    int t = s->peer;
+    int n = mpib_count(s->n), words = mpib_count(s->n / 8);
+    switch (s->op) {
+    case PP_PUT:
+        MPIB_CHECK(MPI_Put(lat_rma_origin(s), n, MPI_BYTE, t, disp, n,
+                           MPI_BYTE, win));
+        break;
+    case PP_GET:
+        MPIB_CHECK(MPI_Get(lat_rma_result(s), n, MPI_BYTE, t, disp, n,
+                           MPI_BYTE, win));
+        break;
+    default: /* PP_ACC */
+        MPIB_CHECK(MPI_Accumulate(lat_rma_origin(s), words, MPI_UINT64_T, t,
+                                  disp, words, MPI_UINT64_T, MPI_SUM, win));
+        break;
+    }
+}
+
+static double loop(lat_rma *s, long iters)
+{
+    mpib_lat *m = impl(s);
+    MPI_Win win = m->w.win;
+    MPI_Group g = m->peer_group;
+    MPI_Aint disp = m->w.disp[s->peer] + (MPI_Aint)lat_rma_disp();
+    int t = s->peer;
+    if (s->me != 0 && s->sync != LAT_FENCE && s->sync != LAT_PSCW)
+        return 0.0; /* the target waits in the next settle */
+    double t0 = mpib_now();
+    for (long i = 0; i < iters; i++) {
+        switch (s->sync) {
+        case LAT_FENCE:
+            MPIB_CHECK(MPI_Win_fence(0, win));
+            if (s->me == 0)
+                op(s, win, disp);
+            MPIB_CHECK(MPI_Win_fence(0, win));
+            if (s->me == 1)
+                op(s, win, disp);
+            MPIB_CHECK(MPI_Win_fence(0, win));
+            break;
+        case LAT_PSCW:
+            if (s->me == 0) {
+                MPIB_CHECK(MPI_Win_start(g, 0, win));
+                op(s, win, disp);
+                MPIB_CHECK(MPI_Win_complete(win));
+                MPIB_CHECK(MPI_Win_post(g, 0, win));
+                MPIB_CHECK(MPI_Win_wait(win));
+            } else {
+                MPIB_CHECK(MPI_Win_post(g, 0, win));
+                MPIB_CHECK(MPI_Win_wait(win));
+                MPIB_CHECK(MPI_Win_start(g, 0, win));
+                op(s, win, disp);
+                MPIB_CHECK(MPI_Win_complete(win));
+            }
+            break;
+        case LAT_LOCK:
+            MPIB_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
+            op(s, win, disp);
+            MPIB_CHECK(MPI_Win_unlock(t, win));
+            break;
+        case LAT_LOCK_ALL:
+            MPIB_CHECK(MPI_Win_lock_all(0, win));
+            op(s, win, disp);
+            MPIB_CHECK(MPI_Win_unlock_all(win));
+            break;
+        case LAT_FLUSH:
+            op(s, win, disp);
+            MPIB_CHECK(MPI_Win_flush(t, win));
+            break;
+        default: /* LAT_FLUSH_LOCAL */
+            op(s, win, disp);
+            MPIB_CHECK(MPI_Win_flush_local(t, win));
+            break;
+        }
+    }
+    double sec = mpib_now() - t0;
+    if (s->sync == LAT_FLUSH_LOCAL)
+        MPIB_CHECK(MPI_Win_flush(t, win));
+    return sec;
+}
+
+static long bcast(lat_rma *s, long v)
+{
+    (void)s;
+    return mpib_bcast_long(v);
+}
+
+static int all_ok(lat_rma *s, int ok)
+{
+    (void)s;
+    return mpib_all_ok(ok);
+}
+
+static void emit(lat_rma *s, double *us, long n)
+{
+    mpib_emit(impl(s)->ctx->suite, s->backend, pp_op_names[s->op],
+              lat_sync_names[s->sync], s->kind, s->n, (double)s->n, us, n);
+}
+
+static void progress(lat_rma *s, const char *what, size_t bytes)
+{
+    (void)s;
+    mpib_progress(what, bytes);
+}
+
+static const lat_rma_ops mpi_ops = {settle, point_begin, point_end, loop,
+                                    bcast,  all_ok,      emit,      progress};
+
+static int series(const mpib_ctx *ctx, pp_op opn, const char *kind)
+{
+    size_t max = bench_opts_max_size(ctx->opts);
+    size_t bytes = lat_rma_bytes(max);
+    mpib_lat m;
+    memset(&m, 0, sizeof m);
+    m.ctx = ctx;
+    m.peer_group = MPI_GROUP_NULL;
+    if (mpib_window_open(kind, bytes, &m.w) != 0)
+        return BENCH_USAGE; /* filtered before, not reached */
+    lat_rma s;
+    memset(&s, 0, sizeof s);
+    s.ops = &mpi_ops;
+    s.impl = &m;
+    s.opts = ctx->opts;
+    s.backend = ctx->rma_backend;
+    s.kind = kind;
+    s.op = opn;
+    s.me = ctx->rank;
+    s.peer = 1 - ctx->rank;
+    s.win = m.w.base;
+    s.send = mpib_xmalloc(max);
+    s.recv = mpib_xmalloc(bytes);
+    memset(s.send, 0, max);
+    memset(s.recv, 0, bytes);
+    if (bench_list_has(ctx->opts->syncs, "pscw")) {
+        MPI_Group all;
+        MPIB_CHECK(MPI_Win_get_group(m.w.win, &all));
+        MPIB_CHECK(MPI_Group_incl(all, 1, &s.peer, &m.peer_group));
+        MPIB_CHECK(MPI_Group_free(&all));
+    }
+    int st = lat_rma_series(&s);
+    if (m.peer_group != MPI_GROUP_NULL)
+        MPIB_CHECK(MPI_Group_free(&m.peer_group));
+    mpib_window_close(&m.w);
+    free(s.send);
+    free(s.recv);
+    return st;
+}
+
+int mpib_lat_run(const mpib_ctx *ctx)
+{
+    const bench_opts *o = ctx->opts;
+    int st = BENCH_OK;
+    for (int k = 0; lat_op_names[k] != NULL && st == BENCH_OK; k++) {
+        pp_op op = pp_op_by_name(lat_op_names[k]);
+        if (!bench_list_has(o->ops, lat_op_names[k]))
+            continue;
+        int some = 0;
+        for (int i = 0; i < o->nsizes; i++)
+            some |= pp_op_size_ok(op, o->sizes[i]);
+        if (!some) {
+            mpib_note("%s: no size of --sizes suits %s", ctx->rma_backend,
+                      lat_op_names[k]);
+            continue;
+        }
+        for (int w = 0; lat_window_kinds[w] != NULL && st == BENCH_OK; w++)
+            if (bench_list_has(o->windows, lat_window_kinds[w]))
+                st = series(ctx, op, lat_window_kinds[w]);
+    }
+    return st;
+}

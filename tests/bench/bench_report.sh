@@ -1,0 +1,80 @@
+#!/bin/sh
+# bench_report.sh ORMA_BENCH DATA_DIR markdown|plots
+# orma-bench report on the checked-in results of DATA_DIR: sample.json
+# (every suite, a second run that measured one point again), sample.csv
+# (atomics, as --csv writes it) and odd.json (a suite the report does not
+# know, unknown and missing fields, lines that are not results).
+#   markdown: --no-plots; report.md must hold the expected rows, no plots.
+#   plots: the same with plots; exits 77 (skipped) when the plotting
+#          environment cannot be made (no PyPI, no venv module); every PNG
+#          report.md links must be there.
+bench=$1
+data=$2
+mode=$3
+dir=$(mktemp -d "${TMPDIR:-/tmp}/bench_report.XXXXXX") || exit 1
+trap 'rm -rf "$dir"' EXIT
+fail() { echo "bench_report ($mode): $*"; exit 1; }
+
+flags=--no-plots
+[ "$mode" = plots ] && flags=
+"$bench" report "$data/sample.json" "$data/sample.csv" "$data/odd.json" \
+    --out "$dir/out" $flags 2>"$dir/err"
+status=$?
+cat "$dir/err"
+if [ "$status" -eq 3 ] && [ "$mode" = plots ]; then
+    echo "bench_report: skipped: the plotting environment could not be set up (above)"
+    exit 77
+fi
+[ "$status" -eq 0 ] || fail "orma-bench report exited with status $status"
+md="$dir/out/report.md"
+[ -s "$md" ] || fail "no report.md"
+
+# Lines report.md must hold, as they are: a table of each suite (pingpong
+# with its floor, MPI columns and ratios, the later run's 8 B point and a
+# ratio across runs marked), a bar, the unknown suite's generic table.
+while IFS= read -r line; do
+    grep -qxF -- "$line" "$md" || fail "report.md lacks the line: $line"
+done <<'LINES'
+## pingpong
+**put / fence / allocate: round trip, us**
+| bytes | orma | floor xcopy | mpi-rma/openmpi | orma-mpi/openmpi | mpi-p2p/openmpi | orma / xcopy | orma-mpi / mpi-rma (openmpi) |
+| 8 | 0.900 (0.810–12.50) | 0.512 (0.406–13893) | 1.118 (1.111–3033) | 5.005 (4.983–7.098) | 0.533 (0.500–503.9) | 1.76 † | 4.48 |
+| 1M | 141.8 (138.7–6495) | 143.5 (140.7–2469) | 139.7 (136.0–12660) | 135.0 (104.4–1144) | 218.1 (213.6–8407) | 0.99 | 0.97 |
+| (d) lock+put+unlock 8 B allocate / cacheline | 2.56 | <= 4.0 | PASS |
+| 8 | 0.265 (0.257–16.37) | 0.0014 (0.0014–0.096) | 0.431 (0.425–27.70) | 0.512 (0.406–13893) | 8.746 (8.628–3465) |
+## sync
+| epoch | fence | 0.459 (0.439–23.58) | 2.58 | 7.774 (7.563–724.9) | 0.79 |
+## overlap
+| put | 0.502 (0.483–2559) | 0.500 (0.482–1025) | 1.00 | +0.001 | PASS |
+## atomics
+| fop | flush | 0.037 (0.037–0.137) |
+| 64K | 1.641 (1.631–3.686) | 1.775 (1.766–2.771) | 1.360 (1.356–1.920) | 0.83 | 0.92 |
+## ddt
+| WRF_x_vec | 31488 | 5.426 (5.018–130.5) | 21.86 (13.34–79.20) | 1.065 (1.015–66.95) | 4.03 | PASS | 5.09 | FAIL |
+## ghost
+| 1K | 4.250 (3.500–9.000) | 8.500 (5.000–20.00) | 2.00 |
+| setup / - / allocate / P = 4 | - | 120.5 |
+LINES
+for n in 6 7; do
+    grep -q "odd.json:$n: not a JSON object" "$dir/err" || fail "no warning for odd.json:$n"
+done
+
+links=$(grep -o '](plots/[^)]*\.png)' "$md" | sed 's/^](//; s/)$//')
+if [ "$mode" = markdown ]; then
+    [ -z "$links" ] || fail "--no-plots, yet report.md links plots"
+    [ ! -d "$dir/out/plots" ] || fail "--no-plots, yet a plots directory"
+    echo "bench_report: report.md as expected, no plots"
+    exit 0
+fi
+n=0
+for f in $links; do
+    [ "$(head -c 8 "$dir/out/$f" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ] ||
+        fail "$f: not a PNG"
+    n=$((n + 1))
+done
+for f in pingpong-round-trip-put-fence-allocate.png sync-empty-epoch-by-mode-and-rank-count.png \
+         ghost-exchange-fence-allocate-p-4-halo-x.png; do
+    echo "$links" | grep -qxF "plots/$f" || fail "no plot $f"
+done
+[ "$(ls "$dir/out/plots" | wc -l)" -eq "$n" ] || fail "PNGs that report.md does not link"
+echo "bench_report: report.md as expected, $n plots"
