@@ -24,6 +24,7 @@
 #include "check.h"
 #include "ctl.h"
 #include "ghost.h"
+#include "progress.h"
 #include "report.h"
 #include "windows.h"
 
@@ -170,20 +171,23 @@ int ghost_orma_run(const bench_ctx *ctx)
     s.send = bench_xmalloc(ghost_send_size(max));
     s.scratch = bench_xmalloc(max);
     double *us = bench_xmalloc((size_t)ghost_max_batches(o) * sizeof *us);
-    if (bench_window_open(ctx->ctl, "allocate", ghost_area_size(max),
-                          &s.w) != 0)
-        bench_check_fail(ORMA_ERR_INTERNAL, "bench_window_open", __FILE__,
-                         __LINE__);
+    BENCH_CHECK(bench_window_open(ctx->ctl, "allocate", ghost_area_size(max),
+                                  &s.w));
     orma_group all;
     BENCH_CHECK(orma_win_get_group(s.w.win, &all));
     BENCH_CHECK(orma_group_incl(all, s.g.ndistinct, s.g.distinct, &s.nbrs));
     BENCH_CHECK(orma_group_free(&all));
     int st = BENCH_OK;
+    for (int m = GHOST_FENCE; m < GHOST_NSYNC; m++)
+        if (bench_list_has(o->syncs, ghost_sync_names[m]))
+            bench_progress_expect(o->nsizes);
     for (int i = 0; i < o->nsizes; i++)
         for (int m = GHOST_FENCE; m < GHOST_NSYNC; m++) {
             if (!bench_list_has(o->syncs, ghost_sync_names[m]))
                 continue;
-            bench_progress(ghost_sync_names[m], o->sizes[i]);
+            char what[32];
+            snprintf(what, sizeof what, "orma put+%s", ghost_sync_names[m]);
+            bench_progress(what, o->sizes[i]);
             /* A point that did not verify is not reported; the others
              * still run (every rank alike), and the run fails. */
             if (point(&s, o->sizes[i], (ghost_sync)m, us) != 0)
