@@ -154,10 +154,11 @@ int ghost_area_check(const unsigned char *area, const ghost_grid *g,
 
 double ghost_batch_seconds(const bench_opts *o)
 {
-    /* A few scheduler ticks' worth would be too long for the small sizes'
-     * thousands of steps; 2 ms is ~1000 steps of 2 us, and long enough
-     * that the clock and the barrier before it do not count. */
-    return o->quick ? 1e-3 : 2e-3;
+    /* Well below a scheduler tick (4 ms here), so that on a busy machine
+     * most batches run unpreempted (2 ms batches mostly did not); long
+     * enough that the clock and the skew of the barrier before it are a
+     * few per cent. */
+    return o->quick ? 100e-6 : 200e-6;
 }
 
 long ghost_max_batches(const bench_opts *o)
@@ -170,7 +171,7 @@ long ghost_measure(const bench_opts *o, ghost_batch_fn fn, void *arg,
 {
     double target = ghost_batch_seconds(o);
     fn(arg, GHOST_WARMUP_STEPS, (*batch_p)++);
-    long iters = 1;
+    long iters = GHOST_MIN_STEPS;
     double t;
     for (;;) {
         t = fn(arg, iters, (*batch_p)++);

@@ -31,9 +31,11 @@
  *
  * Timing (ghost_measure): after a barrier every rank runs a batch of steps
  * and times it; the batch's time is the slowest rank's, divided by the
- * steps.  A warm-up batch, then batches that double (or more) their steps
- * until one lasts ghost_batch_seconds(); then bench_reps_for() batches of
- * that many steps (--reps: that many).  After every batch, untimed, each
+ * steps.  A warm-up batch, then batches of GHOST_MIN_STEPS steps and more
+ * (at least twice as many each time) until one lasts ghost_batch_seconds();
+ * then bench_reps_for() batches of that many steps (--reps: that many).
+ * Short batches: on a busy machine most of them still run unpreempted, and
+ * the median ignores the others.  After every batch, untimed, each
  * rank checks its slots and guards (the data of the batch's last step). */
 #ifndef BENCH_GHOST_DEF_H
 #define BENCH_GHOST_DEF_H
@@ -147,6 +149,7 @@ int ghost_area_check(const unsigned char *area, const ghost_grid *g,
 typedef double (*ghost_batch_fn)(void *arg, long iters, uint64_t batch);
 
 #define GHOST_WARMUP_STEPS 16
+#define GHOST_MIN_STEPS 8
 #define GHOST_MAX_ITERS (1L << 22)
 
 double ghost_batch_seconds(const bench_opts *o);
