@@ -134,6 +134,7 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
             *dst = v;
         }
     }
+    o->sizes_given = sizes != NULL;
     if (sizes != NULL)
         return parse_sizes(sizes, o, err, errlen);
     const size_t *d = o->quick ? quick_sizes : default_sizes;

@@ -27,6 +27,7 @@ enum { BENCH_OK = 0, BENCH_FAIL = 1, BENCH_USAGE = 2 };
 typedef struct bench_opts {
     size_t sizes[BENCH_MAX_SIZES];
     int nsizes;            /* never 0 after bench_opts_parse */
+    int sizes_given;       /* --sizes was given (else the defaults) */
     long reps;             /* 0: chosen per data point (plan.h) */
     const char *json_path; /* NULL: no JSON output */
     const char *csv_path;  /* NULL: no CSV output */

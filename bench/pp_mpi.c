@@ -1,13 +1,14 @@
-/* pp_mpi.c -- the MPI backends of pingpong and latency (pp_mpi.h): which
- * variants are there, the MPI jobs that measure them, and their results
- * read back.
+/* pp_mpi.c -- the MPI backends of pingpong, latency and ghost (pp_mpi.h):
+ * which variants are there, the MPI jobs that measure them, and their
+ * results read back.
  *
  * Per variant, rank 0 runs at most two jobs, one after the other: the
  * host's (mpi-rma and mpi-p2p, whichever --backends names) and the
- * preloaded one (orma-mpi).  Each gets this run's suite and options --
- * sizes, reps, quick, window, sync, and the ops of --op it makes -- and a
- * temporary --json file, which is read back once the job has ended; a job that fails
- * still contributes the rows it verified.  The programs are found beside
+ * preloaded one (orma-mpi), of as many ranks as this run.  Each gets
+ * this run's suite and options -- sizes, reps, quick, window, sync, and
+ * the ops of --op it makes -- and a temporary --json file, which is read
+ * back once the job has ended; a job that fails still contributes the
+ * rows it verified.  The programs are found beside
  * orma-bench (bin/orma-bench-mpi-<variant>, lib/liborma-mpi-<variant>.so
  * of the same build), mpirun.<variant> on PATH. */
 #include <errno.h>
@@ -127,7 +128,7 @@ static const char *mpi_ops(const bench_opts *o, char *buf, size_t len)
 
 /* A job's arguments after the program: this run's suite and options. */
 typedef struct job_args {
-    const char *argv[24];
+    const char *argv[25];
     char sizes[BENCH_MAX_SIZES * 12];
     char reps[24];
 } job_args;
@@ -192,11 +193,11 @@ static int run_job(const bench_ctx *ctx, const pp_mpi_variant *v,
     char what[96];
     snprintf(what, sizeof what, "%s on %s, an MPI job", backends, v->name);
     bench_progress_status(what);
-    bench_note("%s on %s: mpirun.%s -n 2 orma-bench-mpi-%s %s%s%s%s",
-               backends, v->name, v->name, v->name, ctx->suite,
+    bench_note("%s on %s: mpirun.%s -n %d orma-bench-mpi-%s %s%s%s%s",
+               backends, v->name, v->name, ctx->size, v->name, ctx->suite,
                lib != NULL ? ", liborma-mpi-" : "", lib != NULL ? v->name : "",
                lib != NULL ? ".so preloaded" : "");
-    int rc = pp_mpi_launch(v, mpirun, lib, prog, a.argv);
+    int rc = pp_mpi_launch(v, mpirun, ctx->size, lib, prog, a.argv);
     long got = bench_report_load(ctx, json);
     unlink(json);
     if (rc != 0)

@@ -1,19 +1,20 @@
-/* pp_mpi.h -- the MPI backends of the pingpong and latency suites, seen
- * from orma-bench (--backends):
+/* pp_mpi.h -- the MPI backends of the pingpong, latency and ghost suites,
+ * seen from orma-bench (--backends):
  *
  *   orma       orma's own calls (pingpong.c, latency.c), the default
  *   mpi-rma    the same measurements with plain MPI one-sided calls on the
  *              host MPI (the program orma-bench-mpi-<variant>, mpi/mpib.h)
  *   mpi-p2p    an MPI_Send/MPI_Recv ping-pong of the same sizes (latency:
- *              half of its round trip, OSU's osu_latency)
+ *              half of its round trip, OSU's osu_latency; ghost: the
+ *              exchange with MPI_Isend/MPI_Irecv)
  *   orma-mpi   the mpi-rma program with liborma-mpi preloaded
  *
  * each MPI backend for every host MPI in pp_mpi_variants whose program,
  * library and mpirun are found; the rows' backend is "<name>/<variant>".
- * Rank 0 starts the MPI jobs one after the other (mpirun -n 2 program
- * SUITE [options], its own job: the orma ranks wait in a barrier
- * meanwhile), reads their results back from a JSON file and reports them
- * as this run's own (report.h). */
+ * Rank 0 starts the MPI jobs one after the other (mpirun -n P program
+ * SUITE [options], P the ranks of this run, its own job: the orma ranks
+ * wait in a barrier meanwhile), reads their results back from a JSON file
+ * and reports them as this run's own (report.h). */
 #ifndef BENCH_PP_MPI_H
 #define BENCH_PP_MPI_H
 
@@ -50,13 +51,13 @@ int pp_mpi_wanted(const bench_opts *o);
  * crashed): the same on every rank. */
 int pp_mpi_run(const bench_ctx *ctx);
 
-/* Rank 0: one MPI job -- mpirun.<variant> [flags] -n 2 [LD_PRELOAD of lib
- * when not NULL] prog args... -- with this environment less orma-run's
+/* Rank 0: one MPI job -- mpirun.<variant> [flags] -n nranks [LD_PRELOAD of
+ * lib when not NULL] prog args... -- with this environment less orma-run's
  * ORMA_BOOT_* (the job is not an orma-run job), stdout discarded (its
  * results come back through --json), stderr passed on.  Waits for it.
  * Returns its exit status (128 + signal when killed), or -1 after
  * printing why it could not start. */
-int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun,
+int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun, int nranks,
                   const char *lib, const char *prog,
                   const char *const *args);
 

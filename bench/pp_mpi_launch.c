@@ -62,18 +62,19 @@ static _Noreturn void exec_job(const char *mpirun, char **argv, char **env,
     _exit(127);
 }
 
-int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun,
+int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun, int nranks,
                   const char *lib, const char *prog,
                   const char *const *args)
 {
     const char *argv[MAX_ARGS];
-    char preload[4096];
+    char preload[4096], np[16];
     int k = 0;
     argv[k++] = mpirun;
     for (int i = 0; v->flags[i] != NULL; i++)
         argv[k++] = v->flags[i];
+    snprintf(np, sizeof np, "%d", nranks);
     argv[k++] = "-n";
-    argv[k++] = "2";
+    argv[k++] = np;
     if (lib != NULL) {
         if (v->env == PP_ENV_X) {
             snprintf(preload, sizeof preload, "LD_PRELOAD=%s", lib);

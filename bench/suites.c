@@ -5,6 +5,7 @@
 #include "atomics.h"
 #include "bench.h"
 #include "ddt.h"
+#include "ghost.h"
 #include "latency.h"
 #include "overlap.h"
 #include "pingpong.h"
@@ -29,6 +30,9 @@ static const bench_suite suites[] = {
     {"ddt",
      "DDTBench layouts: typed put vs pack+put+unpack vs contiguous, 2 ranks",
      bench_ddt_run, 0},
+    {"ghost",
+     "ghost-area exchange on a 2-D grid: one-sided / point-to-point, P ranks",
+     bench_ghost_run, 1},
 };
 
 const bench_suite *bench_suite_at(int i)

@@ -1,14 +1,15 @@
 /* mpib.h -- orma-bench-mpi-<variant>, the program of orma-bench's MPI
- * backends: the pingpong suite's round trips and the latency suite's loops
- * written with plain MPI.  Built once per host MPI (Open MPI, MPICH)
+ * backends: the pingpong suite's round trips, the latency suite's loops and
+ * the ghost suite's exchange written with plain MPI.  Built once per host MPI (Open MPI, MPICH)
  * against its mpi.h, linked with that MPI alone -- never with orma:
  * preloading liborma-mpi is what turns the mpi-rma backend into orma-mpi,
  * so the binary must not carry orma itself.
  *
  *   mpirun -n 2 orma-bench-mpi-<variant> [SUITE] --backends LIST [options]
+ *   mpirun -n P orma-bench-mpi-<variant> ghost --backends LIST [options]
  *
- * SUITE: pingpong (the default) or latency.  Backends (--backends, default
- * mpi-rma):
+ * SUITE: pingpong (the default), latency or ghost (P ranks; its steps, both
+ * kinds, are in mpib_ghost.c).  Backends (--backends, default mpi-rma):
  *   mpi-rma   pingpong: put, get, acc, gacc, fop, cas on MPI windows
  *             (mpib_rma.c), each window flavour and sync mode of the orma
  *             suite; latency: put, get, acc in OSU's loops (mpib_lat.c);
@@ -35,11 +36,13 @@
 #endif
 
 typedef struct mpib_ctx {
-    const char *suite;       /* "pingpong" or "latency": the rows' suite */
+    const char *suite;       /* "pingpong", "latency" or "ghost": the rows'
+                                suite */
     const bench_opts *opts;
     int rank;
     const char *rma_backend; /* "mpi-rma/<variant>", "orma-mpi/..." or NULL */
     const char *p2p_backend; /* "mpi-p2p/<variant>" or NULL */
+    int size;                /* ranks in the job: the rows' p */
 } mpib_ctx;
 
 /* A failed MPI call: print it (with MPI's error string) and abort the job;
@@ -82,12 +85,14 @@ void mpib_emit(const char *suite, const char *backend, const char *op, const cha
 void mpib_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void mpib_progress(const char *what, size_t bytes);
 
-/* The suites (collective; a BENCH_* status, the same on both ranks):
+/* The suites (collective; a BENCH_* status, the same on every rank):
  * pingpong's one-sided and send/recv round trips, latency's one-sided
- * loops and its send/recv reference. */
+ * loops and its send/recv reference (2 ranks), ghost's exchange, both
+ * kinds (P ranks). */
 int mpib_rma_run(const mpib_ctx *ctx);
 int mpib_p2p_run(const mpib_ctx *ctx);
 int mpib_lat_run(const mpib_ctx *ctx);
 int mpib_p2p_latency_run(const mpib_ctx *ctx);
+int mpib_ghost_run(const mpib_ctx *ctx);
 
 #endif

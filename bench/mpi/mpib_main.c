@@ -1,16 +1,18 @@
 /* mpib_main.c -- orma-bench-mpi-<variant> (mpib.h): join MPI, parse the
  * suite and its options, check what serves the one-sided calls, run the
- * backends asked for.  orma-bench starts it (pingpong and latency
+ * backends asked for.  orma-bench starts it (pingpong, latency and ghost
  * --backends); it runs on its own as well:
  *
  *   mpirun -n 2 orma-bench-mpi-openmpi --backends mpi-rma,mpi-p2p --quick
  *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
- *          orma-bench-mpi-openmpi latency --backends orma-mpi --quick */
+ *          orma-bench-mpi-openmpi latency --backends orma-mpi --quick
+ *   mpirun -n 4 orma-bench-mpi-openmpi ghost --backends mpi-rma,mpi-p2p */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "bind.h"
+#include "ghost_def.h"
 #include "lat_def.h"
 #include "mpib.h"
 #include "mpib_pp.h"
@@ -19,18 +21,24 @@ static const char *const backends[] = {"mpi-rma", "orma-mpi", "mpi-p2p",
                                        NULL};
 static const char *const ops[] = {"put", "get", "acc", "gacc", "fop", "cas",
                                   NULL};
+static const char *const ghost_windows[] = {"allocate", NULL};
+static const char *const ghost_ops[] = {NULL};
 
 static void usage(FILE *f)
 {
     fprintf(f,
         "usage: mpirun -n 2 orma-bench-mpi-%s [SUITE] [--backends LIST] "
         "[options]\n"
+        "       mpirun -n P orma-bench-mpi-%s ghost [--backends LIST] "
+        "[options]\n"
         "\n"
-        "orma-bench's pingpong round trips (SUITE pingpong, the default) or\n"
-        "latency loops (SUITE latency) with plain MPI calls, on %s.\n"
+        "orma-bench's pingpong round trips (SUITE pingpong, the default),\n"
+        "latency loops (SUITE latency) or ghost-area exchange (SUITE ghost,\n"
+        "--sync p2p, fence, pscw, lock) with plain MPI calls, on %s.\n"
         "  --backends LIST  mpi-rma (default): the host MPI's one-sided;\n"
         "                   orma-mpi: the same with liborma-mpi preloaded;\n"
-        "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong\n"
+        "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong (ghost:\n"
+        "                   MPI_Isend/MPI_Irecv)\n"
         "  --op LIST        pingpong: put, get (default), acc, gacc, fop,\n"
         "                   cas; latency: put, get, acc (default all)\n"
         "  --window LIST, --sync LIST, --sizes LIST, --reps N, --json FILE,\n"
@@ -39,7 +47,7 @@ static void usage(FILE *f)
         "\n"
         "Rows are reported as <backend>/%s.  Exit status: 0, 1 when data\n"
         "did not verify, 2 for usage errors.\n",
-        MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT);
+        MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT);
 }
 
 /* 1 when MPI_Put is served by liborma-mpi, by its shared object's name. */
@@ -99,7 +107,8 @@ static int check_backends(const bench_opts *o, int rank, mpib_ctx *ctx,
     return 0;
 }
 
-static int check_filters(const bench_opts *o, int rank, int latency)
+static int check_filters(const bench_opts *o, int rank, int latency,
+                         int ghost)
 {
     const char *lists[3] = {o->windows, o->ops, o->syncs};
     const char *const *known[3] = {mpib_window_kinds, ops, pp_sync_names};
@@ -107,6 +116,11 @@ static int check_filters(const bench_opts *o, int rank, int latency)
         known[0] = lat_window_kinds;
         known[1] = lat_op_names;
         known[2] = lat_sync_names;
+    }
+    if (ghost) {
+        known[0] = ghost_windows;
+        known[1] = ghost_ops;
+        known[2] = ghost_sync_names;
     }
     const char *what[3] = {"window", "op", "sync"};
     char bad[64];
@@ -129,16 +143,18 @@ static int run(int argc, char **argv, int rank, int size)
     if (argc > 1 && strncmp(argv[1], "-", 1) != 0) {
         suite = argv[1];
         first = 2;
-        if (strcmp(suite, "pingpong") != 0 && strcmp(suite, "latency") != 0) {
+        if (strcmp(suite, "pingpong") != 0 && strcmp(suite, "latency") != 0 &&
+            strcmp(suite, "ghost") != 0) {
             if (rank == 0) {
                 fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
-                        "(pingpong, latency)\n", MPIB_VARIANT, suite);
+                        "(pingpong, latency, ghost)\n", MPIB_VARIANT, suite);
                 usage(stderr);
             }
             return BENCH_USAGE;
         }
     }
     int latency = strcmp(suite, "latency") == 0;
+    int ghost = strcmp(suite, "ghost") == 0;
     bench_opts opts;
     char err[160];
     int pr = bench_opts_parse(argc, argv, first, &opts, err, sizeof err);
@@ -157,15 +173,17 @@ static int run(int argc, char **argv, int rank, int size)
                     MPIB_VARIANT);
         return BENCH_USAGE;
     }
-    if (size != 2) {
+    if (ghost) {
+        ghost_default_sizes(&opts);
+    } else if (size != 2) {
         if (rank == 0)
             fprintf(stderr, "orma-bench-mpi-%s: needs exactly 2 ranks, not "
                     "%d\n", MPIB_VARIANT, size);
         return BENCH_USAGE;
     }
-    mpib_ctx ctx = {suite, &opts, rank, NULL, NULL};
+    mpib_ctx ctx = {suite, &opts, rank, NULL, NULL, size};
     char rma[64], p2p[64];
-    int ok = check_filters(&opts, rank, latency) == 0;
+    int ok = check_filters(&opts, rank, latency, ghost) == 0;
     if (!mpib_all_ok(ok))
         return BENCH_USAGE;
     ok = check_backends(&opts, rank, &ctx, rma, p2p, sizeof rma) == 0;
@@ -184,9 +202,11 @@ static int run(int argc, char **argv, int rank, int size)
             mpib_note("ranks not pinned: fewer than 2 CPUs allowed");
     }
     int st = BENCH_OK;
-    if (ctx.rma_backend != NULL)
+    if (ghost)
+        st = mpib_ghost_run(&ctx);
+    else if (ctx.rma_backend != NULL)
         st = latency ? mpib_lat_run(&ctx) : mpib_rma_run(&ctx);
-    if (st == BENCH_OK && ctx.p2p_backend != NULL)
+    if (!ghost && st == BENCH_OK && ctx.p2p_backend != NULL)
         st = latency ? mpib_p2p_latency_run(&ctx) : mpib_p2p_run(&ctx);
     mpib_report_close();
     return st;

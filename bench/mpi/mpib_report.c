@@ -13,6 +13,7 @@
 
 static struct {
     int active; /* rank 0 after a successful open */
+    int p;      /* ranks in the job */
     FILE *json;
     int header_done;
 } rep;
@@ -33,6 +34,7 @@ int mpib_report_open(const mpib_ctx *ctx)
         return -1;
     }
     rep.active = ctx->rank == 0;
+    rep.p = ctx->size;
     bench_progress_open("pingpong", rep.active && !ctx->opts->quiet);
     return 0;
 }
@@ -74,7 +76,7 @@ void mpib_emit(const char *suite, const char *backend, const char *op,
     char sz[24];
     bench_format_size(bytes, sz, sizeof sz);
     printf("%-9s %-16s %-9s %-*s %-*s %2d %6s %7ld %10.3f %10.3f %10.3f "
-           "%10.1f\n", suite, backend, op, sw, sync, ww, window, 2, sz, n,
+           "%10.1f\n", suite, backend, op, sw, sync, ww, window, rep.p, sz, n,
            s.min, s.median, s.max, mbps);
     fflush(stdout);
     if (rep.json == NULL)
@@ -82,11 +84,12 @@ void mpib_emit(const char *suite, const char *backend, const char *op,
     /* The strings are names from the code: no escaping needed. */
     fprintf(rep.json,
             "{\"suite\":\"%s\",\"backend\":\"%s\",\"op\":\"%s\","
-            "\"sync\":\"%s\",\"window\":\"%s\",\"p\":2,\"bytes\":%zu,"
+            "\"sync\":\"%s\",\"window\":\"%s\",\"p\":%d,\"bytes\":%zu,"
             "\"reps\":%ld,\"min_us\":%.6g,\"median_us\":%.6g,"
             "\"max_us\":%.6g,\"mbps\":%.6g}\n",
-            suite, backend, op, sync, window, bytes, n, finite_or_zero(s.min),
-            finite_or_zero(s.median), finite_or_zero(s.max),
+            suite, backend, op, sync, window, rep.p, bytes, n,
+            finite_or_zero(s.min), finite_or_zero(s.median),
+            finite_or_zero(s.max),
             finite_or_zero(mbps));
     fflush(rep.json);
 }
