@@ -370,8 +370,16 @@ int orma_win_shared_query(orma_win win, int rank, size_t *size_p,
                           int *disp_unit_p, void **base_p);
 
 /* A window on existing memory [base, base+size).  Memory from
- * orma_alloc_mem is accessed directly; other memory through single-copy
- * system calls (process_vm_readv/writev). */
+ * orma_alloc_mem is accessed directly.  Of other private memory (malloc,
+ * anonymous mappings, static data; not the main stack or file mappings),
+ * the whole pages inside [base, base+size) are moved into a shared segment
+ * at the same addresses with the same contents, so peers access them
+ * directly too, and moved back into private memory when the window is
+ * freed (ORMA_ADOPT=0: not done); the rest is reached through single-copy
+ * system calls (process_vm_readv/writev).  While a window holds adopted
+ * pages, no other thread may access them during its creation and freeing,
+ * and a fork()ed child shares them instead of copying.  orma_win_attach
+ * does the same for a dynamic window's region, until orma_win_detach. */
 int orma_win_create(void *base, size_t size, int disp_unit, orma_info info,
                     orma_win *win_p);
 

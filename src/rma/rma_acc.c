@@ -120,7 +120,7 @@ int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rm
         return body(win, op, w, plan);
     uint64_t mask = rma_stripe_mask((uint64_t)op->offset, op->len);
     rma_stripe_lock(t->stripes, mask);
-    if (w->shared)
+    if (w->hw)
         rma_hw_drain(win, op->target);
     int status = body(win, op, w, plan);
     rma_stripe_unlock(t->stripes, mask);

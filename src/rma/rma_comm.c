@@ -18,12 +18,29 @@ static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t
     case RMA_PATH_DIRECT:
         w->path = RMA_PATH_DIRECT;
         w->shared = t->shared;
+        w->hw = t->hw;
         w->ptr = t->base + offset;
         return ORMA_SUCCESS;
     case RMA_PATH_CMA:
         w->path = RMA_PATH_CMA;
         w->shared = 0;
+        w->hw = 0;
         w->raddr = t->raddr + offset;
+        return ORMA_SUCCESS;
+    case RMA_PATH_PART:
+        w->hw = 1;
+        /* Inside the adopted pages: mapped here.  Elsewhere, or across
+         * their edge, the system calls, which reach the adopted pages as
+         * well: the owner's addresses are unchanged. */
+        if (offset >= t->lo && offset <= t->hi && len <= t->hi - offset) {
+            w->path = RMA_PATH_DIRECT;
+            w->shared = 1;
+            w->ptr = t->base + offset;
+        } else {
+            w->path = RMA_PATH_CMA;
+            w->shared = 0;
+            w->raddr = t->raddr + offset;
+        }
         return ORMA_SUCCESS;
     case RMA_PATH_DYNAMIC:
         return rma_dyn_resolve(win, target, (uint64_t)offset, len, w);

@@ -17,13 +17,16 @@
 /* Where the bytes of one access are, resolved once. */
 struct rma_where {
     int path;        /* RMA_PATH_DIRECT or RMA_PATH_CMA */
-    int shared;      /* the memory is a segment every rank maps (atomics) */
+    int shared;      /* the memory is a segment every rank maps: this access
+                        may use hardware atomics */
+    int hw;          /* other accesses to this memory may use hardware
+                        atomics: a plain update must drain them (rma_acc.c) */
     char *ptr;       /* DIRECT */
     uintptr_t raddr; /* CMA */
 };
 
 struct rma_region_copy {
-    uint64_t base, size, seg_seq, seg_off;
+    uint64_t base, size, seg_seq, seg_off, map_lo, map_hi;
 };
 
 /* Perform op now if its target can be accessed, else queue it. */

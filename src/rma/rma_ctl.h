@@ -27,13 +27,17 @@ struct rma_ctl_header {
 };
 
 /* One attached region of a dynamic window; seg_seq != 0 names the owner's
- * orma_alloc_mem segment holding it (direct access), else the region is
- * private memory (single-copy syscalls). */
+ * segment holding [base + map_lo, base + map_hi) of it (direct access):
+ * an orma_alloc_mem allocation, which holds all of it, or the region's
+ * whole pages adopted at attach (shm_adopt.h); the rest is private memory
+ * (single-copy syscalls). */
 struct rma_region {
     _Atomic uint64_t base;    /* address at the owner */
     _Atomic uint64_t size;
     _Atomic uint64_t seg_seq; /* 0: private memory */
-    _Atomic uint64_t seg_off; /* offset of base in that segment */
+    _Atomic uint64_t seg_off; /* where base would be in that segment, modulo
+                                 2^64 (adopted: before its start) */
+    _Atomic uint64_t map_lo, map_hi; /* seg_seq != 0: the mapped bytes */
 };
 
 struct rma_ctl_rank {

@@ -7,13 +7,15 @@
 static struct rma_heap_block *rma_heap_blocks;
 static uint64_t rma_heap_next_seq = 1;
 
+uint64_t rma_heap_seq_new(void) { return rma_heap_next_seq++; }
+
 int rma_heap_alloc(size_t size, void **base_p)
 {
     struct rma_heap_block *b = calloc(1, sizeof *b);
     if (!b)
         return util_error(ORMA_ERR_NOMEM, "out of memory allocating %zu bytes", size);
     char name[SHM_NAME_MAX];
-    b->seq = rma_heap_next_seq++;
+    b->seq = rma_heap_seq_new();
     boot_job_name(name, sizeof name, "m%llu-r%d", (unsigned long long)b->seq, boot_job.rank);
     int status = shm_seg_create(name, size ? size : 1, &b->seg);
     if (status) {

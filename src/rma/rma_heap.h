@@ -24,5 +24,8 @@ int rma_heap_free(void *base);
 /* The allocation holding all of [base, base+len), or NULL. */
 const struct rma_heap_block *rma_heap_find(const void *base, size_t len);
 void rma_heap_release_all(void);
+/* A new number for a segment named "m<seq>-r<rank>", which peers map as
+ * they map allocations (dynamic windows' adopted regions, rma_dynamic.c). */
+uint64_t rma_heap_seq_new(void);
 
 #endif

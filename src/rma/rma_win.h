@@ -5,6 +5,7 @@
 
 #include "rma_ctl.h"
 #include "rma_epoch.h"
+#include "shm_adopt.h"
 #include "shm_seg.h"
 
 #include <orma.h>
@@ -16,7 +17,9 @@ enum rma_path {
     RMA_PATH_NONE,   /* the target exposes no memory (size 0) */
     RMA_PATH_DIRECT, /* mapped here: load and store */
     RMA_PATH_CMA,    /* private memory of another process: single-copy syscalls */
-    RMA_PATH_DYNAMIC /* decided per access from the target's region table */
+    RMA_PATH_DYNAMIC, /* decided per access from the target's region table */
+    RMA_PATH_PART    /* create on private memory whose whole pages were adopted
+                        (shm_adopt.h): DIRECT inside [lo, hi), CMA elsewhere */
 };
 
 /* A segment of a dynamic-window target mapped here on first access. */
@@ -28,7 +31,8 @@ struct rma_dyn_map {
 
 struct rma_target {
     char *base;       /* DIRECT: the target's window base, mapped here */
-    uintptr_t raddr;  /* CMA: the target's base in its own address space */
+    uintptr_t raddr;  /* CMA, PART: the target's base in its own address space */
+    size_t lo, hi;    /* PART: the offsets reached through base */
     size_t size;
     int disp_unit;
     int path;
@@ -44,6 +48,8 @@ struct rma_target {
     uint8_t lock_held;   /* the lock word was taken (not with NOCHECK) */
     uint8_t shared;      /* its memory is a shared segment every rank maps:
                             hardware atomics work on it (rma_atomic.h) */
+    uint8_t hw;          /* some origin may update its memory, or part of it,
+                            with hardware atomics: plain updates drain them */
     struct rma_ctl_rank *ctl;
     _Atomic uint32_t *stripes; /* its accumulate locks (rma_stripe.h) */
     struct shm_seg seg;      /* our mapping of its memory, when we own one */
@@ -107,10 +113,13 @@ struct rma_win {
     struct rma_ctl_rank *my_ctl;
     _Atomic uint32_t *my_hw_busy; /* our hw_busy slots, one per target */
     struct shm_seg data_seg;  /* allocate: our part; shared: the whole segment */
+    struct shm_adopt adopt;   /* create on private memory: its adopted pages */
     struct rma_target *targets;
     struct rma_op *queue;
     size_t nqueued, queue_cap;
     uint32_t nattached;       /* dynamic: regions attached here */
+    struct shm_adopt *dyn_adopt; /* dynamic: the adopted pages of region i of
+                                    our table, max_attach of them, or NULL */
     struct rma_win_hints hints;
     char *acc_buf;            /* accumulates in chunks (rma_acc.c), or NULL */
 };
@@ -146,5 +155,7 @@ int rma_win_barrier(struct rma_win *win);
 /* Dynamic windows */
 int rma_win_attach(struct rma_win *win, void *base, size_t size);
 int rma_win_detach(struct rma_win *win, const void *base);
+/* Our adopted regions back to private memory (window teardown). */
+void rma_dyn_release(struct rma_win *win);
 
 #endif

@@ -31,8 +31,10 @@ struct rma_win_record {
     uint32_t hints;   /* struct rma_win_hints, packed: all ranks must agree */
     uint64_t base;    /* CMA: the address at the owner */
     uint64_t size;
-    uint64_t seg_off; /* DIRECT: where the part starts in the segment */
-    char seg[48];     /* DIRECT: the segment's name after the job prefix */
+    uint64_t seg_off; /* DIRECT: where the part starts in the segment;
+                         PART: the offset of the first adopted byte */
+    uint64_t part_len;/* PART: the adopted bytes, the whole segment */
+    char seg[48];     /* DIRECT, PART: the segment's name after the job prefix */
 };
 
 _Static_assert(sizeof(struct rma_win_record) <= BOOT_SLOT_SIZE, "record must fit an exchange slot");
@@ -97,6 +99,25 @@ static int rma_win_open_ctl(struct rma_win *win, const struct rma_win_record *re
     return ORMA_SUCCESS;
 }
 
+/* create on private memory: its whole pages into a segment peers map
+ * (shm_adopt.h), unless ORMA_ADOPT=0 or they cannot be moved. */
+static int rma_win_adopt(struct rma_win *win, void *base, size_t size, struct rma_win_record *rec)
+{
+    if (!util_config.adopt || win->nranks == 1)
+        return ORMA_SUCCESS;
+    char name[SHM_NAME_MAX];
+    snprintf(rec->seg, sizeof rec->seg, "w%u-r%d-a", win->id, boot_job.rank);
+    boot_job_name(name, sizeof name, "%s", rec->seg);
+    int status = shm_adopt(base, size, name, shm_page_size(), &win->adopt);
+    if (status || !win->adopt.addr)
+        return status;
+    rec->seg_off = (uint64_t)(win->adopt.addr - (char *)base);
+    rec->part_len = win->adopt.len;
+    /* All of it adopted (page-aligned memory): the plain direct path. */
+    rec->path = rec->seg_off == 0 && rec->part_len == size ? RMA_PATH_DIRECT : RMA_PATH_PART;
+    return ORMA_SUCCESS;
+}
+
 /* This rank's part: create what must be created, fill the record. */
 static int rma_win_local_part(struct rma_win *win, void *base, size_t size, struct rma_win_record *rec)
 {
@@ -125,11 +146,11 @@ static int rma_win_local_part(struct rma_win *win, void *base, size_t size, stru
             rec->path = RMA_PATH_DIRECT;
             snprintf(rec->seg, sizeof rec->seg, "%s", b->seg.name + strlen(boot_job.prefix));
             rec->seg_off = (uint64_t)((char *)base - (char *)b->base);
-        } else {
-            rec->path = RMA_PATH_CMA;
-            rec->base = (uint64_t)(uintptr_t)base;
+            return ORMA_SUCCESS;
         }
-        return ORMA_SUCCESS;
+        rec->path = RMA_PATH_CMA;
+        rec->base = (uint64_t)(uintptr_t)base;
+        return rma_win_adopt(win, base, size, rec);
     case ORMA_WIN_FLAVOR_DYNAMIC:
         rec->path = RMA_PATH_DYNAMIC;
         return ORMA_SUCCESS;
@@ -166,6 +187,27 @@ static int rma_win_shared_segment(const struct rma_team *team, struct rma_win *w
     return status;
 }
 
+/* A target whose create window is partly adopted: its segment holds
+ * [seg_off, seg_off + part_len) of the window, the rest by system calls. */
+static int rma_win_map_part(struct rma_win *win, int r, const struct rma_win_record *rec)
+{
+    struct rma_target *t = &win->targets[r];
+    char name[SHM_NAME_MAX];
+    boot_job_name(name, sizeof name, "%s", rec->seg);
+    int status = shm_seg_open(name, 0, &t->seg);
+    if (status)
+        return status;
+    if (rec->part_len > t->seg.size || rec->seg_off > rec->size || rec->part_len > rec->size - rec->seg_off)
+        return util_error(ORMA_ERR_PEER, "rank %d's adopted part of window %u lies outside segment %s", r,
+                          win->id, name);
+    t->raddr = (uintptr_t)rec->base;
+    t->lo = (size_t)rec->seg_off;
+    t->hi = (size_t)(rec->seg_off + rec->part_len);
+    t->base = (char *)t->seg.base - t->lo; /* base + offset for offsets in [lo, hi) */
+    t->shared = 0;                          /* per access (rma_comm.c) */
+    return ORMA_SUCCESS;
+}
+
 static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_record *rec)
 {
     struct rma_target *t = &win->targets[r];
@@ -175,9 +217,10 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     t->job_rank = rec->job_rank;
     t->path = rec->path;
     t->shared = rec->path == RMA_PATH_DIRECT;
+    t->hw = rec->path == RMA_PATH_DIRECT || rec->path == RMA_PATH_PART;
     t->ctl = rma_ctl_block(win->ctl, r);
     t->stripes = rma_ctl_stripes(win->ctl, t->ctl);
-    if (r == win->rank && (t->path == RMA_PATH_CMA || t->path == RMA_PATH_DIRECT)) {
+    if (r == win->rank && (t->path == RMA_PATH_CMA || t->path == RMA_PATH_DIRECT || t->path == RMA_PATH_PART)) {
         t->path = RMA_PATH_DIRECT; /* our own memory: plain copies */
         t->base = win->base;
         return ORMA_SUCCESS;
@@ -186,6 +229,8 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
         t->raddr = (uintptr_t)rec->base;
         return ORMA_SUCCESS;
     }
+    if (t->path == RMA_PATH_PART)
+        return rma_win_map_part(win, r, rec);
     if (t->path != RMA_PATH_DIRECT)
         return ORMA_SUCCESS;
     if (win->flavor == ORMA_WIN_FLAVOR_SHARED) {
@@ -218,6 +263,11 @@ void rma_win_release(struct rma_win *win)
             }
         }
     }
+    /* Our adopted pages back to private memory (the table of dynamic
+     * regions is in the control segment: first). */
+    if (win->ctl)
+        rma_dyn_release(win);
+    shm_adopt_release(&win->adopt);
     shm_seg_unmap(&win->ctl_seg);
     shm_seg_unmap(&win->data_seg);
     rma_win_unregister(win);
@@ -233,6 +283,8 @@ static void rma_win_unlink_names(struct rma_win *win)
         return; /* unlinked at creation */
     if (win->data_seg.base && win->flavor == ORMA_WIN_FLAVOR_ALLOCATE)
         shm_seg_unlink(win->data_seg.name);
+    if (win->adopt.addr)
+        shm_seg_unlink(win->adopt.name);
     if (win->rank == 0) {
         shm_seg_unlink(win->ctl_seg.name);
         if (win->flavor == ORMA_WIN_FLAVOR_SHARED)

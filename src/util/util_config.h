@@ -26,6 +26,10 @@
     X(CHECK, check, BOOL, "0",                                                  \
       "1: also check that origin and target type signatures (sequences of "     \
       "basic types) match, as MPI requires; 0: only that the data sizes match") \
+    X(ADOPT, adopt, BOOL, "1",                                                  \
+      "1: a window created on private memory moves its whole pages into a "     \
+      "shared segment at the same addresses, which peers load and store; 0: "  \
+      "peers reach it with single-copy system calls")                          \
     X(BOOT_RANK, boot_rank, INT, "-1", "set by orma-run: rank of this process") \
     X(BOOT_SIZE, boot_size, INT, "0", "set by orma-run: number of ranks")       \
     X(BOOT_JOB, boot_job, STRING, "", "set by orma-run: the job's random token")\

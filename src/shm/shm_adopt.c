@@ -1,0 +1,97 @@
+/* shm_adopt.c -- private memory made shared in place (shm_adopt.h). */
+#include "shm_adopt.h"
+#include "util_log.h"
+#include "util_status.h"
+
+#include <fcntl.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+/* 1 when every byte of [lo, hi) lies in private anonymous mappings of this
+ * process other than the main stack, by /proc/self/maps. */
+static int shm_adopt_eligible(uintptr_t lo, uintptr_t hi)
+{
+    FILE *f = fopen("/proc/self/maps", "re");
+    if (!f)
+        return 0;
+    char line[512];
+    uintptr_t covered = lo; /* [lo, covered) is known to be eligible */
+    int ok = 1;
+    while (ok && covered < hi && fgets(line, sizeof line, f)) {
+        unsigned long s, e, inode;
+        char perms[8], path[256] = "";
+        int n = sscanf(line, "%lx-%lx %7s %*s %*s %lu %255s", &s, &e, perms, &inode, path);
+        if (n < 4)
+            continue;
+        if (e <= covered || s >= hi)
+            continue;
+        ok = s <= covered && strcmp(perms, "rw-p") == 0 && inode == 0 &&
+             (path[0] == '\0' || strcmp(path, "[heap]") == 0);
+        covered = e;
+    }
+    fclose(f);
+    return ok && covered >= hi;
+}
+
+/* Move len bytes of a new mapping made by map_new (holding a copy of
+ * [addr, addr + len)) onto addr.  0 or -1 (addr unchanged). */
+static int shm_adopt_move(char *addr, size_t len, int fd)
+{
+    void *tmp = fd >= 0 ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
+                        : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (tmp == MAP_FAILED)
+        return -1;
+    memcpy(tmp, addr, len);
+    /* The system call itself: memory hooks that interpose on mremap (UCX's,
+     * under MPICH) have been seen to drop its fifth argument, moving the
+     * mapping to address 0 instead of onto addr. */
+    void *moved = (void *)syscall(SYS_mremap, tmp, len, len, MREMAP_MAYMOVE | MREMAP_FIXED, addr);
+    if (moved != (void *)addr) {
+        munmap(moved == MAP_FAILED ? tmp : moved, len);
+        return -1;
+    }
+    return 0;
+}
+
+int shm_adopt(void *base, size_t size, const char *name, size_t min_len, struct shm_adopt *a)
+{
+    memset(a, 0, sizeof *a);
+    uintptr_t page = shm_page_size(), b = (uintptr_t)base;
+    if (size > UINTPTR_MAX - b)
+        return ORMA_SUCCESS;
+    uintptr_t lo = (b + page - 1) & ~(page - 1), hi = (b + size) & ~(page - 1);
+    if (hi <= lo || hi - lo < min_len || !shm_adopt_eligible(lo, hi))
+        return ORMA_SUCCESS;
+    size_t len = hi - lo;
+    int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
+    if (fd < 0) {
+        util_log(UTIL_LOG_DEBUG, "window memory stays private: shm_open(%s) failed", name);
+        return ORMA_SUCCESS;
+    }
+    if (ftruncate(fd, (off_t)len) != 0 || shm_adopt_move((char *)lo, len, fd) != 0) {
+        util_log(UTIL_LOG_DEBUG, "window memory stays private: could not move %zu bytes into %s", len, name);
+        close(fd);
+        shm_unlink(name);
+        return ORMA_SUCCESS;
+    }
+    close(fd);
+    a->addr = (char *)lo;
+    a->len = len;
+    snprintf(a->name, sizeof a->name, "%s", name);
+    return ORMA_SUCCESS;
+}
+
+void shm_adopt_release(struct shm_adopt *a)
+{
+    if (!a->addr)
+        return;
+    if (shm_adopt_move(a->addr, a->len, -1) != 0)
+        util_log(UTIL_LOG_WARN, "%zu bytes of window memory at %p stay in shared segment %s: no memory to move "
+                 "them back", a->len, (void *)a->addr, a->name);
+    shm_seg_unlink(a->name);
+    a->addr = NULL;
+}

@@ -1,0 +1,56 @@
+/* shm_adopt.h -- private memory made shared in place.
+ *
+ * A window created on ordinary memory (malloc, static, anonymous mappings)
+ * can only be reached by its peers through single-copy system calls, about
+ * 1.3 us each on this kind of machine, against tens of nanoseconds for a
+ * store into a mapped segment.  Linux cannot share existing private pages,
+ * but it can move pages: the whole pages inside the window are copied into
+ * a new segment, and the segment's mapping is moved (mremap) onto their
+ * addresses, replacing them in one step.  The process sees the same bytes
+ * at the same addresses; its peers map the segment and load and store
+ * directly.  When the window is freed the pages are moved back the same
+ * way into private memory.  This is DESIGN section 3's "heap served from
+ * shared segments", done per window instead of per allocation, so no
+ * allocator has to be replaced.
+ *
+ * Only whole pages that lie entirely inside [base, base + size) are moved,
+ * so no byte outside the caller's range changes its backing: another
+ * thread's objects sharing the first or last page are never copied while
+ * they might be written, and the allocator's own trimming (MADV_DONTNEED
+ * of free pages, which on a shared page would not zero it) never meets an
+ * adopted page while the window holds it.  Only private anonymous memory
+ * is adopted -- the heap, anonymous mappings, a program's zero-initialised
+ * data -- never a file mapping, memory already shared, or the main stack,
+ * whose mapping grows downwards.  The caller's bytes in the partial pages
+ * at either end stay private.
+ *
+ * What changes for the process while a range is adopted: a fork()ed child
+ * shares those pages with its parent instead of getting a copy.  Nothing
+ * may access the range from another thread during shm_adopt and
+ * shm_adopt_release (the copy would lose such a store). */
+#ifndef ORMA_SHM_ADOPT_H
+#define ORMA_SHM_ADOPT_H
+
+#include <stddef.h>
+
+#include "shm_seg.h"
+
+struct shm_adopt {
+    char *addr;             /* the first adopted page, or NULL: none */
+    size_t len;             /* adopted bytes, a multiple of the page size */
+    char name[SHM_NAME_MAX];/* the segment peers open (until unlinked) */
+};
+
+/* Adopt the whole pages of [base, base + size) into a new segment named
+ * name (created O_EXCL, mode 0600), if they are at least min_len bytes and
+ * all of them private anonymous memory.  Returns ORMA_SUCCESS with
+ * a->addr NULL when nothing was adopted (too small, memory of another
+ * kind, or a system call refused: the range is then exactly as before). */
+int shm_adopt(void *base, size_t size, const char *name, size_t min_len, struct shm_adopt *a);
+
+/* Move the adopted pages back into private memory, same bytes, same
+ * addresses, and remove the name if it is still there.  No-op when
+ * nothing was adopted. */
+void shm_adopt_release(struct shm_adopt *a);
+
+#endif

@@ -1,0 +1,268 @@
+/* adopt.c -- windows on private memory whose whole pages orma adopts
+ * (src/shm/shm_adopt.h): a create window and a dynamic region on malloc'd
+ * memory that starts and ends inside a page, so every access kind meets
+ * the three parts -- the private head page fragment, the adopted pages,
+ * the private tail fragment -- and the edges between them.
+ *
+ * Checked: the contents survive the adoption and its undoing; puts, gets
+ * and accumulates at every part and across both edges arrive exactly, from
+ * every rank at once; the bytes of the allocation outside the window never
+ * change; fetch_and_op counters on each part are exact while whole-range
+ * accumulates run over them (hardware atomics on the adopted pages against
+ * plain updates under stripe locks); and, by /proc/self/maps, the pages are
+ * shared while the window lives and private again after it is freed (or,
+ * with ORMA_ADOPT=0 or one rank, never shared). */
+#include "../common/check.h"
+
+#include <stdint.h>
+#include <unistd.h>
+
+enum { GUARD = 40, ROUNDS = 200, GUARD_BYTE = 0x5a };
+
+static size_t page;
+
+/* 1 when the page at p is in a shared mapping ("rw-s") of this process. */
+static int page_shared(const void *p)
+{
+    FILE *f = fopen("/proc/self/maps", "r");
+    CHECK(f);
+    char line[512];
+    int shared = -1;
+    uintptr_t a = (uintptr_t)p;
+    while (shared < 0 && fgets(line, sizeof line, f)) {
+        unsigned long s, e;
+        char perms[8];
+        if (sscanf(line, "%lx-%lx %7s", &s, &e, perms) == 3 && a >= s && a < e)
+            shared = perms[3] == 's';
+    }
+    fclose(f);
+    CHECK(shared >= 0);
+    return shared;
+}
+
+static unsigned char pattern(int rank, size_t i, int round) { return (unsigned char)(rank * 71 + i * 13 + round * 7 + 1); }
+
+/* A window of size bytes GUARD bytes into a malloc'd block; the block's
+ * bytes outside it hold GUARD_BYTE. */
+static unsigned char *block_new(size_t size, unsigned char **win_p)
+{
+    unsigned char *raw = malloc(size + 2 * GUARD);
+    CHECK(raw);
+    memset(raw, GUARD_BYTE, size + 2 * GUARD);
+    *win_p = raw + GUARD;
+    return raw;
+}
+
+static void guards_check(const unsigned char *raw, size_t size)
+{
+    for (size_t i = 0; i < GUARD; i++) {
+        CHECK(raw[i] == GUARD_BYTE);
+        CHECK(raw[GUARD + size + i] == GUARD_BYTE);
+    }
+}
+
+/* The offsets of the first and last page edge inside [mem, mem + size):
+ * the adopted pages are [*l_p, *h_p). */
+static void edges(const unsigned char *mem, size_t size, size_t *l_p, size_t *h_p)
+{
+    uintptr_t b = (uintptr_t)mem, lo = (b + page - 1) & ~(page - 1), hi = (b + size) & ~(page - 1);
+    *l_p = lo - b;
+    *h_p = hi - b;
+}
+
+/* The pieces every rank puts into its right neighbour: the head fragment,
+ * across the first page edge, inside the adopted pages, across the last
+ * edge, the tail fragment. */
+struct piece {
+    size_t off, len;
+};
+
+static int pieces(const unsigned char *win, size_t size, struct piece *p)
+{
+    size_t l, h;
+    edges(win, size, &l, &h);
+    int n = 0;
+    p[n++] = (struct piece){0, 24};
+    p[n++] = (struct piece){l - 100, 300};
+    p[n++] = (struct piece){l + 1000, 2000};
+    p[n++] = (struct piece){h - 64, 128};
+    p[n++] = (struct piece){size - 24, 24};
+    return n;
+}
+
+/* Every rank puts its pattern into its right neighbour's pieces, gets them
+ * back, and checks its own window whole: pieces from its left neighbour,
+ * the rest as it was (its own pattern of round -1). */
+static void transfers(orma_win win, unsigned char *mem, size_t size, orma_aint disp0, int dynamic)
+{
+    int rank = orma_rank(), n = orma_size(), right = (rank + 1) % n, left = (rank + n - 1) % n;
+    struct piece p[5];
+    int np = pieces(mem, size, p);
+    orma_aint *disps = malloc((size_t)n * sizeof *disps);
+    CHECK(disps);
+    disps[rank] = disp0;
+    /* Each rank learns its right neighbour's displacement 0 (the address
+     * for a dynamic window) through a shared window of words. */
+    orma_win dw;
+    orma_aint *slot;
+    CHECK_OK(orma_win_allocate_shared(sizeof(orma_aint), sizeof(orma_aint), ORMA_INFO_NULL, (void **)&slot, &dw));
+    *slot = disp0;
+    CHECK_OK(orma_barrier());
+    for (int r = 0; r < n; r++) {
+        size_t sz;
+        int du;
+        orma_aint *peer;
+        CHECK_OK(orma_win_shared_query(dw, r, &sz, &du, (void **)&peer));
+        disps[r] = *peer;
+    }
+    CHECK_OK(orma_barrier());
+    CHECK_OK(orma_win_free(&dw));
+
+    unsigned char *src = malloc(size), *back = malloc(size);
+    CHECK(src && back);
+    for (int round = 0; round < 3; round++) {
+        for (size_t i = 0; i < size; i++)
+            src[i] = pattern(rank, i, round);
+        CHECK_OK(orma_win_lock_all(0, win));
+        for (int k = 0; k < np; k++)
+            CHECK_OK(orma_put(src + p[k].off, p[k].len, ORMA_BYTE, right, disps[right] + (orma_aint)p[k].off,
+                              p[k].len, ORMA_BYTE, win));
+        CHECK_OK(orma_win_flush_all(win));
+        CHECK_OK(orma_win_unlock_all(win));
+        CHECK_OK(orma_barrier());
+        CHECK_OK(orma_win_sync(win));
+        /* My window: the left neighbour's pattern in the pieces, mine of
+         * round -1 elsewhere (nobody else writes it). */
+        for (size_t i = 0; i < size; i++) {
+            int in = 0;
+            for (int k = 0; k < np; k++)
+                in |= i >= p[k].off && i < p[k].off + p[k].len;
+            unsigned char want = in ? pattern(left, i, round) : pattern(rank, i, -1);
+            if (mem[i] != want) {
+                fprintf(stderr, "rank %d: %s window byte %zu (page offset %zu) is %u, expected %u\n", rank,
+                        dynamic ? "dynamic" : "create", i, (size_t)(((uintptr_t)mem + i) % page), mem[i], want);
+                exit(1);
+            }
+        }
+        CHECK_OK(orma_barrier());
+        /* And read back what I put. */
+        memset(back, 0, size);
+        CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, right, 0, win));
+        for (int k = 0; k < np; k++)
+            CHECK_OK(orma_get(back + p[k].off, p[k].len, ORMA_BYTE, right, disps[right] + (orma_aint)p[k].off,
+                              p[k].len, ORMA_BYTE, win));
+        CHECK_OK(orma_win_unlock(right, win));
+        for (int k = 0; k < np; k++)
+            CHECK(memcmp(back + p[k].off, src + p[k].off, p[k].len) == 0);
+        CHECK_OK(orma_barrier());
+    }
+
+    /* Counters: aligned uint64s on both sides of each edge and in the
+     * head fragment, bumped by every rank at every rank, while whole-range
+     * SUMs of zeros (plain updates under the stripe locks, across both
+     * edges) run over them. */
+    size_t l, h;
+    edges(mem, size, &l, &h);
+    size_t first = (8 - (uintptr_t)mem % 8) % 8; /* the first aligned word */
+    size_t words = (size - first) / 8;
+    enum { NC = 5 };
+    size_t at[NC] = {first, l - 8, l, h - 8, h};
+    for (int k = 0; k < NC; k++)
+        memset(mem + at[k], 0, 8);
+    uint64_t *zeros = calloc(words, 8);
+    CHECK(zeros);
+    CHECK_OK(orma_barrier());
+    uint64_t one = 1, old;
+    CHECK_OK(orma_win_lock_all(0, win));
+    for (int round = 0; round < ROUNDS; round++) {
+        for (int t = 0; t < n; t++) {
+            for (int k = 0; k < NC; k++)
+                CHECK_OK(orma_fetch_and_op(&one, &old, ORMA_UINT64, t, disps[t] + (orma_aint)at[k], ORMA_SUM,
+                                           win));
+            CHECK_OK(orma_accumulate(zeros, words, ORMA_UINT64, t, disps[t] + (orma_aint)first, words,
+                                         ORMA_UINT64, ORMA_SUM, win));
+        }
+    }
+    CHECK_OK(orma_win_unlock_all(win));
+    CHECK_OK(orma_barrier());
+    CHECK_OK(orma_win_sync(win));
+    for (int k = 0; k < NC; k++) {
+        uint64_t v;
+        memcpy(&v, mem + at[k], 8);
+        if (v != (uint64_t)n * ROUNDS) {
+            fprintf(stderr, "rank %d: counter %d (byte %zu) is %llu, expected %llu\n", rank, k, at[k],
+                    (unsigned long long)v, (unsigned long long)n * ROUNDS);
+            exit(1);
+        }
+    }
+    CHECK_OK(orma_barrier());
+    free(zeros);
+    free(src);
+    free(back);
+    free(disps);
+}
+
+/* Fill with round -1's pattern; after the window exists, the pages must be
+ * shared exactly when orma adopts (more than one rank, ORMA_ADOPT not 0),
+ * and hold the same bytes. */
+static void fill(unsigned char *mem, size_t size)
+{
+    for (size_t i = 0; i < size; i++)
+        mem[i] = pattern(orma_rank(), i, -1);
+}
+
+static void expect_adopted(const unsigned char *mem, size_t size, int adopting)
+{
+    uintptr_t b = (uintptr_t)mem, lo = (b + page - 1) & ~(page - 1), hi = (b + size) & ~(page - 1);
+    CHECK(page_shared((void *)lo) == adopting);
+    CHECK(page_shared((void *)(hi - 1)) == adopting);
+    CHECK(!page_shared((void *)(lo - 1))); /* the head page stays private */
+    CHECK(!page_shared((void *)hi));      /* and the tail page */
+}
+
+int main(int argc, char **argv)
+{
+    CHECK_OK(orma_init(&argc, &argv));
+    page = (size_t)sysconf(_SC_PAGESIZE);
+    const char *env = getenv("ORMA_ADOPT");
+    int adopting = orma_size() > 1 && !(env && strcmp(env, "0") == 0);
+    size_t size = 3 * page + 200;
+
+    /* create */
+    unsigned char *mem, *raw = block_new(size, &mem);
+    fill(mem, size);
+    orma_win win;
+    CHECK_OK(orma_win_create(mem, size, 1, ORMA_INFO_NULL, &win));
+    expect_adopted(mem, size, adopting);
+    for (size_t i = 0; i < size; i++)
+        CHECK(mem[i] == pattern(orma_rank(), i, -1));
+    transfers(win, mem, size, 0, 0);
+    fill(mem, size);
+    CHECK_OK(orma_win_free(&win));
+    expect_adopted(mem, size, 0);
+    for (size_t i = 0; i < size; i++)
+        CHECK(mem[i] == pattern(orma_rank(), i, -1)); /* moved back intact */
+    guards_check(raw, size);
+    free(raw);
+
+    /* dynamic: the same on an attached region */
+    raw = block_new(size, &mem);
+    fill(mem, size);
+    CHECK_OK(orma_win_create_dynamic(ORMA_INFO_NULL, &win));
+    CHECK_OK(orma_win_attach(win, mem, size));
+    expect_adopted(mem, size, adopting);
+    transfers(win, mem, size, (orma_aint)(uintptr_t)mem, 1);
+    fill(mem, size);
+    CHECK_OK(orma_barrier());
+    CHECK_OK(orma_win_detach(win, mem));
+    expect_adopted(mem, size, 0);
+    for (size_t i = 0; i < size; i++)
+        CHECK(mem[i] == pattern(orma_rank(), i, -1));
+    CHECK_OK(orma_win_free(&win));
+    guards_check(raw, size);
+    free(raw);
+
+    printf("rank %d: adopt ok (%s)\n", orma_rank(), adopting ? "adopted" : "private");
+    CHECK_OK(orma_finalize());
+    return 0;
+}
