@@ -1,4 +1,5 @@
 /* lat_def.c -- see lat_def.h. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "lat_def.h"
@@ -15,6 +16,9 @@ const char *const lat_window_kinds[] = {"allocate", "create",
 
 int lat_window_direct(const char *kind)
 {
+    const char *adopt = getenv("ORMA_ADOPT");
+    if (adopt == NULL || strcmp(adopt, "0") != 0)
+        return 1;
     return strcmp(kind, "create") != 0 && strcmp(kind, "dynamic") != 0;
 }
 

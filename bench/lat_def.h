@@ -58,7 +58,9 @@ extern const char *const lat_window_kinds[];
  * loads and stores, 0 when it must use process_vm_writev/readv (CMA): by
  * how the bench obtains the memory -- orma_win_allocate(_shared) and
  * orma_alloc_mem (MPI_Win_allocate(_shared), MPI_Alloc_mem under
- * liborma-mpi) are mapped, malloc'd memory (create, dynamic) is not. */
+ * liborma-mpi) are mapped; malloc'd memory (create, dynamic) is too, its
+ * whole pages adopted into shared segments (the bench's target regions
+ * lie inside them), unless the run sets ORMA_ADOPT=0. */
 int lat_window_direct(const char *kind);
 
 /* Operations one loop iteration makes on rank 0's clock: 2 for fence and

@@ -110,6 +110,12 @@ static void cma_cell(const bench_result *r, double cma, int *n_p,
 static void bar_cma(const bench_opts *o, const char *const *vs, int nv)
 {
     int head = 0, n = 0, pass = 0, n_orma = 0, pass_orma = 0;
+    if (cma_windows[0] == NULL) {
+        printf("  bar 3: no window on memory orma cannot map in this run "
+               "(create and dynamic windows' pages are adopted; run with "
+               "ORMA_ADOPT=0 for the system-call path)\n");
+        return;
+    }
     for (int w = 0; cma_windows[w] != NULL; w++)
         for (int i = 0; i < o->nsizes; i++) {
             size_t sz = o->sizes[i];
@@ -180,12 +186,14 @@ void lat_summary(const bench_ctx *ctx)
             continue;
         printf("  bar 1 (%s):\n", name);
         pp_mpi_bar_never_slower(name);
-        printf("  bar 2 (%s) on the windows whose memory comes from orma "
-               "(", name);
+        printf("  bar 2 (%s) on the windows orma maps (", name);
         list(direct_windows);
-        printf("; not ");
-        list(cma_windows);
-        printf(": malloc'd, reached by process_vm_writev):\n");
+        if (cma_windows[0] != NULL) {
+            printf("; not ");
+            list(cma_windows);
+            printf(": malloc'd, reached by process_vm_writev");
+        }
+        printf("):\n");
         pp_mpi_bar_five_x(name, &direct);
     }
     bar_cma(o, vs, nv);
