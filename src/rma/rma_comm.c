@@ -11,6 +11,14 @@
 
 #include <stdlib.h>
 
+void rma_copy_chunked(void *dst, const void *src, size_t len)
+{
+    char *d = dst;
+    const char *s = src;
+    for (size_t done = 0; done < len; done += RMA_COPY_CHUNK)
+        memcpy(d + done, s + done, len - done < RMA_COPY_CHUNK ? len - done : RMA_COPY_CHUNK);
+}
+
 static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w)
 {
     struct rma_target *t = &win->targets[target];
@@ -57,9 +65,9 @@ static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const st
         return rma_acc_execute(win, op, w);
     if (w->path == RMA_PATH_DIRECT) {
         if (op->kind == RMA_OP_PUT)
-            memcpy(w->ptr, op->origin, op->len);
+            rma_copy(w->ptr, op->origin, op->len);
         else
-            memcpy(op->origin, w->ptr, op->len);
+            rma_copy(op->origin, w->ptr, op->len);
         return ORMA_SUCCESS;
     }
     pid_t pid = win->targets[op->target].pid;

@@ -43,6 +43,22 @@ int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct
 /* Dynamic windows: locate [addr, addr+len) at target. */
 int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where);
 
+/* Copies into and out of mapped memory.  Above a threshold (about 3/4 of
+ * the last-level cache per thread) glibc's memcpy uses non-temporal
+ * stores, which send the data past the cache the other rank reads it from
+ * next; in chunks below it every call keeps to ordinary stores.  Measured
+ * here in one process: 1 MB 18.6 -> 16.2 us, 4 MB 79.8 -> 71.0 us. */
+#define RMA_COPY_CHUNK ((size_t)256 << 10)
+void rma_copy_chunked(void *dst, const void *src, size_t len);
+
+static inline void rma_copy(void *dst, const void *src, size_t len)
+{
+    if (__builtin_expect(len <= RMA_COPY_CHUNK, 1))
+        memcpy(dst, src, len);
+    else
+        rma_copy_chunked(dst, src, len);
+}
+
 static inline int rma_target_ready(const struct rma_win *win, const struct rma_target *t)
 {
     return t->ready == win->access_gen && !t->queued;
@@ -52,7 +68,7 @@ static inline int rma_put(struct rma_win *win, int target, const void *origin, s
 {
     struct rma_target *t = &win->targets[target];
     if (__builtin_expect(t->path == RMA_PATH_DIRECT && rma_target_ready(win, t), 1)) {
-        memcpy(t->base + offset, origin, len);
+        rma_copy(t->base + offset, origin, len);
         return ORMA_SUCCESS;
     }
     struct rma_op op = {.kind = RMA_OP_PUT, .target = target, .origin = (void *)origin, .len = len, .offset = offset};
@@ -63,7 +79,7 @@ static inline int rma_get(struct rma_win *win, int target, void *origin, size_t 
 {
     struct rma_target *t = &win->targets[target];
     if (__builtin_expect(t->path == RMA_PATH_DIRECT && rma_target_ready(win, t), 1)) {
-        memcpy(origin, t->base + offset, len);
+        rma_copy(origin, t->base + offset, len);
         return ORMA_SUCCESS;
     }
     struct rma_op op = {.kind = RMA_OP_GET, .target = target, .origin = origin, .len = len, .offset = offset};
