@@ -1,96 +1,30 @@
 /* as_alg.c -- seed 003's As suite written once against li.h, so that it
  * runs unchanged on orma, the host MPIs' one-sided calls, liborma-mpi and
  * (its send versions) the host MPIs' two-sided calls.  Every rank takes
- * part in every test; P is the number of ranks.
+ * part in every test (as_tests.c); P is the number of ranks.
  *
- *   empty    the superstep's synchronization alone: sync on an area
- *            (two-sided: barrier)
- *   barrier  the library's barrier, to compare sync with
+ * A test's repetition is short (a synchronization, a few words), so a
+ * sample is many repetitions in one timed loop, lasting about AS_SAMPLE_S
+ * (the count agreed by all ranks), and the rows report the time per
+ * repetition; li_measure takes the samples.  After every sample each rank
+ * checks its area (as_def.h): what arrived and that nothing else changed;
+ * after every point the whole area.  A point that did not verify is not
+ * reported, the others still run, and the run fails.
  *
- * A test's repetition is timed in samples of many repetitions when one is
- * short (a sample lasts about AS_SAMPLE_S, the count agreed by all ranks),
- * and reported per repetition; li_measure takes the samples.  After every
- * sample each rank checks its area (as_def.h): what arrived and that
- * nothing else changed; after every point the whole area. */
+ * Rows: op the test, sync "fence" (the one-sided backends, whose sync is
+ * a fence) or "p2p" (the two-sided one), window "allocate" or "none",
+ * bytes 4 for the fixed tests and 4 x h for xchg (--sizes: the bytes per
+ * pair), MB/s from what one rank sends per repetition. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "as_alg.h"
 #include "as_def.h"
-#include "li.h"
 #include "li_suites.h"
 
 #define AS_SAMPLE_S 200e-6 /* --quick: half */
 #define AS_MAX_REPS (1L << 20)
-
-typedef struct as_state as_state;
-
-/* A test: its op name, its timed repetitions on a one-sided and on a
- * two-sided backend (reps of them, seq advancing by one each), what its
- * last repetition leaves in this rank's area (expected words), what a
- * rank sends per repetition (bytes, for MB/s).  The fixed tests use the
- * layout of h = 1. */
-typedef struct as_test {
-    const char *op;
-    void (*one_sided)(as_state *s, long reps);
-    void (*two_sided)(as_state *s, long reps);
-    void (*expect)(as_state *s, uint64_t last);
-    double (*moved)(int p, size_t h);
-} as_test;
-
-struct as_state {
-    li_lib *l;
-    int me, p;
-    li_area area;        /* one-sided */
-    uint32_t *mem;       /* the area: area.base, or the two-sided buffer */
-    uint32_t *want;      /* what mem must hold */
-    size_t words;        /* of mem and want */
-    uint32_t *send;      /* p x hmax words: segment d goes to rank d */
-    size_t h;            /* words per pair of the current point */
-    const as_test *test; /* of the current point */
-    long reps;           /* repetitions per sample */
-    uint64_t seq;        /* repetitions made, the same on every rank */
-    int ok;              /* every sample of the point verified here */
-};
-
-/* ---- the tests ---------------------------------------------------------- */
-
-static void empty_1(as_state *s, long reps)
-{
-    li_lib *l = s->l;
-    for (long i = 0; i < reps; i++)
-        l->sync(l, &s->area);
-    s->seq += (uint64_t)reps;
-}
-
-static void barrier_any(as_state *s, long reps)
-{
-    li_lib *l = s->l;
-    for (long i = 0; i < reps; i++)
-        l->barrier(l);
-    s->seq += (uint64_t)reps;
-}
-
-static void expect_nothing(as_state *s, uint64_t last)
-{
-    (void)s;
-    (void)last;
-}
-
-static double moved_nothing(int p, size_t h)
-{
-    (void)p;
-    (void)h;
-    return 0.0;
-}
-
-static const as_test as_tests[] = {
-    {"empty", empty_1, barrier_any, expect_nothing, moved_nothing},
-    {"barrier", barrier_any, barrier_any, expect_nothing, moved_nothing},
-};
-#define AS_NTESTS (sizeof as_tests / sizeof as_tests[0])
-
-/* ---- samples and points ------------------------------------------------- */
 
 /* One sample: reps repetitions timed, then the check of this rank's area.
  * Returns the time of the repetitions (li_measure adds them up to decide
@@ -100,23 +34,29 @@ static double sample(void *arg)
 {
     as_state *s = arg;
     li_lib *l = s->l;
+    const as_test *t = s->test;
+    s->first = s->seq;
+    if (t->prepare != NULL) {
+        t->prepare(s);
+        l->barrier(l); /* the timed loops begin together again */
+    }
     double t0 = l->now();
     if (l->two_sided)
-        s->test->two_sided(s, s->reps);
+        t->two_sided(s, s->reps);
     else
-        s->test->one_sided(s, s->reps);
-    double t = l->now() - t0;
-    s->test->expect(s, s->seq - 1);
+        t->one_sided(s, s->reps);
+    double dt = l->now() - t0;
+    t->expect(s);
     char msg[192];
     if (!as_check(s->mem, s->want, 0, as_slot(s->h, s->p), s->h, s->p, msg,
                   sizeof msg)) {
         if (s->ok)
-            fprintf(stderr, "orma-bench: rank %d: as %s %s, %zu words per "
-                    "pair: %s\n", s->me, l->backend, s->test->op, s->h, msg);
+            fprintf(stderr, "as: rank %d: %s %s, %zu words per pair: %s\n",
+                    s->me, l->backend, t->op, s->h, msg);
         s->ok = 0;
         return -1.0;
     }
-    return t;
+    return dt;
 }
 
 /* The repetitions per sample: doubled (at least) until a sample lasts
@@ -171,13 +111,13 @@ static int point(as_state *s, const as_test *t, size_t h, double *us)
     char msg[192];
     if (n > 0 && !as_check(s->mem, s->want, 0, s->words, h, s->p, msg,
                            sizeof msg)) {
-        fprintf(stderr, "orma-bench: rank %d: as %s %s, %zu words per pair, "
-                "after the point: %s\n", s->me, l->backend, t->op, h, msg);
+        fprintf(stderr, "as: rank %d: %s %s, %zu words per pair, after "
+                "the point: %s\n", s->me, l->backend, t->op, h, msg);
         s->ok = 0;
     }
     if (!l->all_ok(l, n > 0 && s->ok)) {
         if (s->me == 0)
-            fprintf(stderr, "orma-bench: as %s %s, %zu bytes: data did not "
+            fprintf(stderr, "as: %s %s, %zu bytes per pair: data did not "
                     "verify\n", l->backend, t->op, h * 4);
         return -1;
     }
@@ -186,39 +126,78 @@ static int point(as_state *s, const as_test *t, size_t h, double *us)
     return 0;
 }
 
-/* ---- the suite ---------------------------------------------------------- */
+static size_t words_of(const bench_opts *o, int i)
+{
+    return as_words_of(o->sizes[i]);
+}
+
+/* Printed by the first backend of each program (orma-bench's rank 0: orma;
+ * the MPI program's stdout is not shown). */
+static void notes(li_lib *l)
+{
+    const bench_opts *o = l->opts;
+    char msg[256];
+    snprintf(msg, sizeof msg, "as: p = %d; a row's time is one superstep "
+             "(the test's communication, then sync, or on mpi-p2p waitall "
+             "and barrier), the slowest rank's, averaged over a sample of "
+             "repetitions; xchg: bytes per pair", l->nprocs);
+    l->note(l, msg);
+    for (int i = 0; i < o->nsizes; i++) {
+        if (words_of(o, i) != 0 || !bench_list_has(o->ops, "xchg"))
+            continue;
+        snprintf(msg, sizeof msg, "as: xchg skips %zu bytes per pair: not "
+                 "a multiple of 4 (32-bit words) from 4 to %zu",
+                 o->sizes[i], AS_MAX_H * 4);
+        l->note(l, msg);
+    }
+}
+
+/* Every test of --op on backend l, the fixed ones first. */
+static int run_tests(as_state *s, double *us)
+{
+    const bench_opts *o = s->l->opts;
+    int st = BENCH_OK;
+    for (size_t i = 0; i < as_ntests; i++) {
+        const as_test *t = &as_tests[i];
+        if (!bench_list_has(o->ops, t->op))
+            continue;
+        for (int k = 0; k < (t->xchg ? o->nsizes : 1); k++) {
+            size_t h = t->xchg ? words_of(o, k) : 1;
+            if (h != 0 && point(s, t, h, us) != 0)
+                st = BENCH_FAIL;
+        }
+    }
+    return st;
+}
 
 static int as_run(li_lib *l)
 {
     const bench_opts *o = l->opts;
     if (!bench_list_has(o->syncs, sync_name(l)))
         return BENCH_OK;
-    as_state s = {0};
-    s.l = l;
-    s.me = l->pid;
-    s.p = l->nprocs;
-    s.words = as_area_words(1, s.p);
-    s.want = li_xmalloc(s.words * sizeof *s.want);
-    memset(s.want, 0, s.words * sizeof *s.want);
-    s.send = li_xmalloc((size_t)s.p * sizeof *s.send);
+    size_t hmax = 1;
+    for (int i = 0; i < o->nsizes; i++)
+        if (words_of(o, i) > hmax)
+            hmax = words_of(o, i);
+    notes(l);
+    as_state s = {.l = l, .me = l->pid, .p = l->nprocs};
+    s.words = as_area_words(hmax, s.p);
+    size_t bytes = s.words * sizeof *s.mem;
+    s.want = li_xmalloc(bytes);
+    memset(s.want, 0, bytes);
+    s.send = li_xmalloc((size_t)s.p * hmax * sizeof *s.send);
     double *us = li_xmalloc(LI_MAX_SAMPLES * sizeof *us);
     uint32_t *buf = NULL;
     if (l->two_sided) {
-        /* Zeroed as an area is. */
-        buf = li_xmalloc(s.words * sizeof *buf);
-        memset(buf, 0, s.words * sizeof *buf);
+        /* Zeroed, as an area is. */
+        buf = li_xmalloc(bytes);
+        memset(buf, 0, bytes);
         s.mem = buf;
     } else {
-        l->area_open(l, s.words * sizeof *s.mem, &s.area);
+        l->area_open(l, bytes, &s.area);
         s.mem = (uint32_t *)(void *)s.area.base;
     }
-    int st = BENCH_OK;
-    for (size_t i = 0; i < AS_NTESTS; i++) {
-        if (!bench_list_has(o->ops, as_tests[i].op))
-            continue;
-        if (point(&s, &as_tests[i], 1, us) != 0)
-            st = BENCH_FAIL;
-    }
+    int st = run_tests(&s, us);
     if (!l->two_sided)
         l->area_close(l, &s.area);
     free(buf);
@@ -228,7 +207,9 @@ static int as_run(li_lib *l)
     return st;
 }
 
-static const char *const as_ops[] = {"empty", "barrier", NULL};
+static const char *const as_ops[] = {"empty", "barrier", "comp", "full",
+                                     "simple", "scatter", "xchg", "memcpy",
+                                     NULL};
 static const char *const as_syncs[] = {"fence", "p2p", NULL};
 
 const li_suite li_as = {"as", as_ops, as_syncs, as_run, as_default_sizes};

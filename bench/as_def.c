@@ -23,6 +23,12 @@ uint32_t as_word(uint64_t seq, int src, int dst, size_t pos)
     return w != 0 ? w : 1;
 }
 
+size_t as_words_of(size_t bytes)
+{
+    return bytes > 0 && bytes % 4 == 0 && bytes / 4 <= AS_MAX_H ? bytes / 4
+                                                                : 0;
+}
+
 void as_default_sizes(bench_opts *o, int p)
 {
     size_t top = o->quick ? 16384 : 65536;

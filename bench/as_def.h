@@ -13,14 +13,14 @@
  * word that was sent is never zero, so a put that strays into a guard or
  * another slot is seen.
  *
- * Words: word pos of what rank src sends rank dst at repetition seq is
- * as_word(seq, src, dst, pos), a hash of the four (never 0).  seq counts
+ * Words: the word rank src sends rank dst at repetition seq is
+ * as_word(seq, src, dst, 0), a hash of the three (never 0).  seq counts
  * the repetitions of the run on every rank alike, so each repetition sends
  * other values than the one before, and a word left over from an earlier
- * repetition, sender or position does not pass.  The total exchange
- * stamps word 0 of each pair's h words per repetition and fills the others
- * per sample (from the sample's first seq), untimed: filling h x P words
- * per repetition would cost as much as sending them.
+ * repetition or sender does not pass.  The total exchange stamps word 0
+ * of each pair's h words so per repetition and fills the others per
+ * sample (as_fill_word, from the sample's first seq), untimed: filling
+ * h x P words per repetition would cost as much as sending them.
  *
  * Check: each rank keeps what its area must hold (the expected words,
  * updated after a sample with what arrived) and compares: after every
@@ -52,6 +52,29 @@ static inline size_t as_area_words(size_t h, int p)
 }
 
 uint32_t as_word(uint64_t seq, int src, int dst, size_t pos);
+
+/* The total exchange's words 1..h-1 from src to dst in a sample that
+ * begins at repetition seq: an arithmetic progression of odd words, base
+ * as_fill_base(seq, src, dst), step AS_FILL_STEP -- cheap enough to write
+ * and check h x P of them per sample, never 0, different at every
+ * position (the step is twice an odd number: two positions less than
+ * 2^31 apart differ), and different from every other sample, sender and
+ * receiver in every word (the base is a hash of the three). */
+#define AS_FILL_STEP UINT32_C(0x3c6ef372)
+
+static inline uint32_t as_fill_base(uint64_t seq, int src, int dst)
+{
+    return as_word(seq, src, dst, 1) | 1;
+}
+
+static inline uint32_t as_fill_word(uint32_t base, size_t pos)
+{
+    return base + (uint32_t)pos * AS_FILL_STEP;
+}
+
+/* The words per pair of a --sizes entry (bytes per pair), or 0 when it
+ * is none: not a multiple of 4, 0, or above AS_MAX_H words. */
+size_t as_words_of(size_t bytes);
 
 /* Default --sizes (bytes per pair) for p ranks: h = p, 2p, 4p, ... words
  * up to 64K (--quick: p, 4p, 16p, ... up to 16K). */
