@@ -1,6 +1,7 @@
-/* mpib_lat.c -- the mpi-rma and orma-mpi backends of the latency suite:
- * lat_rma_ops with plain MPI calls, OSU's loops (lat_def.h) one for one
- * as lat_orma.c makes them with orma's, on the windows of mpib_win.c.
+/* mpib_lat.c -- the mpi-rma and orma-mpi backends of the latency and
+ * multiput suites: lat_rma_ops with plain MPI calls, OSU's loops
+ * (lat_def.h) one for one as lat_orma.c makes them with orma's, on the
+ * windows of mpib_win.c.
  *
  * Between batches (settle) the ranks meet in MPI_Barrier between two
  * MPI_Win_sync (inside an MPI_Win_lock_all(MPI_MODE_NOCHECK) epoch when
@@ -15,6 +16,7 @@
 #include "lat_rma.h"
 #include "mpib.h"
 #include "mpib_pp.h"
+#include "multiput_def.h"
 
 typedef struct mpib_lat {
     const mpib_ctx *ctx;
@@ -253,5 +255,14 @@ int mpib_lat_run(const mpib_ctx *ctx)
             if (bench_list_has(o->windows, lat_window_kinds[w]))
                 st = series(ctx, op, lat_window_kinds[w], lat_rma_series);
     }
+    return st;
+}
+
+int mpib_multiput_run(const mpib_ctx *ctx)
+{
+    int st = BENCH_OK;
+    for (int w = 0; lat_window_kinds[w] != NULL && st == BENCH_OK; w++)
+        if (bench_list_has(ctx->opts->windows, lat_window_kinds[w]))
+            st = series(ctx, PP_PUT, lat_window_kinds[w], multiput_series);
     return st;
 }

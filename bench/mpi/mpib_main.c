@@ -1,7 +1,7 @@
 /* mpib_main.c -- orma-bench-mpi-<variant> (mpib.h): join MPI, parse the
  * suite and its options, check what serves the one-sided calls, run the
- * backends asked for.  orma-bench starts it (pingpong, latency and ghost
- * --backends); it runs on its own as well:
+ * backends asked for.  orma-bench starts it (pingpong, latency, multiput
+ * and ghost --backends); it runs on its own as well:
  *
  *   mpirun -n 2 orma-bench-mpi-openmpi --backends mpi-rma,mpi-p2p --quick
  *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
@@ -16,6 +16,7 @@
 #include "lat_def.h"
 #include "mpib.h"
 #include "mpib_pp.h"
+#include "multiput_def.h"
 
 static const char *const backends[] = {"mpi-rma", "orma-mpi", "mpi-p2p",
                                        NULL};
@@ -33,14 +34,16 @@ static void usage(FILE *f)
         "[options]\n"
         "\n"
         "orma-bench's pingpong round trips (SUITE pingpong, the default),\n"
-        "latency loops (SUITE latency) or ghost-area exchange (SUITE ghost,\n"
-        "--sync p2p, fence, pscw, lock) with plain MPI calls, on %s.\n"
+        "latency loops (SUITE latency), the same with a put made of k puts\n"
+        "(SUITE multiput) or ghost-area exchange (SUITE ghost, --sync p2p,\n"
+        "fence, pscw, lock) with plain MPI calls, on %s.\n"
         "  --backends LIST  mpi-rma (default): the host MPI's one-sided;\n"
         "                   orma-mpi: the same with liborma-mpi preloaded;\n"
         "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong (ghost:\n"
         "                   MPI_Isend/MPI_Irecv)\n"
         "  --op LIST        pingpong: put, get (default), acc, gacc, fop,\n"
-        "                   cas; latency: put, get, acc (default all)\n"
+        "                   cas; latency: put, get, acc (default all);\n"
+        "                   multiput: put1, put2, put4, put8, put16\n"
         "  --window LIST, --sync LIST, --sizes LIST, --reps N, --json FILE,\n"
         "  --quick, --quiet as orma-bench's (orma-bench --help); no --csv:\n"
         "                   orma-bench pingpong --backends ... --csv FILE\n"
@@ -107,21 +110,33 @@ static int check_backends(const bench_opts *o, int rank, mpib_ctx *ctx,
     return 0;
 }
 
-static int check_filters(const bench_opts *o, int rank, int latency,
-                         int ghost)
+/* The suites and the --window, --op and --sync names each knows. */
+typedef struct suite_names {
+    const char *name;
+    const char *const *known[3]; /* windows, ops, syncs */
+} suite_names;
+
+static const suite_names suites[] = {
+    {"pingpong", {mpib_window_kinds, ops, pp_sync_names}},
+    {"latency", {lat_window_kinds, lat_op_names, lat_sync_names}},
+    {"multiput", {lat_window_kinds, multiput_op_names, multiput_sync_names}},
+    {"ghost", {ghost_windows, ghost_ops, ghost_sync_names}},
+    {NULL, {NULL, NULL, NULL}},
+};
+
+static const suite_names *suite_find(const char *name)
+{
+    for (const suite_names *s = suites; s->name != NULL; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+static int check_filters(const bench_opts *o, int rank,
+                         const suite_names *suite)
 {
     const char *lists[3] = {o->windows, o->ops, o->syncs};
-    const char *const *known[3] = {mpib_window_kinds, ops, pp_sync_names};
-    if (latency) {
-        known[0] = lat_window_kinds;
-        known[1] = lat_op_names;
-        known[2] = lat_sync_names;
-    }
-    if (ghost) {
-        known[0] = ghost_windows;
-        known[1] = ghost_ops;
-        known[2] = ghost_sync_names;
-    }
+    const char *const *const *known = suite->known;
     const char *what[3] = {"window", "op", "sync"};
     char bad[64];
     for (int i = 0; i < 3; i++) {
@@ -143,17 +158,19 @@ static int run(int argc, char **argv, int rank, int size)
     if (argc > 1 && strncmp(argv[1], "-", 1) != 0) {
         suite = argv[1];
         first = 2;
-        if (strcmp(suite, "pingpong") != 0 && strcmp(suite, "latency") != 0 &&
-            strcmp(suite, "ghost") != 0) {
-            if (rank == 0) {
-                fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
-                        "(pingpong, latency, ghost)\n", MPIB_VARIANT, suite);
-                usage(stderr);
-            }
-            return BENCH_USAGE;
+    }
+    const suite_names *names = suite_find(suite);
+    if (names == NULL) {
+        if (rank == 0) {
+            fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
+                    "(pingpong, latency, multiput, ghost)\n", MPIB_VARIANT,
+                    suite);
+            usage(stderr);
         }
+        return BENCH_USAGE;
     }
     int latency = strcmp(suite, "latency") == 0;
+    int multiput = strcmp(suite, "multiput") == 0;
     int ghost = strcmp(suite, "ghost") == 0;
     bench_opts opts;
     char err[160];
@@ -173,9 +190,11 @@ static int run(int argc, char **argv, int rank, int size)
                     MPIB_VARIANT);
         return BENCH_USAGE;
     }
-    if (ghost) {
+    if (ghost)
         ghost_default_sizes(&opts);
-    } else if (size != 2) {
+    if (multiput)
+        multiput_default_options(&opts);
+    if (!ghost && size != 2) {
         if (rank == 0)
             fprintf(stderr, "orma-bench-mpi-%s: needs exactly 2 ranks, not "
                     "%d\n", MPIB_VARIANT, size);
@@ -183,7 +202,7 @@ static int run(int argc, char **argv, int rank, int size)
     }
     mpib_ctx ctx = {suite, &opts, rank, NULL, NULL, size};
     char rma[64], p2p[64];
-    int ok = check_filters(&opts, rank, latency, ghost) == 0;
+    int ok = check_filters(&opts, rank, names) == 0;
     if (!mpib_all_ok(ok))
         return BENCH_USAGE;
     ok = check_backends(&opts, rank, &ctx, rma, p2p, sizeof rma) == 0;
@@ -191,7 +210,7 @@ static int run(int argc, char **argv, int rank, int size)
         return BENCH_USAGE;
     if (mpib_report_open(&ctx) != 0)
         return BENCH_FAIL;
-    if (latency) {
+    if (latency || multiput) {
         /* As orma-bench's ranks (bind.h); mpirun's own binding, if any,
          * is replaced. */
         cpu_set_t saved;
@@ -201,13 +220,18 @@ static int run(int argc, char **argv, int rank, int size)
         if (rank == 0 && (cpus[0] < 0 || cpus[1] < 0))
             mpib_note("ranks not pinned: fewer than 2 CPUs allowed");
     }
+    /* multiput's send/recv reference is latency's: one message of S
+     * bytes, one way (half a round trip). */
     int st = BENCH_OK;
     if (ghost)
         st = mpib_ghost_run(&ctx);
     else if (ctx.rma_backend != NULL)
-        st = latency ? mpib_lat_run(&ctx) : mpib_rma_run(&ctx);
+        st = latency    ? mpib_lat_run(&ctx)
+             : multiput ? mpib_multiput_run(&ctx)
+                        : mpib_rma_run(&ctx);
     if (!ghost && st == BENCH_OK && ctx.p2p_backend != NULL)
-        st = latency ? mpib_p2p_latency_run(&ctx) : mpib_p2p_run(&ctx);
+        st = latency || multiput ? mpib_p2p_latency_run(&ctx)
+                                 : mpib_p2p_run(&ctx);
     mpib_report_close();
     return st;
 }
