@@ -85,7 +85,7 @@ int bench_li_run(const bench_ctx *ctx_in)
         bench_bind_restore(&saved);
     }
     if (pp_mpi_wanted(&o)) {
-        int mst = pp_mpi_run_ops(ctx, s->ops);
+        int mst = pp_mpi_run(ctx, s->ops);
         if (st == BENCH_OK)
             st = mst;
     }

@@ -8,6 +8,7 @@
 #include "ghost.h"
 #include "latency.h"
 #include "li_suite.h"
+#include "multiput.h"
 #include "overlap.h"
 #include "pingpong.h"
 #include "sync_suite.h"
@@ -19,6 +20,9 @@ static const bench_suite suites[] = {
     {"latency",
      "OSU-style one-way put/get/acc latency, 2 ranks, windows x syncs",
      bench_latency_run, 1},
+    {"multiput",
+     "one buffer as k = 1..16 puts in one epoch vs one put, 2 ranks",
+     bench_multiput_run, 1},
     {"sync",
      "cost of an empty epoch per sync mode and of a barrier, 1-4 ranks",
      bench_sync_run, 0},

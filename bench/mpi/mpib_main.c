@@ -1,7 +1,7 @@
 /* mpib_main.c -- orma-bench-mpi-<variant> (mpib.h): join MPI, parse the
  * suite and its options, check what serves the one-sided calls, run the
- * backends asked for.  orma-bench starts it (pingpong, latency and ghost
- * --backends); it runs on its own as well:
+ * backends asked for.  orma-bench starts it (pingpong, latency, multiput
+ * and ghost --backends); it runs on its own as well:
  *
  *   mpirun -n 2 orma-bench-mpi-openmpi --backends mpi-rma,mpi-p2p --quick
  *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
@@ -17,6 +17,7 @@
 #include "lat_def.h"
 #include "mpib.h"
 #include "mpib_pp.h"
+#include "multiput_def.h"
 
 static const char *const backends[] = {"mpi-rma", "orma-mpi", "mpi-p2p",
                                        NULL};
@@ -37,8 +38,9 @@ static void usage(FILE *f)
         "[options]\n"
         "\n"
         "orma-bench's pingpong round trips (SUITE pingpong, the default),\n"
-        "latency loops (SUITE latency), ghost-area exchange (SUITE ghost,\n"
-        "--sync p2p, fence, pscw, lock) or the suites written with its\n"
+        "latency loops (SUITE latency), the same with a put made of k puts\n"
+        "(SUITE multiput), ghost-area exchange (SUITE ghost, --sync p2p,\n"
+        "fence, pscw, lock) or the suites written with its\n"
         "library-independent calls (li.h; SUITE as, P ranks: --sync fence\n"
         "for the one-sided backends, p2p for mpi-p2p) with plain MPI calls,\n"
         "on %s.\n"
@@ -115,26 +117,32 @@ static int check_backends(const bench_opts *o, int rank, mpib_ctx *ctx,
     return 0;
 }
 
-static int check_filters(const bench_opts *o, int rank, int latency,
-                         int ghost, const li_suite *li)
+/* The suites and the --window, --op and --sync names each knows. */
+typedef struct suite_names {
+    const char *name;
+    const char *const *known[3]; /* windows, ops, syncs */
+} suite_names;
+
+static const suite_names suites[] = {
+    {"pingpong", {mpib_window_kinds, ops, pp_sync_names}},
+    {"latency", {lat_window_kinds, lat_op_names, lat_sync_names}},
+    {"multiput", {lat_window_kinds, multiput_op_names, multiput_sync_names}},
+    {"ghost", {ghost_windows, ghost_ops, ghost_sync_names}},
+    {NULL, {NULL, NULL, NULL}},
+};
+
+static const suite_names *suite_find(const char *name)
+{
+    for (const suite_names *s = suites; s->name != NULL; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+static int check_filters(const bench_opts *o, int rank,
+                         const char *const *const *known)
 {
     const char *lists[3] = {o->windows, o->ops, o->syncs};
-    const char *const *known[3] = {mpib_window_kinds, ops, pp_sync_names};
-    if (latency) {
-        known[0] = lat_window_kinds;
-        known[1] = lat_op_names;
-        known[2] = lat_sync_names;
-    }
-    if (ghost) {
-        known[0] = ghost_windows;
-        known[1] = ghost_ops;
-        known[2] = ghost_sync_names;
-    }
-    if (li != NULL) {
-        known[0] = li_windows;
-        known[1] = li->ops;
-        known[2] = li->syncs;
-    }
     const char *what[3] = {"window", "op", "sync"};
     char bad[64];
     for (int i = 0; i < 3; i++) {
@@ -152,26 +160,28 @@ static int check_filters(const bench_opts *o, int rank, int latency,
 static int run(int argc, char **argv, int rank, int size)
 {
     const char *suite = "pingpong";
-    const li_suite *li = NULL;
     int first = 1;
     if (argc > 1 && strncmp(argv[1], "-", 1) != 0) {
         suite = argv[1];
         first = 2;
-        li = mpib_li_find(suite);
-        if (li == NULL && strcmp(suite, "pingpong") != 0 &&
-            strcmp(suite, "latency") != 0 && strcmp(suite, "ghost") != 0) {
-            if (rank == 0) {
-                fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
-                        "(pingpong, latency, ghost", MPIB_VARIANT, suite);
-                for (int i = 0; mpib_li_at(i) != NULL; i++)
-                    fprintf(stderr, ", %s", mpib_li_at(i)->name);
-                fprintf(stderr, ")\n");
-                usage(stderr);
-            }
-            return BENCH_USAGE;
+    }
+    /* A suite written with li.h (mpib_li.c), or one of this program's. */
+    const li_suite *li = mpib_li_find(suite);
+    const suite_names *names = li == NULL ? suite_find(suite) : NULL;
+    if (li == NULL && names == NULL) {
+        if (rank == 0) {
+            fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
+                    "(pingpong, latency, multiput, ghost", MPIB_VARIANT,
+                    suite);
+            for (int i = 0; mpib_li_at(i) != NULL; i++)
+                fprintf(stderr, ", %s", mpib_li_at(i)->name);
+            fprintf(stderr, ")\n");
+            usage(stderr);
         }
+        return BENCH_USAGE;
     }
     int latency = strcmp(suite, "latency") == 0;
+    int multiput = strcmp(suite, "multiput") == 0;
     int ghost = strcmp(suite, "ghost") == 0;
     bench_opts opts;
     char err[160];
@@ -191,12 +201,13 @@ static int run(int argc, char **argv, int rank, int size)
                     MPIB_VARIANT);
         return BENCH_USAGE;
     }
-    if (ghost) {
+    if (ghost)
         ghost_default_sizes(&opts);
-    } else if (li != NULL) {
-        if (!opts.sizes_given && li->sizes != NULL)
-            li->sizes(&opts, size);
-    } else if (size != 2) {
+    if (multiput)
+        multiput_default_options(&opts);
+    if (li != NULL && !opts.sizes_given && li->sizes != NULL)
+        li->sizes(&opts, size);
+    if (!ghost && li == NULL && size != 2) {
         if (rank == 0)
             fprintf(stderr, "orma-bench-mpi-%s: needs exactly 2 ranks, not "
                     "%d\n", MPIB_VARIANT, size);
@@ -204,7 +215,12 @@ static int run(int argc, char **argv, int rank, int size)
     }
     mpib_ctx ctx = {suite, &opts, rank, NULL, NULL, size};
     char rma[64], p2p[64];
-    int ok = check_filters(&opts, rank, latency, ghost, li) == 0;
+    const char *const *li_names[3] = {li_windows, NULL, NULL};
+    if (li != NULL) {
+        li_names[1] = li->ops;
+        li_names[2] = li->syncs;
+    }
+    int ok = check_filters(&opts, rank, li != NULL ? li_names : names->known) == 0;
     if (!mpib_all_ok(ok))
         return BENCH_USAGE;
     ok = check_backends(&opts, rank, &ctx, rma, p2p, sizeof rma) == 0;
@@ -212,7 +228,7 @@ static int run(int argc, char **argv, int rank, int size)
         return BENCH_USAGE;
     if (mpib_report_open(&ctx) != 0)
         return BENCH_FAIL;
-    if (latency || li != NULL) {
+    if (latency || multiput || li != NULL) {
         /* As orma-bench's ranks (bind.h); mpirun's own binding, if any,
          * is replaced. */
         cpu_set_t saved;
@@ -222,15 +238,20 @@ static int run(int argc, char **argv, int rank, int size)
         if (lowest < 0)
             mpib_note("ranks not pinned: fewer than 2 CPUs allowed");
     }
+    /* multiput's send/recv reference is latency's: one message of S
+     * bytes, one way (half a round trip). */
     int st = BENCH_OK;
     if (li != NULL)
         st = mpib_li_run(&ctx, li);
     else if (ghost)
         st = mpib_ghost_run(&ctx);
     else if (ctx.rma_backend != NULL)
-        st = latency ? mpib_lat_run(&ctx) : mpib_rma_run(&ctx);
+        st = latency    ? mpib_lat_run(&ctx)
+             : multiput ? mpib_multiput_run(&ctx)
+                        : mpib_rma_run(&ctx);
     if (li == NULL && !ghost && st == BENCH_OK && ctx.p2p_backend != NULL)
-        st = latency ? mpib_p2p_latency_run(&ctx) : mpib_p2p_run(&ctx);
+        st = latency || multiput ? mpib_p2p_latency_run(&ctx)
+                                 : mpib_p2p_run(&ctx);
     mpib_report_close();
     return st;
 }
