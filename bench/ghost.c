@@ -67,7 +67,7 @@ int bench_ghost_run(const bench_ctx *ctx_in)
             st = ghost_orma_run(ctx);
     }
     if (pp_mpi_wanted(&o)) {
-        int mst = pp_mpi_run(ctx);
+        int mst = pp_mpi_run(ctx, NULL);
         if (st == BENCH_OK)
             st = mst;
     }

@@ -1,5 +1,6 @@
-/* lat_orma.c -- the orma backend of the latency suite: lat_rma_ops with
- * orma's own calls (the loops of lat_def.h), and a series on one window.
+/* lat_orma.c -- the orma backend of the latency and multiput suites:
+ * lat_rma_ops with orma's own calls (the loops of lat_def.h), and a series
+ * on one window.
  *
  * Between batches (settle) the ranks meet in orma_barrier between two
  * orma_win_sync (the stores before are published, the peer's seen after),
@@ -62,10 +63,18 @@ static void op(lat_rma *s, orma_win win, orma_aint disp)
     int t = s->peer;
     size_t n = s->n;
     switch (s->op) {
-    case PP_PUT:
-        BENCH_CHECK(orma_put(lat_rma_origin(s), n, ORMA_BYTE, t, disp, n,
-                             ORMA_BYTE, win));
+    case PP_PUT: {
+        /* s->pieces puts of adjacent bytes, the last the rest (lat_rma.h);
+         * one put of n bytes in the latency suite. */
+        const unsigned char *src = lat_rma_origin(s);
+        size_t off = 0, p = s->piece;
+        for (int j = 1; j < s->pieces; j++, off += p)
+            BENCH_CHECK(orma_put(src + off, p, ORMA_BYTE, t,
+                                 disp + (orma_aint)off, p, ORMA_BYTE, win));
+        BENCH_CHECK(orma_put(src + off, n - off, ORMA_BYTE, t,
+                             disp + (orma_aint)off, n - off, ORMA_BYTE, win));
         break;
+    }
     case PP_GET:
         BENCH_CHECK(orma_get(lat_rma_result(s), n, ORMA_BYTE, t, disp, n,
                              ORMA_BYTE, win));
@@ -152,7 +161,7 @@ static int all_ok(lat_rma *s, int ok)
 
 static void emit(lat_rma *s, double *us, long n)
 {
-    bench_emit(impl(s)->ctx, "orma", pp_op_names[s->op],
+    bench_emit(impl(s)->ctx, "orma", s->op_name,
                lat_sync_names[s->sync], s->kind, s->n, (double)s->n, us, n);
 }
 
@@ -165,7 +174,8 @@ static void progress(lat_rma *s, const char *what, size_t bytes)
 static const lat_rma_ops orma_ops = {settle, point_begin, point_end, loop,
                                      bcast,  all_ok,      emit,      progress};
 
-int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind)
+int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
+                    lat_rma_series_fn series)
 {
     size_t max = bench_opts_max_size(ctx->opts);
     size_t bytes = lat_rma_bytes(max);
@@ -180,9 +190,11 @@ int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind)
     s.ops = &orma_ops;
     s.impl = &o;
     s.opts = ctx->opts;
+    s.suite = ctx->suite;
     s.backend = "orma";
     s.kind = kind;
     s.op = opn;
+    s.op_name = pp_op_names[opn];
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
     s.win = o.w.base;
@@ -196,7 +208,7 @@ int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind)
         BENCH_CHECK(orma_group_incl(all, 1, &s.peer, &o.peer_group));
         BENCH_CHECK(orma_group_free(&all));
     }
-    int st = lat_rma_series(&s);
+    int st = series(&s);
     if (o.peer_group != ORMA_GROUP_NULL)
         BENCH_CHECK(orma_group_free(&o.peer_group));
     bench_window_close(&o.w);

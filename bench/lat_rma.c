@@ -43,9 +43,9 @@ static void bad(lat_rma *s, const char *what, size_t off, unsigned want,
                 unsigned got)
 {
     if (s->ok)
-        fprintf(stderr, "orma-bench: rank %d: %s: latency %s+%s on %s "
+        fprintf(stderr, "orma-bench: rank %d: %s: %s %s+%s on %s "
                 "window, %zu bytes, batch %llu: %s byte %zu is 0x%02x, "
-                "expected 0x%02x\n", s->me, s->backend, pp_op_names[s->op],
+                "expected 0x%02x\n", s->me, s->backend, s->suite, s->op_name,
                 lat_sync_names[s->sync], s->kind, s->n,
                 (unsigned long long)s->batch, what, off, got, want);
     s->ok = 0;
@@ -181,10 +181,13 @@ static void check_untouched(lat_rma *s)
     }
 }
 
-static int point(lat_rma *s, size_t n, lat_sync sync)
+int lat_rma_point(lat_rma *s, size_t n, lat_sync sync, int pieces)
 {
+    s->size = lat_rma_bytes(bench_opts_max_size(s->opts));
     s->n = n;
     s->sync = sync;
+    s->pieces = pieces > 1 && s->op == PP_PUT ? pieces : 1;
+    s->piece = n / (size_t)s->pieces;
     s->ok = 1;
     s->points++;
     memset(s->win, background(s), s->size);
@@ -201,9 +204,9 @@ static int point(lat_rma *s, size_t n, lat_sync sync)
     if (ok)
         s->ops->emit(s, us, nb);
     else if (s->me == 0)
-        fprintf(stderr, "orma-bench: %s: latency %s+%s on %s window, %zu "
+        fprintf(stderr, "orma-bench: %s: %s %s+%s on %s window, %zu "
                 "bytes: data did not verify; stopping\n", s->backend,
-                pp_op_names[s->op], lat_sync_names[sync], s->kind, n);
+                s->suite, s->op_name, lat_sync_names[sync], s->kind, n);
     free(us);
     return ok ? 0 : -1;
 }
@@ -211,7 +214,6 @@ static int point(lat_rma *s, size_t n, lat_sync sync)
 int lat_rma_series(lat_rma *s)
 {
     const bench_opts *o = s->opts;
-    s->size = lat_rma_bytes(bench_opts_max_size(o));
     int st = BENCH_OK;
     for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
         size_t n = o->sizes[i];
@@ -222,9 +224,9 @@ int lat_rma_series(lat_rma *s)
                 continue;
             char what[96];
             snprintf(what, sizeof what, "%s %s+%s %s", s->backend,
-                     pp_op_names[s->op], lat_sync_names[m], s->kind);
+                     s->op_name, lat_sync_names[m], s->kind);
             s->ops->progress(s, what, n);
-            if (point(s, n, (lat_sync)m) != 0)
+            if (lat_rma_point(s, n, (lat_sync)m, 1) != 0)
                 st = BENCH_FAIL;
         }
     }

@@ -3,7 +3,8 @@
  * orma's calls (lat_orma.c) and the MPI program's (mpi/mpib_lat.c) supply
  * the epochs and the loop as lat_rma_ops; the data, its checks, the order
  * of the points and their repetitions (lat_point.h) are here, once.  No
- * orma or MPI here.
+ * orma or MPI here.  The multiput suite's points are these too, with the
+ * put split in pieces (multiput_def.h) and its own order of the points.
  *
  * Roles: rank 0 is the origin and rank 1 the target in the passive modes;
  * in fence and pscw both ranks are both (OSU's loops, lat_def.h).  Every
@@ -26,7 +27,14 @@
  * outside the checked regions must still be the background (a rank that
  * is no target in the mode: its whole window).  A wrong byte is reported
  * once per point with the rank, the point, the batch and the offset; the
- * point is not reported and the series stops (the exit status is 1). */
+ * point is not reported and the series stops (the exit status is 1).
+ *
+ * A put of n bytes may be made as s->pieces puts of adjacent bytes in the
+ * same epoch (the multiput suite): s->piece bytes each, the last taking
+ * the rest (n - (pieces - 1) x piece), piece j from byte j x piece of the
+ * origin buffer to byte j x piece of the target region.  The data and the
+ * checks do not change: the region must hold the whole pattern, every
+ * piece in place. */
 #ifndef BENCH_LAT_RMA_H
 #define BENCH_LAT_RMA_H
 
@@ -62,13 +70,16 @@ typedef struct lat_rma_ops {
 } lat_rma_ops;
 
 struct lat_rma {
-    /* set by the backend before lat_rma_series */
+    /* set by the backend before the series */
     const lat_rma_ops *ops;
     void *impl;            /* the backend's: its window, group, ... */
     const bench_opts *opts;
+    const char *suite;     /* the rows' suite, for messages */
     const char *backend;   /* for messages */
     const char *kind;      /* window flavour */
     pp_op op;              /* PP_PUT, PP_GET or PP_ACC */
+    const char *op_name;   /* the rows' op: pp_op_names[op], or what the
+                              series sets per point (multiput: put<k>) */
     int me, peer;          /* ranks 0 and 1 */
     unsigned char *win;    /* this rank's window memory, lat_rma_bytes() */
     unsigned char *send;   /* origin data, max bytes */
@@ -76,6 +87,9 @@ struct lat_rma {
     /* state of the current point */
     lat_sync sync;
     size_t n;
+    int pieces;            /* puts that make the put of n bytes: 1, or
+                              the multiput suite's k */
+    size_t piece;          /* bytes of each but the last: n / pieces */
     size_t size;           /* lat_rma_bytes(max) */
     uint64_t batch;        /* batches so far (seeds), across points */
     unsigned points;       /* points so far (background byte) */
@@ -105,9 +119,18 @@ static inline void *lat_rma_result(const lat_rma *s)
     return s->recv + LAT_GUARD;
 }
 
-/* Every size that suits s->op and selected mode of --sync, one point each,
- * the modes of a size one after the other.  Collective; a BENCH_* status,
- * the same on both ranks. */
+/* One point: n bytes in mode sync, the put made as pieces puts (1 for
+ * get and acc, and for a put in one piece).  Rows are reported with
+ * s->op_name.  Collective; 0, or -1 on both ranks when the data did not
+ * verify (reported). */
+int lat_rma_point(lat_rma *s, size_t n, lat_sync sync, int pieces);
+
+/* A series: the points of one op on one window, in a suite's order. */
+typedef int (*lat_rma_series_fn)(lat_rma *s);
+
+/* The latency suite's series: every size that suits s->op and selected
+ * mode of --sync, one point each, the modes of a size one after the
+ * other.  Collective; a BENCH_* status, the same on both ranks. */
 int lat_rma_series(lat_rma *s);
 
 #endif

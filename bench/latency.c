@@ -18,20 +18,37 @@
 static const pp_mpi_axes lat_axes = {lat_op_names, lat_window_kinds,
                                      lat_sync_names};
 
-static int check_filters(const bench_ctx *ctx)
+int lat_check_job(const bench_ctx *ctx, const pp_mpi_axes *ax)
 {
+    if (ctx->size != 2) {
+        if (ctx->rank == 0)
+            fprintf(stderr, "orma-bench: %s needs exactly 2 ranks, not %d "
+                    "(run it as: orma-run -n 2 orma-bench %s)\n", ctx->suite,
+                    ctx->size, ctx->suite);
+        return -1;
+    }
     char bad[64];
     if (bench_list_check(ctx->opts->backends, pp_backend_names, bad,
                          sizeof bad) != 0) {
         if (ctx->rank == 0)
-            fprintf(stderr, "orma-bench: latency: unknown backend '%s' "
-                    "(orma, mpi-rma, mpi-p2p, orma-mpi)\n", bad);
+            fprintf(stderr, "orma-bench: %s: unknown backend '%s' (orma, "
+                    "mpi-rma, mpi-p2p, orma-mpi)\n", ctx->suite, bad);
         return -1;
     }
-    return bench_filters_check("latency", ctx->rank, ctx->opts->windows,
-                               lat_window_kinds, ctx->opts->ops,
-                               lat_op_names, ctx->opts->syncs,
-                               lat_sync_names);
+    return bench_filters_check(ctx->suite, ctx->rank, ctx->opts->windows,
+                               ax->windows, ctx->opts->ops, ax->ops,
+                               ctx->opts->syncs, ax->syncs);
+}
+
+void lat_pin_ranks(const bench_ctx *ctx, cpu_set_t *saved)
+{
+    int cpu = bench_bind_rank(ctx->rank, saved);
+    int cpu1 = (int)bench_ctl_exchange(ctx->ctl, (uint64_t)(int64_t)cpu, 1);
+    if (cpu >= 0 && cpu1 >= 0)
+        bench_note("ranks pinned: rank 0 to CPU %d, rank 1 to CPU %d "
+                   "(the MPI backends' ranks alike)", cpu, cpu1);
+    else
+        bench_note("ranks not pinned: fewer than 2 CPUs allowed");
 }
 
 /* 1 when some size of the run suits op; notes the sizes it skips. */
@@ -60,32 +77,20 @@ static int orma_backend(const bench_ctx *ctx)
             continue;
         for (int k = 0; lat_window_kinds[k] != NULL && st == BENCH_OK; k++)
             if (bench_list_has(ctx->opts->windows, lat_window_kinds[k]))
-                st = lat_orma_series(ctx, op, lat_window_kinds[k]);
+                st = lat_orma_series(ctx, op, lat_window_kinds[k],
+                                     lat_rma_series);
     }
     return st;
 }
 
 int bench_latency_run(const bench_ctx *ctx)
 {
-    if (ctx->size != 2) {
-        if (ctx->rank == 0)
-            fprintf(stderr, "orma-bench: latency needs exactly 2 ranks, not "
-                    "%d (run it as: orma-run -n 2 orma-bench latency)\n",
-                    ctx->size);
-        return BENCH_USAGE;
-    }
-    if (check_filters(ctx) != 0)
+    if (lat_check_job(ctx, &lat_axes) != 0)
         return BENCH_USAGE;
     int orma = pp_backend_on(ctx->opts, "orma");
     int mpi = pp_mpi_wanted(ctx->opts);
     cpu_set_t saved;
-    int cpu = bench_bind_rank(ctx->rank, &saved);
-    int cpu1 = (int)bench_ctl_exchange(ctx->ctl, (uint64_t)(int64_t)cpu, 1);
-    if (cpu >= 0 && cpu1 >= 0)
-        bench_note("ranks pinned: rank 0 to CPU %d, rank 1 to CPU %d "
-                   "(the MPI backends' ranks alike)", cpu, cpu1);
-    else
-        bench_note("ranks not pinned: fewer than 2 CPUs allowed");
+    lat_pin_ranks(ctx, &saved);
     /* A point that did not verify ends orma's series collectively; the
      * floors and the MPI backends run all the same. */
     int st = orma ? orma_backend(ctx) : BENCH_OK;
@@ -97,7 +102,7 @@ int bench_latency_run(const bench_ctx *ctx)
     /* mpirun and the MPI ranks would inherit rank 0's single CPU. */
     bench_bind_restore(&saved);
     if (mpi) {
-        int mst = pp_mpi_run(ctx);
+        int mst = pp_mpi_run(ctx, lat_op_names);
         if (st == BENCH_OK)
             st = mst;
         pp_compare_tables(ctx, &lat_axes);

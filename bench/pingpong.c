@@ -135,7 +135,7 @@ static int mpi_backends(const bench_ctx *ctx)
         st = bench_floor_cma(ctx);
     if (st == BENCH_OK && (!orma || !bench_list_has(ops, "cma_rt")))
         st = bench_floor_cma_rt(ctx);
-    int mst = pp_mpi_run(ctx);
+    int mst = pp_mpi_run(ctx, pp_op_names);
     return st == BENCH_OK ? mst : st;
 }
 

@@ -1,16 +1,16 @@
-/* pp_mpi.c -- the MPI backends of pingpong, latency and ghost (pp_mpi.h):
- * which variants are there, the MPI jobs that measure them, and their
- * results read back.
+/* pp_mpi.c -- the MPI backends of pingpong, latency, multiput and ghost
+ * (pp_mpi.h): which variants are there, the MPI jobs that measure them,
+ * and their results read back.
  *
  * Per variant, rank 0 runs at most two jobs, one after the other: the
  * host's (mpi-rma and mpi-p2p, whichever --backends names) and the
- * preloaded one (orma-mpi), of as many ranks as this run.  Each gets
- * this run's suite and options -- sizes, reps, quick, window, sync, and
- * the ops of --op it makes -- and a temporary --json file, which is read
- * back once the job has ended; a job that fails still contributes the
- * rows it verified.  The programs are found beside
- * orma-bench (bin/orma-bench-mpi-<variant>, lib/liborma-mpi-<variant>.so
- * of the same build), mpirun.<variant> on PATH. */
+ * preloaded one (orma-mpi), of as many ranks as this run.  Each gets this
+ * run's suite and options -- sizes, reps, quick, window, sync, and the
+ * ops of --op it makes for the suite -- and a temporary --json file, which
+ * is read back once the job has ended; a job that fails still contributes
+ * the rows it verified.  The programs are found beside orma-bench
+ * (bin/orma-bench-mpi-<variant>, lib/liborma-mpi-<variant>.so of the same
+ * build), mpirun.<variant> on PATH. */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "ctl.h"
-#include "pp_def.h"
 #include "pp_mpi.h"
 #include "progress.h"
 #include "report.h"
@@ -109,19 +108,20 @@ static int find_on_path(const char *name, char *path, size_t len)
     }
 }
 
-/* The ops of --op the MPI program makes, as a list; "" when there are
- * none, NULL when --op was not given (the program's default is ours). */
-static const char *mpi_ops(const bench_opts *o, char *buf, size_t len)
+/* The ops of --op among known (the MPI program's), as a list; "" when
+ * there are none, NULL when --op was not given (the program's default is
+ * ours). */
+static const char *mpi_ops(const bench_opts *o, const char *const *known,
+                           char *buf, size_t len)
 {
     if (o->ops == NULL)
         return NULL;
     buf[0] = '\0';
-    for (int op = 0; op < PP_NOP; op++) {
-        if (!bench_list_has(o->ops, pp_op_names[op]))
+    for (int op = 0; known != NULL && known[op] != NULL; op++) {
+        if (!bench_list_has(o->ops, known[op]))
             continue;
         size_t used = strlen(buf);
-        snprintf(buf + used, len - used, "%s%s", used ? "," : "",
-                 pp_op_names[op]);
+        snprintf(buf + used, len - used, "%s%s", used ? "," : "", known[op]);
     }
     return buf;
 }
@@ -210,15 +210,21 @@ static int run_job(const bench_ctx *ctx, const pp_mpi_variant *v,
 }
 
 /* Rank 0: every variant. */
-static int run_variants(const bench_ctx *ctx)
+static int run_variants(const bench_ctx *ctx, const char *const *known)
 {
     const bench_opts *o = ctx->opts;
     char dir[PATH_MAX], prog[PATH_MAX], lib[PATH_MAX], mpirun[PATH_MAX];
-    char opbuf[64];
-    const char *ops = mpi_ops(o, opbuf, sizeof opbuf);
+    char opbuf[128];
+    const char *ops = mpi_ops(o, known, opbuf, sizeof opbuf);
     if (ops != NULL && *ops == '\0') {
-        bench_note("MPI backends skipped: they make put, get, acc, gacc, fop "
-                   "and cas, and --op names none");
+        char names[128] = "";
+        for (int op = 0; known != NULL && known[op] != NULL; op++) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s",
+                     used ? ", " : "", known[op]);
+        }
+        bench_note("MPI backends skipped: they make %s, and --op names none",
+                   names);
         return BENCH_OK;
     }
     if (exe_dir(dir, sizeof dir) != 0) {
@@ -268,9 +274,9 @@ static int run_variants(const bench_ctx *ctx)
     return st;
 }
 
-int pp_mpi_run(const bench_ctx *ctx)
+int pp_mpi_run(const bench_ctx *ctx, const char *const *ops)
 {
-    int st = ctx->rank == 0 ? run_variants(ctx) : BENCH_OK;
+    int st = ctx->rank == 0 ? run_variants(ctx, ops) : BENCH_OK;
     /* The other ranks wait here, asleep once the barrier's spinning and
      * yielding is over, leaving the cores to the MPI jobs. */
     return (int)bench_ctl_bcast(ctx->ctl, (uint64_t)st);

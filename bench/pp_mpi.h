@@ -1,7 +1,8 @@
-/* pp_mpi.h -- the MPI backends of the pingpong, latency and ghost suites,
+/* pp_mpi.h -- the MPI backends of the pingpong, latency, multiput and
+ * ghost suites,
  * seen from orma-bench (--backends):
  *
- *   orma       orma's own calls (pingpong.c, latency.c), the default
+ *   orma       orma's own calls (pingpong.c, latency.c, ...), the default
  *   mpi-rma    the same measurements with plain MPI one-sided calls on the
  *              host MPI (the program orma-bench-mpi-<variant>, mpi/mpib.h)
  *   mpi-p2p    an MPI_Send/MPI_Recv ping-pong of the same sizes (latency:
@@ -46,10 +47,12 @@ int pp_backend_on(const bench_opts *o, const char *backend);
 int pp_mpi_wanted(const bench_opts *o);
 
 /* Collective: run the MPI backends of --backends for every variant found.
- * A variant that is not found is skipped with a note.  Returns BENCH_OK,
- * or BENCH_FAIL when an MPI job failed (its data did not verify, it
- * crashed): the same on every rank. */
-int pp_mpi_run(const bench_ctx *ctx);
+ * ops (NULL-terminated; NULL: none) are the --op names the MPI program
+ * takes for this suite: the jobs get those of --op, and none when --op
+ * names none of them.  A variant that is not found is skipped with a
+ * note.  Returns BENCH_OK, or BENCH_FAIL when an MPI job failed (its data
+ * did not verify, it crashed): the same on every rank. */
+int pp_mpi_run(const bench_ctx *ctx, const char *const *ops);
 
 /* Rank 0: one MPI job -- mpirun.<variant> [flags] -n nranks [LD_PRELOAD of
  * lib when not NULL] prog args... -- with this environment less orma-run's

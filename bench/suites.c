@@ -7,6 +7,8 @@
 #include "ddt.h"
 #include "ghost.h"
 #include "latency.h"
+#include "li_suite.h"
+#include "multiput.h"
 #include "overlap.h"
 #include "pingpong.h"
 #include "sync_suite.h"
@@ -18,6 +20,9 @@ static const bench_suite suites[] = {
     {"latency",
      "OSU-style one-way put/get/acc latency, 2 ranks, windows x syncs",
      bench_latency_run, 1},
+    {"multiput",
+     "one buffer as k = 1..16 puts in one epoch vs one put, 2 ranks",
+     bench_multiput_run, 1},
     {"sync",
      "cost of an empty epoch per sync mode and of a barrier, 1-4 ranks",
      bench_sync_run, 0},
@@ -33,6 +38,10 @@ static const bench_suite suites[] = {
     {"ghost",
      "ghost-area exchange on a 2-D grid: one-sided / point-to-point, P ranks",
      bench_ghost_run, 1},
+    /* Seed 003's suites, written once with li.h (li_suite.h). */
+    {"as",
+     "sync, barrier, small exchanges, h-relations and BSP g and L, P ranks",
+     bench_li_run, 1},
 };
 
 const bench_suite *bench_suite_at(int i)

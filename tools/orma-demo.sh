@@ -33,6 +33,7 @@ step() {
 step 2 pingpong --backends "$backends" --sizes 8,64K,1M
 step 2 latency --backends "$backends" --op put --sizes 8,64K,1M \
     --window allocate,create --reps 5
+step 2 multiput --backends "$backends" --sizes 64,16K,1M --reps 5
 step 2 ghost --backends "$backends"
 step 4 ghost --backends "$backends"
 step 2 sync

@@ -1,23 +1,28 @@
 /* mpib.h -- orma-bench-mpi-<variant>, the program of orma-bench's MPI
- * backends: the pingpong suite's round trips, the latency suite's loops and
- * the ghost suite's exchange written with plain MPI.  Built once per host MPI (Open MPI, MPICH)
- * against its mpi.h, linked with that MPI alone -- never with orma:
- * preloading liborma-mpi is what turns the mpi-rma backend into orma-mpi,
- * so the binary must not carry orma itself.
+ * backends: the pingpong suite's round trips, the latency suite's loops
+ * (the multiput suite's too) and the ghost suite's exchange written with
+ * plain MPI.  Built once per host MPI (Open MPI, MPICH) against its mpi.h,
+ * linked with that MPI alone -- never with orma: preloading liborma-mpi
+ * is what turns the mpi-rma backend into orma-mpi, so the binary must not
+ * carry orma itself.
  *
  *   mpirun -n 2 orma-bench-mpi-<variant> [SUITE] --backends LIST [options]
  *   mpirun -n P orma-bench-mpi-<variant> ghost --backends LIST [options]
+ *   mpirun -n P orma-bench-mpi-<variant> as --backends LIST [options]
  *
- * SUITE: pingpong (the default), latency or ghost (P ranks; its steps, both
- * kinds, are in mpib_ghost.c).  Backends (--backends, default mpi-rma):
+ * SUITE: pingpong (the default), latency, multiput or ghost (P ranks; its
+ * steps, both kinds, are in mpib_ghost.c), or a suite written with li.h (P
+ * ranks; as: li.h's backends in mpib_li.c, the algorithms shared with
+ * orma-bench).  Backends (--backends, default mpi-rma):
  *   mpi-rma   pingpong: put, get, acc, gacc, fop, cas on MPI windows
  *             (mpib_rma.c), each window flavour and sync mode of the orma
  *             suite; latency: put, get, acc in OSU's loops (mpib_lat.c);
- *             the host MPI must serve them (the program checks that orma
- *             is not loaded)
+ *             multiput: the same loops with a put made of k puts; the
+ *             host MPI must serve them (the program checks that orma is
+ *             not loaded)
  *   orma-mpi  the same calls, with liborma-mpi preloaded (checked)
  *   mpi-p2p   an MPI_Send/MPI_Recv ping-pong of the same sizes (mpib_p2p.c;
- *             latency: half its round trip)
+ *             latency, multiput: half its round trip)
  * Rows are reported as "<backend>/<variant>" (e.g. mpi-rma/openmpi) in the
  * same table and JSON keys as orma-bench's (report.h); orma-bench reads the
  * JSON back.  Exit status as orma-bench's: 0, 1 (data did not verify, a
@@ -29,6 +34,7 @@
 
 #include <mpi.h>
 
+#include "li.h"
 #include "opts.h"
 
 #ifndef MPIB_VARIANT
@@ -36,8 +42,8 @@
 #endif
 
 typedef struct mpib_ctx {
-    const char *suite;       /* "pingpong", "latency" or "ghost": the rows'
-                                suite */
+    const char *suite;       /* "pingpong", "latency", "multiput", "ghost"
+                                or an li.h suite's name: the rows' suite */
     const bench_opts *opts;
     int rank;
     const char *rma_backend; /* "mpi-rma/<variant>", "orma-mpi/..." or NULL */
@@ -87,12 +93,22 @@ void mpib_progress(const char *what, size_t bytes);
 
 /* The suites (collective; a BENCH_* status, the same on every rank):
  * pingpong's one-sided and send/recv round trips, latency's one-sided
- * loops and its send/recv reference (2 ranks), ghost's exchange, both
- * kinds (P ranks). */
+ * loops, multiput's (the same loops on multiput_def.h's series) and their
+ * send/recv reference (2 ranks), ghost's exchange, both kinds (P
+ * ranks). */
 int mpib_rma_run(const mpib_ctx *ctx);
 int mpib_p2p_run(const mpib_ctx *ctx);
 int mpib_lat_run(const mpib_ctx *ctx);
+int mpib_multiput_run(const mpib_ctx *ctx);
 int mpib_p2p_latency_run(const mpib_ctx *ctx);
 int mpib_ghost_run(const mpib_ctx *ctx);
+
+/* The suites written with li.h (mpib_li.c, li_suites.h), any number of
+ * ranks: by name (NULL when name is none), by index (NULL past the last),
+ * and run: the suite on the one-sided backend ctx->rma_backend, then on
+ * the two-sided one ctx->p2p_backend, those that are not NULL. */
+const li_suite *mpib_li_find(const char *name);
+const li_suite *mpib_li_at(int i);
+int mpib_li_run(const mpib_ctx *ctx, const li_suite *s);
 
 #endif

@@ -1,6 +1,7 @@
-/* mpib_lat.c -- the mpi-rma and orma-mpi backends of the latency suite:
- * lat_rma_ops with plain MPI calls, OSU's loops (lat_def.h) one for one
- * as lat_orma.c makes them with orma's, on the windows of mpib_win.c.
+/* mpib_lat.c -- the mpi-rma and orma-mpi backends of the latency and
+ * multiput suites: lat_rma_ops with plain MPI calls, OSU's loops
+ * (lat_def.h) one for one as lat_orma.c makes them with orma's, on the
+ * windows of mpib_win.c.
  *
  * Between batches (settle) the ranks meet in MPI_Barrier between two
  * MPI_Win_sync (inside an MPI_Win_lock_all(MPI_MODE_NOCHECK) epoch when
@@ -15,6 +16,7 @@
 #include "lat_rma.h"
 #include "mpib.h"
 #include "mpib_pp.h"
+#include "multiput_def.h"
 
 typedef struct mpib_lat {
     const mpib_ctx *ctx;
@@ -76,10 +78,20 @@ static void op(lat_rma *s, MPI_Win win, MPI_Aint disp)
     int t = s->peer;
     int n = mpib_count(s->n), words = mpib_count(s->n / 8);
     switch (s->op) {
-    case PP_PUT:
-        MPIB_CHECK(MPI_Put(lat_rma_origin(s), n, MPI_BYTE, t, disp, n,
-                           MPI_BYTE, win));
+    case PP_PUT: {
+        /* s->pieces puts of adjacent bytes, the last the rest (lat_rma.h);
+         * one put of n bytes in the latency suite. */
+        const unsigned char *src = lat_rma_origin(s);
+        size_t off = 0;
+        int p = mpib_count(s->piece);
+        for (int j = 1; j < s->pieces; j++, off += s->piece)
+            MPIB_CHECK(MPI_Put(src + off, p, MPI_BYTE, t,
+                               disp + (MPI_Aint)off, p, MPI_BYTE, win));
+        int last = mpib_count(s->n - off);
+        MPIB_CHECK(MPI_Put(src + off, last, MPI_BYTE, t, disp + (MPI_Aint)off,
+                           last, MPI_BYTE, win));
         break;
+    }
     case PP_GET:
         MPIB_CHECK(MPI_Get(lat_rma_result(s), n, MPI_BYTE, t, disp, n,
                            MPI_BYTE, win));
@@ -167,7 +179,7 @@ static int all_ok(lat_rma *s, int ok)
 
 static void emit(lat_rma *s, double *us, long n)
 {
-    mpib_emit(impl(s)->ctx->suite, s->backend, pp_op_names[s->op],
+    mpib_emit(impl(s)->ctx->suite, s->backend, s->op_name,
               lat_sync_names[s->sync], s->kind, s->n, (double)s->n, us, n);
 }
 
@@ -180,7 +192,8 @@ static void progress(lat_rma *s, const char *what, size_t bytes)
 static const lat_rma_ops mpi_ops = {settle, point_begin, point_end, loop,
                                     bcast,  all_ok,      emit,      progress};
 
-static int series(const mpib_ctx *ctx, pp_op opn, const char *kind)
+static int series(const mpib_ctx *ctx, pp_op opn, const char *kind,
+                  lat_rma_series_fn order)
 {
     size_t max = bench_opts_max_size(ctx->opts);
     size_t bytes = lat_rma_bytes(max);
@@ -195,9 +208,11 @@ static int series(const mpib_ctx *ctx, pp_op opn, const char *kind)
     s.ops = &mpi_ops;
     s.impl = &m;
     s.opts = ctx->opts;
+    s.suite = ctx->suite;
     s.backend = ctx->rma_backend;
     s.kind = kind;
     s.op = opn;
+    s.op_name = pp_op_names[opn];
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
     s.win = m.w.base;
@@ -211,7 +226,7 @@ static int series(const mpib_ctx *ctx, pp_op opn, const char *kind)
         MPIB_CHECK(MPI_Group_incl(all, 1, &s.peer, &m.peer_group));
         MPIB_CHECK(MPI_Group_free(&all));
     }
-    int st = lat_rma_series(&s);
+    int st = order(&s);
     if (m.peer_group != MPI_GROUP_NULL)
         MPIB_CHECK(MPI_Group_free(&m.peer_group));
     mpib_window_close(&m.w);
@@ -238,7 +253,16 @@ int mpib_lat_run(const mpib_ctx *ctx)
         }
         for (int w = 0; lat_window_kinds[w] != NULL && st == BENCH_OK; w++)
             if (bench_list_has(o->windows, lat_window_kinds[w]))
-                st = series(ctx, op, lat_window_kinds[w]);
+                st = series(ctx, op, lat_window_kinds[w], lat_rma_series);
     }
+    return st;
+}
+
+int mpib_multiput_run(const mpib_ctx *ctx)
+{
+    int st = BENCH_OK;
+    for (int w = 0; lat_window_kinds[w] != NULL && st == BENCH_OK; w++)
+        if (bench_list_has(ctx->opts->windows, lat_window_kinds[w]))
+            st = series(ctx, PP_PUT, lat_window_kinds[w], multiput_series);
     return st;
 }

@@ -1,12 +1,13 @@
 /* mpib_main.c -- orma-bench-mpi-<variant> (mpib.h): join MPI, parse the
  * suite and its options, check what serves the one-sided calls, run the
- * backends asked for.  orma-bench starts it (pingpong, latency and ghost
- * --backends); it runs on its own as well:
+ * backends asked for.  orma-bench starts it (pingpong, latency, multiput
+ * and ghost --backends); it runs on its own as well:
  *
  *   mpirun -n 2 orma-bench-mpi-openmpi --backends mpi-rma,mpi-p2p --quick
  *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
  *          orma-bench-mpi-openmpi latency --backends orma-mpi --quick
- *   mpirun -n 4 orma-bench-mpi-openmpi ghost --backends mpi-rma,mpi-p2p */
+ *   mpirun -n 4 orma-bench-mpi-openmpi ghost --backends mpi-rma,mpi-p2p
+ *   mpirun -n 4 orma-bench-mpi-openmpi as --backends mpi-rma,mpi-p2p */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 #include "lat_def.h"
 #include "mpib.h"
 #include "mpib_pp.h"
+#include "multiput_def.h"
 
 static const char *const backends[] = {"mpi-rma", "orma-mpi", "mpi-p2p",
                                        NULL};
@@ -23,6 +25,7 @@ static const char *const ops[] = {"put", "get", "acc", "gacc", "fop", "cas",
                                   NULL};
 static const char *const ghost_windows[] = {"allocate", NULL};
 static const char *const ghost_ops[] = {NULL};
+static const char *const li_windows[] = {"allocate", NULL};
 
 static void usage(FILE *f)
 {
@@ -31,10 +34,16 @@ static void usage(FILE *f)
         "[options]\n"
         "       mpirun -n P orma-bench-mpi-%s ghost [--backends LIST] "
         "[options]\n"
+        "       mpirun -n P orma-bench-mpi-%s as [--backends LIST] "
+        "[options]\n"
         "\n"
         "orma-bench's pingpong round trips (SUITE pingpong, the default),\n"
-        "latency loops (SUITE latency) or ghost-area exchange (SUITE ghost,\n"
-        "--sync p2p, fence, pscw, lock) with plain MPI calls, on %s.\n"
+        "latency loops (SUITE latency), the same with a put made of k puts\n"
+        "(SUITE multiput), ghost-area exchange (SUITE ghost, --sync p2p,\n"
+        "fence, pscw, lock) or the suites written with its\n"
+        "library-independent calls (li.h; SUITE as, P ranks: --sync fence\n"
+        "for the one-sided backends, p2p for mpi-p2p) with plain MPI calls,\n"
+        "on %s.\n"
         "  --backends LIST  mpi-rma (default): the host MPI's one-sided;\n"
         "                   orma-mpi: the same with liborma-mpi preloaded;\n"
         "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong (ghost:\n"
@@ -47,7 +56,8 @@ static void usage(FILE *f)
         "\n"
         "Rows are reported as <backend>/%s.  Exit status: 0, 1 when data\n"
         "did not verify, 2 for usage errors.\n",
-        MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT);
+        MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT,
+        MPIB_VARIANT);
 }
 
 /* 1 when MPI_Put is served by liborma-mpi, by its shared object's name. */
@@ -107,21 +117,32 @@ static int check_backends(const bench_opts *o, int rank, mpib_ctx *ctx,
     return 0;
 }
 
-static int check_filters(const bench_opts *o, int rank, int latency,
-                         int ghost)
+/* The suites and the --window, --op and --sync names each knows. */
+typedef struct suite_names {
+    const char *name;
+    const char *const *known[3]; /* windows, ops, syncs */
+} suite_names;
+
+static const suite_names suites[] = {
+    {"pingpong", {mpib_window_kinds, ops, pp_sync_names}},
+    {"latency", {lat_window_kinds, lat_op_names, lat_sync_names}},
+    {"multiput", {lat_window_kinds, multiput_op_names, multiput_sync_names}},
+    {"ghost", {ghost_windows, ghost_ops, ghost_sync_names}},
+    {NULL, {NULL, NULL, NULL}},
+};
+
+static const suite_names *suite_find(const char *name)
+{
+    for (const suite_names *s = suites; s->name != NULL; s++)
+        if (strcmp(s->name, name) == 0)
+            return s;
+    return NULL;
+}
+
+static int check_filters(const bench_opts *o, int rank,
+                         const char *const *const *known)
 {
     const char *lists[3] = {o->windows, o->ops, o->syncs};
-    const char *const *known[3] = {mpib_window_kinds, ops, pp_sync_names};
-    if (latency) {
-        known[0] = lat_window_kinds;
-        known[1] = lat_op_names;
-        known[2] = lat_sync_names;
-    }
-    if (ghost) {
-        known[0] = ghost_windows;
-        known[1] = ghost_ops;
-        known[2] = ghost_sync_names;
-    }
     const char *what[3] = {"window", "op", "sync"};
     char bad[64];
     for (int i = 0; i < 3; i++) {
@@ -143,17 +164,24 @@ static int run(int argc, char **argv, int rank, int size)
     if (argc > 1 && strncmp(argv[1], "-", 1) != 0) {
         suite = argv[1];
         first = 2;
-        if (strcmp(suite, "pingpong") != 0 && strcmp(suite, "latency") != 0 &&
-            strcmp(suite, "ghost") != 0) {
-            if (rank == 0) {
-                fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
-                        "(pingpong, latency, ghost)\n", MPIB_VARIANT, suite);
-                usage(stderr);
-            }
-            return BENCH_USAGE;
+    }
+    /* A suite written with li.h (mpib_li.c), or one of this program's. */
+    const li_suite *li = mpib_li_find(suite);
+    const suite_names *names = li == NULL ? suite_find(suite) : NULL;
+    if (li == NULL && names == NULL) {
+        if (rank == 0) {
+            fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
+                    "(pingpong, latency, multiput, ghost", MPIB_VARIANT,
+                    suite);
+            for (int i = 0; mpib_li_at(i) != NULL; i++)
+                fprintf(stderr, ", %s", mpib_li_at(i)->name);
+            fprintf(stderr, ")\n");
+            usage(stderr);
         }
+        return BENCH_USAGE;
     }
     int latency = strcmp(suite, "latency") == 0;
+    int multiput = strcmp(suite, "multiput") == 0;
     int ghost = strcmp(suite, "ghost") == 0;
     bench_opts opts;
     char err[160];
@@ -173,9 +201,13 @@ static int run(int argc, char **argv, int rank, int size)
                     MPIB_VARIANT);
         return BENCH_USAGE;
     }
-    if (ghost) {
+    if (ghost)
         ghost_default_sizes(&opts);
-    } else if (size != 2) {
+    if (multiput)
+        multiput_default_options(&opts);
+    if (li != NULL && !opts.sizes_given && li->sizes != NULL)
+        li->sizes(&opts, size);
+    if (!ghost && li == NULL && size != 2) {
         if (rank == 0)
             fprintf(stderr, "orma-bench-mpi-%s: needs exactly 2 ranks, not "
                     "%d\n", MPIB_VARIANT, size);
@@ -183,7 +215,12 @@ static int run(int argc, char **argv, int rank, int size)
     }
     mpib_ctx ctx = {suite, &opts, rank, NULL, NULL, size};
     char rma[64], p2p[64];
-    int ok = check_filters(&opts, rank, latency, ghost) == 0;
+    const char *const *li_names[3] = {li_windows, NULL, NULL};
+    if (li != NULL) {
+        li_names[1] = li->ops;
+        li_names[2] = li->syncs;
+    }
+    int ok = check_filters(&opts, rank, li != NULL ? li_names : names->known) == 0;
     if (!mpib_all_ok(ok))
         return BENCH_USAGE;
     ok = check_backends(&opts, rank, &ctx, rma, p2p, sizeof rma) == 0;
@@ -191,23 +228,30 @@ static int run(int argc, char **argv, int rank, int size)
         return BENCH_USAGE;
     if (mpib_report_open(&ctx) != 0)
         return BENCH_FAIL;
-    if (latency) {
+    if (latency || multiput || li != NULL) {
         /* As orma-bench's ranks (bind.h); mpirun's own binding, if any,
          * is replaced. */
         cpu_set_t saved;
-        int cpu = bench_bind_rank(rank, &saved), cpus[2];
-        MPIB_CHECK(MPI_Gather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, 0,
-                              MPI_COMM_WORLD));
-        if (rank == 0 && (cpus[0] < 0 || cpus[1] < 0))
+        int cpu = bench_bind_rank(rank, &saved), lowest;
+        MPIB_CHECK(MPI_Allreduce(&cpu, &lowest, 1, MPI_INT, MPI_MIN,
+                                 MPI_COMM_WORLD));
+        if (lowest < 0)
             mpib_note("ranks not pinned: fewer than 2 CPUs allowed");
     }
+    /* multiput's send/recv reference is latency's: one message of S
+     * bytes, one way (half a round trip). */
     int st = BENCH_OK;
-    if (ghost)
+    if (li != NULL)
+        st = mpib_li_run(&ctx, li);
+    else if (ghost)
         st = mpib_ghost_run(&ctx);
     else if (ctx.rma_backend != NULL)
-        st = latency ? mpib_lat_run(&ctx) : mpib_rma_run(&ctx);
-    if (!ghost && st == BENCH_OK && ctx.p2p_backend != NULL)
-        st = latency ? mpib_p2p_latency_run(&ctx) : mpib_p2p_run(&ctx);
+        st = latency    ? mpib_lat_run(&ctx)
+             : multiput ? mpib_multiput_run(&ctx)
+                        : mpib_rma_run(&ctx);
+    if (li == NULL && !ghost && st == BENCH_OK && ctx.p2p_backend != NULL)
+        st = latency || multiput ? mpib_p2p_latency_run(&ctx)
+                                 : mpib_p2p_run(&ctx);
     mpib_report_close();
     return st;
 }

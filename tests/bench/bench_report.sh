@@ -31,7 +31,10 @@ md="$dir/out/report.md"
 
 # Lines report.md must hold, as they are: a table of each suite (pingpong
 # with its floor, MPI columns and ratios, the later run's 8 B point and a
-# ratio across runs marked), a bar, the unknown suite's generic table.
+# ratio across runs marked), a bar, the unknown suite's generic table, the
+# as suite's cost per word and its BSP line fitted through the larger half
+# of the sizes, against the memcpy floor, multiput's ratios time(put<k>) /
+# time(put1) and orma beside mpi-rma.
 while IFS= read -r line; do
     grep -qxF -- "$line" "$md" || fail "report.md lacks the line: $line"
 done <<'LINES'
@@ -53,7 +56,17 @@ done <<'LINES'
 | WRF_x_vec | 31488 | 5.426 (5.018–130.5) | 21.86 (13.34–79.20) | 1.065 (1.015–66.95) | 4.03 | PASS | 5.09 | FAIL |
 ## ghost
 | 1K | 4.250 (3.500–9.000) | 8.500 (5.000–20.00) | 2.00 |
+## multiput
+**pscw / allocate: time per epoch, and time(put<k>) / time(put1)**
+| orma | 64 | 0.085 (0.082–0.125) | 1.14 | 3.03 | 0.256 (0.253–0.311) |
+| pscw | allocate | 4K | 0.128 (0.120–0.176) | 0.263 (0.259–0.390) | 0.49 | 0.268 (0.265–0.326) | 0.467 (0.459–5.146) | 0.57 |
+| 4K | 2.023 (1.986–39.10) |
 | setup / - / allocate / P = 4 | - | 120.5 |
+## as
+| empty | 0.100 (0.090–0.200) | 0.200 (0.180–0.400) |
+| 128 | 512 | 0.008984 | 0.01367 |
+| orma | 0.100 | 0.167 | 0.008333 | 8.333 | 16.67 | 32..128 |
+| mpi-p2p/openmpi | 0.200 | 0.300 | 0.012500 | 12.500 | 25.00 | 32..128 |
 LINES
 for n in 6 7; do
     grep -q "odd.json:$n: not a JSON object" "$dir/err" || fail "no warning for odd.json:$n"
@@ -73,7 +86,9 @@ for f in $links; do
     n=$((n + 1))
 done
 for f in pingpong-round-trip-put-fence-allocate.png sync-empty-epoch-by-mode-and-rank-count.png \
-         ghost-exchange-fence-allocate-p-4-halo-x.png; do
+         ghost-exchange-fence-allocate-p-4-halo-x.png \
+         as-p-2-total-exchange-of-h-words-per-pair.png \
+         multiput-orma-pscw-allocate-k-puts.png; do
     echo "$links" | grep -qxF "plots/$f" || fail "no plot $f"
 done
 [ "$(ls "$dir/out/plots" | wc -l)" -eq "$n" ] || fail "PNGs that report.md does not link"
