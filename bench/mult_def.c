@@ -203,15 +203,13 @@ int mult_check(const mult_grid *g, size_t n, const double *c,
 static const size_t seed_sizes[] = {320, 640};
 static const size_t quick_sizes[] = {64, 160};
 
-int mult_sizes(const bench_opts *o, size_t *n)
+void mult_default_sizes(bench_opts *o, int nprocs)
 {
-    if (o->sizes_given) {
-        for (int i = 0; i < o->nsizes; i++)
-            n[i] = o->sizes[i];
-        return o->nsizes;
-    }
     const size_t *s = o->quick ? quick_sizes : seed_sizes;
-    for (int i = 0; i < 2; i++)
-        n[i] = s[i];
-    return 2;
+    size_t P = (size_t)mult_isqrt(nprocs);
+    if (P == 0)
+        P = 1;
+    o->nsizes = 2;
+    for (int i = 0; i < o->nsizes; i++)
+        o->sizes[i] = (s[i] + P - 1) / P * P;
 }

@@ -102,11 +102,19 @@ int mult_reference(const mult_grid *g, size_t n, double *ref);
 int mult_check(const mult_grid *g, size_t n, const double *c,
                const double *ref, char *msg, size_t len);
 
-/* The suite's sizes n: --sizes, else 320 and 640 (seed 003's Table 1),
- * with --quick 64 and 160.  Returns how many (at most BENCH_MAX_SIZES). */
-int mult_sizes(const bench_opts *o, size_t *n);
+/* The suite's default orders n for nprocs ranks (li_suite's sizes): 320
+ * and 640 (seed 003's Table 1), with --quick 64 and 160, each rounded up to
+ * a multiple of P = sqrt(nprocs) when nprocs is a square. */
+void mult_default_sizes(bench_opts *o, int nprocs);
 
 /* Larger n are refused: the serial reference holds four n x n matrices. */
 #define MULT_MAX_N 4096
+
+/* 1 when order n can be split among P x P ranks: a positive multiple of P
+ * up to MULT_MAX_N (the suite skips the others with a note). */
+static inline int mult_size_ok(size_t n, int P)
+{
+    return n > 0 && n % (size_t)P == 0 && n <= MULT_MAX_N;
+}
 
 #endif
