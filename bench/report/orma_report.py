@@ -24,6 +24,7 @@ import blocks  # noqa: E402
 import results  # noqa: E402
 import suite_as  # noqa: E402
 import suite_generic  # noqa: E402
+import suite_mult  # noqa: E402
 import suite_others  # noqa: E402
 import suite_pingpong  # noqa: E402
 import plotenv  # noqa: E402
@@ -49,6 +50,7 @@ SUITES = {
     "atomics": suite_others.atomics_blocks,
     "ddt": suite_others.ddt_blocks,
     "as": suite_as.as_blocks,
+    "mult": suite_mult.mult_blocks,
 }
 
 
