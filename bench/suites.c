@@ -42,6 +42,9 @@ static const bench_suite suites[] = {
     {"as",
      "sync, barrier, small exchanges, h-relations and BSP g and L, P ranks",
      bench_li_run, 1},
+    {"mult",
+     "Cannon matrix multiply with put, get and send; speedups, square P",
+     bench_li_run, 1},
 };
 
 const bench_suite *bench_suite_at(int i)

@@ -25,6 +25,7 @@ import results  # noqa: E402
 import suite_as  # noqa: E402
 import suite_generic  # noqa: E402
 import suite_multiput  # noqa: E402
+import suite_mult  # noqa: E402
 import suite_others  # noqa: E402
 import suite_pingpong  # noqa: E402
 import plotenv  # noqa: E402
@@ -51,6 +52,7 @@ SUITES = {
     "ddt": suite_others.ddt_blocks,
     "as": suite_as.as_blocks,
     "multiput": suite_multiput.blocks,
+    "mult": suite_mult.mult_blocks,
 }
 
 
