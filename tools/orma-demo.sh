@@ -36,6 +36,8 @@ step 2 latency --backends "$backends" --op put --sizes 8,64K,1M \
 step 2 multiput --backends "$backends" --sizes 64,16K,1M --reps 5
 step 2 ghost --backends "$backends"
 step 4 ghost --backends "$backends"
+step 2 as --backends "$backends"
+step 4 mult --backends "$backends"
 step 2 sync
 step 4 sync
 step 2 overlap
