@@ -30,8 +30,10 @@ int rdx_sizes(const bench_opts *o, size_t *sizes)
         memcpy(sizes, o->sizes, (size_t)o->nsizes * sizeof *sizes);
         return o->nsizes;
     }
-    sizes[0] = o->quick ? (size_t)64 << 10 : (size_t)1 << 20;
-    sizes[1] = o->quick ? (size_t)1 << 20 : (size_t)4 << 20;
+    /* 15 x 2^k keys: near 64K, 1M and 4M, and divisible by every p up
+     * to 6 and by 8, 10, 12, 15, 16 (a power of two is not by 3). */
+    sizes[0] = o->quick ? (size_t)60 << 10 : (size_t)960 << 10;
+    sizes[1] = o->quick ? (size_t)960 << 10 : (size_t)3840 << 10;
     return 2;
 }
 

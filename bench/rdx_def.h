@@ -56,8 +56,8 @@ const char *rdx_window_name(rdx_version v);
 /* 1 when v runs on a backend (two_sided or not) under --op and --sync. */
 int rdx_version_on(const bench_opts *o, rdx_version v, int two_sided);
 
-/* The key counts n of a run: --sizes, else 1M and 4M (--quick: 64K and
- * 1M).  Returns how many, written to sizes (BENCH_MAX_SIZES room). */
+/* The key counts n of a run: --sizes, else 960K and 3840K (--quick: 60K
+ * and 960K).  Returns how many, written to sizes (BENCH_MAX_SIZES room). */
 int rdx_sizes(const bench_opts *o, size_t *sizes);
 
 static inline unsigned rdx_digit(uint32_t key, int round)
