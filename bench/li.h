@@ -104,15 +104,32 @@ struct li_lib {
 #define LI_MAX_SAMPLES 1000
 long li_measure(li_lib *l, double (*fn)(void *arg), void *arg, double *us);
 
+/* malloc for the algorithms (li.c): n == 0 allocates 1 byte; out of
+ * memory, the rank says so and exits with BENCH_FAIL, which ends the job
+ * (the others could no longer make the same calls). */
+void *li_xmalloc(size_t n);
+
+/* One such sample (li.c), for a suite's own calibration: a barrier, fn(arg)
+ * on every rank, the largest of all ranks' return values, in seconds;
+ * -1 on every rank when fn returned -1 on any. */
+double li_sample(li_lib *l, double (*fn)(void *arg), void *arg);
+
 /* A suite written with li.h: its name (the rows' suite), the --op and
  * --sync names it knows (NULL-terminated), and its run over one backend:
  * every point of the options, each verified and emitted.  Collective; a
- * BENCH_* status, the same on every rank. */
+ * BENCH_* status, the same on every rank.
+ *
+ * sizes, when not NULL, sets the suite's default --sizes for nprocs ranks
+ * (called only when --sizes was not given, by both programs' drivers
+ * before anything runs: orma-bench passes the result to the MPI jobs as
+ * --sizes, so every backend measures the same sizes).  NULL: opts.h's
+ * defaults. */
 typedef struct li_suite {
     const char *name;
     const char *const *ops;
     const char *const *syncs;
     int (*run)(li_lib *l);
+    void (*sizes)(bench_opts *o, int nprocs);
 } li_suite;
 
 #endif

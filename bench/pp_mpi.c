@@ -109,19 +109,21 @@ static int find_on_path(const char *name, char *path, size_t len)
     }
 }
 
-/* The ops of --op the MPI program makes, as a list; "" when there are
- * none, NULL when --op was not given (the program's default is ours). */
-static const char *mpi_ops(const bench_opts *o, char *buf, size_t len)
+/* The ops of --op the MPI program makes (known, NULL-terminated), as a
+ * list; "" when there are none, NULL when --op was not given (the
+ * program's default is ours). */
+static const char *mpi_ops(const bench_opts *o, const char *const *known,
+                           char *buf, size_t len)
 {
     if (o->ops == NULL)
         return NULL;
     buf[0] = '\0';
-    for (int op = 0; op < PP_NOP; op++) {
-        if (!bench_list_has(o->ops, pp_op_names[op]))
+    for (int op = 0; known[op] != NULL; op++) {
+        if (!bench_list_has(o->ops, known[op]))
             continue;
         size_t used = strlen(buf);
         snprintf(buf + used, len - used, "%s%s", used ? "," : "",
-                 pp_op_names[op]);
+                 known[op]);
     }
     return buf;
 }
@@ -210,15 +212,21 @@ static int run_job(const bench_ctx *ctx, const pp_mpi_variant *v,
 }
 
 /* Rank 0: every variant. */
-static int run_variants(const bench_ctx *ctx)
+static int run_variants(const bench_ctx *ctx, const char *const *known)
 {
     const bench_opts *o = ctx->opts;
     char dir[PATH_MAX], prog[PATH_MAX], lib[PATH_MAX], mpirun[PATH_MAX];
-    char opbuf[64];
-    const char *ops = mpi_ops(o, opbuf, sizeof opbuf);
+    char opbuf[128];
+    const char *ops = mpi_ops(o, known, opbuf, sizeof opbuf);
     if (ops != NULL && *ops == '\0') {
-        bench_note("MPI backends skipped: they make put, get, acc, gacc, fop "
-                   "and cas, and --op names none");
+        char names[128] = "";
+        for (int op = 0; known[op] != NULL; op++) {
+            size_t used = strlen(names);
+            snprintf(names + used, sizeof names - used, "%s%s",
+                     used ? ", " : "", known[op]);
+        }
+        bench_note("MPI backends skipped: they make %s, and --op names none",
+                   names);
         return BENCH_OK;
     }
     if (exe_dir(dir, sizeof dir) != 0) {
@@ -270,7 +278,12 @@ static int run_variants(const bench_ctx *ctx)
 
 int pp_mpi_run(const bench_ctx *ctx)
 {
-    int st = ctx->rank == 0 ? run_variants(ctx) : BENCH_OK;
+    return pp_mpi_run_ops(ctx, pp_op_names);
+}
+
+int pp_mpi_run_ops(const bench_ctx *ctx, const char *const *ops)
+{
+    int st = ctx->rank == 0 ? run_variants(ctx, ops) : BENCH_OK;
     /* The other ranks wait here, asleep once the barrier's spinning and
      * yielding is over, leaving the cores to the MPI jobs. */
     return (int)bench_ctl_bcast(ctx->ctl, (uint64_t)st);

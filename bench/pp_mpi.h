@@ -51,6 +51,12 @@ int pp_mpi_wanted(const bench_opts *o);
  * crashed): the same on every rank. */
 int pp_mpi_run(const bench_ctx *ctx);
 
+/* pp_mpi_run for a suite whose MPI program knows other ops than
+ * pingpong's: ops (NULL-terminated) are those the program makes, and the
+ * jobs get the ones --op names (none named: the jobs are skipped with a
+ * note).  pp_mpi_run is pp_mpi_run_ops(ctx, pp_op_names). */
+int pp_mpi_run_ops(const bench_ctx *ctx, const char *const *ops);
+
 /* Rank 0: one MPI job -- mpirun.<variant> [flags] -n nranks [LD_PRELOAD of
  * lib when not NULL] prog args... -- with this environment less orma-run's
  * ORMA_BOOT_* (the job is not an orma-run job), stdout discarded (its

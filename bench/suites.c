@@ -7,6 +7,7 @@
 #include "ddt.h"
 #include "ghost.h"
 #include "latency.h"
+#include "li_suite.h"
 #include "overlap.h"
 #include "pingpong.h"
 #include "sync_suite.h"
@@ -33,6 +34,10 @@ static const bench_suite suites[] = {
     {"ghost",
      "ghost-area exchange on a 2-D grid: one-sided / point-to-point, P ranks",
      bench_ghost_run, 1},
+    /* Seed 003's suites, written once with li.h (li_suite.h). */
+    {"as",
+     "sync, barrier, small exchanges, h-relations and BSP g and L, P ranks",
+     bench_li_run, 1},
 };
 
 const bench_suite *bench_suite_at(int i)

@@ -7,9 +7,11 @@
  *
  *   mpirun -n 2 orma-bench-mpi-<variant> [SUITE] --backends LIST [options]
  *   mpirun -n P orma-bench-mpi-<variant> ghost --backends LIST [options]
+ *   mpirun -n P orma-bench-mpi-<variant> as --backends LIST [options]
  *
  * SUITE: pingpong (the default), latency or ghost (P ranks; its steps, both
- * kinds, are in mpib_ghost.c).  Backends (--backends, default mpi-rma):
+ * kinds, are in mpib_ghost.c), or a suite written with li.h (P ranks; as:
+ * li.h's backends in mpib_li.c, the algorithms shared with orma-bench).  Backends (--backends, default mpi-rma):
  *   mpi-rma   pingpong: put, get, acc, gacc, fop, cas on MPI windows
  *             (mpib_rma.c), each window flavour and sync mode of the orma
  *             suite; latency: put, get, acc in OSU's loops (mpib_lat.c);
@@ -29,6 +31,7 @@
 
 #include <mpi.h>
 
+#include "li.h"
 #include "opts.h"
 
 #ifndef MPIB_VARIANT
@@ -36,8 +39,8 @@
 #endif
 
 typedef struct mpib_ctx {
-    const char *suite;       /* "pingpong", "latency" or "ghost": the rows'
-                                suite */
+    const char *suite;       /* "pingpong", "latency", "ghost" or an li.h
+                                suite's name: the rows' suite */
     const bench_opts *opts;
     int rank;
     const char *rma_backend; /* "mpi-rma/<variant>", "orma-mpi/..." or NULL */
@@ -94,5 +97,13 @@ int mpib_p2p_run(const mpib_ctx *ctx);
 int mpib_lat_run(const mpib_ctx *ctx);
 int mpib_p2p_latency_run(const mpib_ctx *ctx);
 int mpib_ghost_run(const mpib_ctx *ctx);
+
+/* The suites written with li.h (mpib_li.c, li_suites.h), any number of
+ * ranks: by name (NULL when name is none), by index (NULL past the last),
+ * and run: the suite on the one-sided backend ctx->rma_backend, then on
+ * the two-sided one ctx->p2p_backend, those that are not NULL. */
+const li_suite *mpib_li_find(const char *name);
+const li_suite *mpib_li_at(int i);
+int mpib_li_run(const mpib_ctx *ctx, const li_suite *s);
 
 #endif

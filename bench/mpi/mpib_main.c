@@ -6,7 +6,8 @@
  *   mpirun -n 2 orma-bench-mpi-openmpi --backends mpi-rma,mpi-p2p --quick
  *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
  *          orma-bench-mpi-openmpi latency --backends orma-mpi --quick
- *   mpirun -n 4 orma-bench-mpi-openmpi ghost --backends mpi-rma,mpi-p2p */
+ *   mpirun -n 4 orma-bench-mpi-openmpi ghost --backends mpi-rma,mpi-p2p
+ *   mpirun -n 4 orma-bench-mpi-openmpi as --backends mpi-rma,mpi-p2p */
 #include <dlfcn.h>
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +24,7 @@ static const char *const ops[] = {"put", "get", "acc", "gacc", "fop", "cas",
                                   NULL};
 static const char *const ghost_windows[] = {"allocate", NULL};
 static const char *const ghost_ops[] = {NULL};
+static const char *const li_windows[] = {"allocate", NULL};
 
 static void usage(FILE *f)
 {
@@ -31,10 +33,15 @@ static void usage(FILE *f)
         "[options]\n"
         "       mpirun -n P orma-bench-mpi-%s ghost [--backends LIST] "
         "[options]\n"
+        "       mpirun -n P orma-bench-mpi-%s as [--backends LIST] "
+        "[options]\n"
         "\n"
         "orma-bench's pingpong round trips (SUITE pingpong, the default),\n"
-        "latency loops (SUITE latency) or ghost-area exchange (SUITE ghost,\n"
-        "--sync p2p, fence, pscw, lock) with plain MPI calls, on %s.\n"
+        "latency loops (SUITE latency), ghost-area exchange (SUITE ghost,\n"
+        "--sync p2p, fence, pscw, lock) or the suites written with its\n"
+        "library-independent calls (li.h; SUITE as, P ranks: --sync fence\n"
+        "for the one-sided backends, p2p for mpi-p2p) with plain MPI calls,\n"
+        "on %s.\n"
         "  --backends LIST  mpi-rma (default): the host MPI's one-sided;\n"
         "                   orma-mpi: the same with liborma-mpi preloaded;\n"
         "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong (ghost:\n"
@@ -47,7 +54,8 @@ static void usage(FILE *f)
         "\n"
         "Rows are reported as <backend>/%s.  Exit status: 0, 1 when data\n"
         "did not verify, 2 for usage errors.\n",
-        MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT);
+        MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT, MPIB_VARIANT,
+        MPIB_VARIANT);
 }
 
 /* 1 when MPI_Put is served by liborma-mpi, by its shared object's name. */
@@ -108,7 +116,7 @@ static int check_backends(const bench_opts *o, int rank, mpib_ctx *ctx,
 }
 
 static int check_filters(const bench_opts *o, int rank, int latency,
-                         int ghost)
+                         int ghost, const li_suite *li)
 {
     const char *lists[3] = {o->windows, o->ops, o->syncs};
     const char *const *known[3] = {mpib_window_kinds, ops, pp_sync_names};
@@ -121,6 +129,11 @@ static int check_filters(const bench_opts *o, int rank, int latency,
         known[0] = ghost_windows;
         known[1] = ghost_ops;
         known[2] = ghost_sync_names;
+    }
+    if (li != NULL) {
+        known[0] = li_windows;
+        known[1] = li->ops;
+        known[2] = li->syncs;
     }
     const char *what[3] = {"window", "op", "sync"};
     char bad[64];
@@ -139,15 +152,20 @@ static int check_filters(const bench_opts *o, int rank, int latency,
 static int run(int argc, char **argv, int rank, int size)
 {
     const char *suite = "pingpong";
+    const li_suite *li = NULL;
     int first = 1;
     if (argc > 1 && strncmp(argv[1], "-", 1) != 0) {
         suite = argv[1];
         first = 2;
-        if (strcmp(suite, "pingpong") != 0 && strcmp(suite, "latency") != 0 &&
-            strcmp(suite, "ghost") != 0) {
+        li = mpib_li_find(suite);
+        if (li == NULL && strcmp(suite, "pingpong") != 0 &&
+            strcmp(suite, "latency") != 0 && strcmp(suite, "ghost") != 0) {
             if (rank == 0) {
                 fprintf(stderr, "orma-bench-mpi-%s: unknown suite '%s' "
-                        "(pingpong, latency, ghost)\n", MPIB_VARIANT, suite);
+                        "(pingpong, latency, ghost", MPIB_VARIANT, suite);
+                for (int i = 0; mpib_li_at(i) != NULL; i++)
+                    fprintf(stderr, ", %s", mpib_li_at(i)->name);
+                fprintf(stderr, ")\n");
                 usage(stderr);
             }
             return BENCH_USAGE;
@@ -175,6 +193,9 @@ static int run(int argc, char **argv, int rank, int size)
     }
     if (ghost) {
         ghost_default_sizes(&opts);
+    } else if (li != NULL) {
+        if (!opts.sizes_given && li->sizes != NULL)
+            li->sizes(&opts, size);
     } else if (size != 2) {
         if (rank == 0)
             fprintf(stderr, "orma-bench-mpi-%s: needs exactly 2 ranks, not "
@@ -183,7 +204,7 @@ static int run(int argc, char **argv, int rank, int size)
     }
     mpib_ctx ctx = {suite, &opts, rank, NULL, NULL, size};
     char rma[64], p2p[64];
-    int ok = check_filters(&opts, rank, latency, ghost) == 0;
+    int ok = check_filters(&opts, rank, latency, ghost, li) == 0;
     if (!mpib_all_ok(ok))
         return BENCH_USAGE;
     ok = check_backends(&opts, rank, &ctx, rma, p2p, sizeof rma) == 0;
@@ -202,11 +223,13 @@ static int run(int argc, char **argv, int rank, int size)
             mpib_note("ranks not pinned: fewer than 2 CPUs allowed");
     }
     int st = BENCH_OK;
-    if (ghost)
+    if (li != NULL)
+        st = mpib_li_run(&ctx, li);
+    else if (ghost)
         st = mpib_ghost_run(&ctx);
     else if (ctx.rma_backend != NULL)
         st = latency ? mpib_lat_run(&ctx) : mpib_rma_run(&ctx);
-    if (!ghost && st == BENCH_OK && ctx.p2p_backend != NULL)
+    if (li == NULL && !ghost && st == BENCH_OK && ctx.p2p_backend != NULL)
         st = latency ? mpib_p2p_latency_run(&ctx) : mpib_p2p_run(&ctx);
     mpib_report_close();
     return st;

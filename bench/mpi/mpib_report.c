@@ -35,7 +35,7 @@ int mpib_report_open(const mpib_ctx *ctx)
     }
     rep.active = ctx->rank == 0;
     rep.p = ctx->size;
-    bench_progress_open("pingpong", rep.active && !ctx->opts->quiet);
+    bench_progress_open(ctx->suite, rep.active && !ctx->opts->quiet);
     return 0;
 }
 

@@ -1,0 +1,157 @@
+/* li_orma.c -- li.h's functions over orma (li_orma.h). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <orma.h>
+
+#include "check.h"
+#include "ctl.h"
+#include "li_orma.h"
+#include "report.h"
+
+static const bench_ctx *ctx_of(li_lib *l)
+{
+    return ((li_orma *)l->impl)->ctx;
+}
+
+static orma_win win_of(const li_area *a)
+{
+    return *(const orma_win *)a->impl;
+}
+
+static void area_open(li_lib *l, size_t bytes, li_area *a)
+{
+    (void)l;
+    orma_win *w = bench_xmalloc(sizeof *w);
+    void *base;
+    BENCH_CHECK(orma_win_allocate(bytes, 1, ORMA_INFO_NULL, &base, w));
+    /* Zeroed before this rank's epoch opens: a put of another rank that
+     * arrives earlier waits for the opening (orma.h), so it lands on the
+     * zeros, not under them.  The stores also take the page faults. */
+    memset(base, 0, bytes);
+    BENCH_CHECK(orma_win_fence(ORMA_MODE_NOPRECEDE, *w));
+    a->base = base;
+    a->bytes = bytes;
+    a->impl = w;
+}
+
+static void area_close(li_lib *l, li_area *a)
+{
+    (void)l;
+    orma_win *w = a->impl;
+    BENCH_CHECK(orma_win_fence(ORMA_MODE_NOSUCCEED, *w));
+    BENCH_CHECK(orma_win_free(w));
+    free(w);
+    memset(a, 0, sizeof *a);
+}
+
+static void put(li_lib *l, li_area *a, int pid, size_t off, const void *src,
+                size_t n)
+{
+    (void)l;
+    BENCH_CHECK(orma_put(src, n, ORMA_BYTE, pid, (orma_aint)off, n,
+                         ORMA_BYTE, win_of(a)));
+}
+
+static void get(li_lib *l, li_area *a, int pid, size_t off, void *dst,
+                size_t n)
+{
+    (void)l;
+    BENCH_CHECK(orma_get(dst, n, ORMA_BYTE, pid, (orma_aint)off, n,
+                         ORMA_BYTE, win_of(a)));
+}
+
+static void sync_area(li_lib *l, li_area *a)
+{
+    (void)l;
+    BENCH_CHECK(orma_win_fence(0, win_of(a)));
+}
+
+static void barrier(li_lib *l)
+{
+    (void)l;
+    BENCH_CHECK(orma_barrier());
+}
+
+/* The control window agrees on 64-bit unsigned integers.  A double's bits
+ * order as the numbers do once negative ones are flipped whole and
+ * positive ones get the sign bit set: the largest key is the largest
+ * value, exactly, infinities included. */
+static uint64_t key_of(double v)
+{
+    uint64_t b;
+    memcpy(&b, &v, sizeof b);
+    return b >> 63 ? ~b : b | UINT64_C(1) << 63;
+}
+
+static double value_of(uint64_t k)
+{
+    uint64_t b = k >> 63 ? k & ~(UINT64_C(1) << 63) : ~k;
+    double v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+}
+
+static double max(li_lib *l, double v)
+{
+    return value_of(bench_ctl_max(ctx_of(l)->ctl, key_of(v)));
+}
+
+static long bcast(li_lib *l, long v)
+{
+    return (long)bench_ctl_bcast(ctx_of(l)->ctl, (uint64_t)v);
+}
+
+static int all_ok(li_lib *l, int ok)
+{
+    return bench_ctl_all_ok(ctx_of(l)->ctl, ok);
+}
+
+static void emit(li_lib *l, const char *op, const char *sync,
+                 const char *window, size_t bytes, double moved_bytes,
+                 double *samples_us, long n)
+{
+    bench_emit(ctx_of(l), l->backend, op, sync, window, bytes, moved_bytes,
+               samples_us, n);
+}
+
+static void note(li_lib *l, const char *msg)
+{
+    (void)l;
+    bench_note("%s", msg);
+}
+
+static void progress(li_lib *l, const char *what, size_t bytes)
+{
+    char line[96];
+    snprintf(line, sizeof line, "%s %s", l->backend, what);
+    bench_progress(line, bytes);
+}
+
+void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite)
+{
+    memset(o, 0, sizeof *o);
+    o->ctx = ctx;
+    li_lib *l = &o->lib;
+    l->backend = "orma";
+    l->suite = suite;
+    l->opts = ctx->opts;
+    l->pid = ctx->rank;
+    l->nprocs = ctx->size;
+    l->two_sided = 0;
+    l->impl = o;
+    l->area_open = area_open;
+    l->area_close = area_close;
+    l->put = put;
+    l->get = get;
+    l->sync = sync_area;
+    l->barrier = barrier;
+    l->now = orma_wtime;
+    l->max = max;
+    l->bcast = bcast;
+    l->all_ok = all_ok;
+    l->emit = emit;
+    l->note = note;
+    l->progress = progress;
+}

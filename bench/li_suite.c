@@ -1,0 +1,83 @@
+/* li_suite.c -- orma-bench's driver of the li.h suites (li_suite.h). */
+#include <stdio.h>
+#include <string.h>
+
+#include "li_orma.h"
+#include "li_suite.h"
+#include "li_suites.h"
+#include "pp_mpi.h"
+#include "report.h"
+
+typedef struct li_bench {
+    const li_suite *suite;
+    int (*summary)(const bench_ctx *ctx); /* NULL: none */
+} li_bench;
+
+/* One row per suite written with li.h (and one in suites.c). */
+static const li_bench li_benches[] = {
+    {&li_as, as_summary},
+};
+
+static const li_bench *find(const char *name)
+{
+    for (size_t i = 0; i < sizeof li_benches / sizeof li_benches[0]; i++)
+        if (strcmp(li_benches[i].suite->name, name) == 0)
+            return &li_benches[i];
+    return NULL;
+}
+
+static int check_options(const bench_ctx *ctx, const li_suite *s)
+{
+    static const char *const windows[] = {"allocate", NULL};
+    const bench_opts *o = ctx->opts;
+    char bad[64];
+    if (bench_list_check(o->backends, pp_backend_names, bad,
+                         sizeof bad) != 0) {
+        if (ctx->rank == 0)
+            fprintf(stderr, "orma-bench: %s: unknown backend '%s' (orma, "
+                    "mpi-rma, mpi-p2p, orma-mpi)\n", s->name, bad);
+        return -1;
+    }
+    return bench_filters_check(s->name, ctx->rank, o->windows, windows,
+                               o->ops, s->ops, o->syncs, s->syncs);
+}
+
+int bench_li_run(const bench_ctx *ctx_in)
+{
+    const li_bench *b = find(ctx_in->suite);
+    if (b == NULL) {
+        if (ctx_in->rank == 0)
+            fprintf(stderr, "orma-bench: %s is not a suite of li_suite.c\n",
+                    ctx_in->suite);
+        return BENCH_FAIL;
+    }
+    const li_suite *s = b->suite;
+    /* The suite's default sizes, here, so that the MPI jobs get them as
+     * --sizes too. */
+    bench_opts o = *ctx_in->opts;
+    if (!o.sizes_given && s->sizes != NULL)
+        s->sizes(&o, ctx_in->size);
+    bench_ctx c = *ctx_in;
+    c.opts = &o;
+    const bench_ctx *ctx = &c;
+    if (check_options(ctx, s) != 0)
+        return BENCH_USAGE;
+
+    int st = BENCH_OK;
+    if (pp_backend_on(&o, "orma")) {
+        li_orma lo;
+        li_orma_init(&lo, ctx, s->name);
+        st = s->run(&lo.lib);
+    }
+    if (pp_mpi_wanted(&o)) {
+        int mst = pp_mpi_run_ops(ctx, s->ops);
+        if (st == BENCH_OK)
+            st = mst;
+    }
+    if (b->summary != NULL) {
+        int sst = b->summary(ctx);
+        if (st == BENCH_OK)
+            st = sst;
+    }
+    return st;
+}

@@ -1,0 +1,239 @@
+/* mpib_li.c -- li.h's backends in the MPI program, and its table of the
+ * suites written with li.h:
+ *
+ *   one-sided (mpi-rma, or orma-mpi when liborma-mpi is preloaded):
+ *     areas are MPI_Win_allocate windows (displacement unit 1, zeroed),
+ *     opened with MPI_Win_fence(MPI_MODE_NOPRECEDE), synchronized with
+ *     MPI_Win_fence(0), closed with MPI_Win_fence(MPI_MODE_NOSUCCEED)
+ *     before MPI_Win_free -- the asserts of orma's (li_orma.c); put and
+ *     get are MPI_Put and MPI_Get of MPI_BYTE;
+ *   two-sided (mpi-p2p): MPI_Irecv into a growing array of requests,
+ *     MPI_Send, MPI_Waitall of them all -- seed 003's send versions (its
+ *     best two-sided pair: "MPI_Irecv and MPI_Send").
+ *
+ * Both: MPI_Barrier, MPI_Allreduce, MPI_Bcast on MPI_COMM_WORLD, the clock
+ * of mpib_now, rows through mpib_emit.  A failed call ends the job
+ * (MPIB_CHECK). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "li_suites.h"
+#include "mpib.h"
+
+/* One row per suite written with li.h (and one in orma-bench's
+ * li_suite.c). */
+static const li_suite *const mpib_li_suites[] = {&li_as, NULL};
+
+typedef struct mpib_li {
+    li_lib lib; /* first: the functions get &lib */
+    MPI_Request *reqs;
+    MPI_Status *sts; /* not MPI_STATUSES_IGNORE: see mpib_ghost.c */
+    size_t nreq, cap;
+} mpib_li;
+
+static MPI_Win win_of(const li_area *a)
+{
+    return *(const MPI_Win *)a->impl;
+}
+
+static void area_open(li_lib *l, size_t bytes, li_area *a)
+{
+    (void)l;
+    MPI_Win *w = mpib_xmalloc(sizeof *w);
+    void *base;
+    MPIB_CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL,
+                                MPI_COMM_WORLD, &base, w));
+    MPIB_CHECK(MPI_Win_set_errhandler(*w, MPI_ERRORS_RETURN));
+    /* Local stores before the opening fence: visible to the epoch it
+     * opens, as in li_orma.c. */
+    memset(base, 0, bytes);
+    MPIB_CHECK(MPI_Win_fence(MPI_MODE_NOPRECEDE, *w));
+    a->base = base;
+    a->bytes = bytes;
+    a->impl = w;
+}
+
+static void area_close(li_lib *l, li_area *a)
+{
+    (void)l;
+    MPI_Win *w = a->impl;
+    MPIB_CHECK(MPI_Win_fence(MPI_MODE_NOSUCCEED, *w));
+    MPIB_CHECK(MPI_Win_free(w));
+    free(w);
+    memset(a, 0, sizeof *a);
+}
+
+static void put(li_lib *l, li_area *a, int pid, size_t off, const void *src,
+                size_t n)
+{
+    (void)l;
+    int c = mpib_count(n);
+    MPIB_CHECK(MPI_Put(src, c, MPI_BYTE, pid, (MPI_Aint)off, c, MPI_BYTE,
+                       win_of(a)));
+}
+
+static void get(li_lib *l, li_area *a, int pid, size_t off, void *dst,
+                size_t n)
+{
+    (void)l;
+    int c = mpib_count(n);
+    MPIB_CHECK(MPI_Get(dst, c, MPI_BYTE, pid, (MPI_Aint)off, c, MPI_BYTE,
+                       win_of(a)));
+}
+
+static void sync_area(li_lib *l, li_area *a)
+{
+    (void)l;
+    MPIB_CHECK(MPI_Win_fence(0, win_of(a)));
+}
+
+static void irecv(li_lib *l, int pid, void *dst, size_t n)
+{
+    mpib_li *m = l->impl;
+    if (m->nreq == m->cap) {
+        m->cap = m->cap ? 2 * m->cap : 16;
+        m->reqs = realloc(m->reqs, m->cap * sizeof *m->reqs);
+        m->sts = realloc(m->sts, m->cap * sizeof *m->sts);
+        if (m->reqs == NULL || m->sts == NULL) {
+            fprintf(stderr, "orma-bench-mpi-%s: out of memory\n",
+                    MPIB_VARIANT);
+            MPI_Abort(MPI_COMM_WORLD, BENCH_FAIL);
+            exit(BENCH_FAIL);
+        }
+    }
+    MPIB_CHECK(MPI_Irecv(dst, mpib_count(n), MPI_BYTE, pid, 0,
+                         MPI_COMM_WORLD, &m->reqs[m->nreq]));
+    m->nreq++;
+}
+
+static void send(li_lib *l, int pid, const void *src, size_t n)
+{
+    (void)l;
+    MPIB_CHECK(MPI_Send(src, mpib_count(n), MPI_BYTE, pid, 0,
+                        MPI_COMM_WORLD));
+}
+
+static void waitall(li_lib *l)
+{
+    mpib_li *m = l->impl;
+    if (m->nreq > 0)
+        MPIB_CHECK(MPI_Waitall(mpib_count(m->nreq), m->reqs, m->sts));
+    m->nreq = 0;
+}
+
+static void barrier(li_lib *l)
+{
+    (void)l;
+    MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+static double max(li_lib *l, double v)
+{
+    (void)l;
+    double m;
+    MPIB_CHECK(MPI_Allreduce(&v, &m, 1, MPI_DOUBLE, MPI_MAX,
+                             MPI_COMM_WORLD));
+    return m;
+}
+
+static long bcast(li_lib *l, long v)
+{
+    (void)l;
+    return mpib_bcast_long(v);
+}
+
+static int all_ok(li_lib *l, int ok)
+{
+    (void)l;
+    return mpib_all_ok(ok);
+}
+
+static void emit(li_lib *l, const char *op, const char *sync,
+                 const char *window, size_t bytes, double moved_bytes,
+                 double *samples_us, long n)
+{
+    mpib_emit(l->suite, l->backend, op, sync, window, bytes, moved_bytes,
+              samples_us, n);
+}
+
+static void note(li_lib *l, const char *msg)
+{
+    (void)l;
+    mpib_note("%s", msg);
+}
+
+static void progress(li_lib *l, const char *what, size_t bytes)
+{
+    char line[96];
+    snprintf(line, sizeof line, "%s %s", l->backend, what);
+    mpib_progress(line, bytes);
+}
+
+static void init(mpib_li *m, const mpib_ctx *ctx, const li_suite *s,
+                 const char *backend, int two_sided)
+{
+    memset(m, 0, sizeof *m);
+    li_lib *l = &m->lib;
+    l->backend = backend;
+    l->suite = s->name;
+    l->opts = ctx->opts;
+    l->pid = ctx->rank;
+    l->nprocs = ctx->size;
+    l->two_sided = two_sided;
+    l->impl = m;
+    if (two_sided) {
+        l->irecv = irecv;
+        l->send = send;
+        l->waitall = waitall;
+    } else {
+        l->area_open = area_open;
+        l->area_close = area_close;
+        l->put = put;
+        l->get = get;
+        l->sync = sync_area;
+    }
+    l->barrier = barrier;
+    l->now = mpib_now;
+    l->max = max;
+    l->bcast = bcast;
+    l->all_ok = all_ok;
+    l->emit = emit;
+    l->note = note;
+    l->progress = progress;
+}
+
+const li_suite *mpib_li_find(const char *name)
+{
+    for (int i = 0; mpib_li_suites[i] != NULL; i++)
+        if (strcmp(mpib_li_suites[i]->name, name) == 0)
+            return mpib_li_suites[i];
+    return NULL;
+}
+
+const li_suite *mpib_li_at(int i)
+{
+    int n = 0;
+    while (mpib_li_suites[n] != NULL)
+        n++;
+    return i >= 0 && i < n ? mpib_li_suites[i] : NULL;
+}
+
+int mpib_li_run(const mpib_ctx *ctx, const li_suite *s)
+{
+    int st = BENCH_OK;
+    mpib_li m;
+    if (ctx->rma_backend != NULL) {
+        init(&m, ctx, s, ctx->rma_backend, 0);
+        st = s->run(&m.lib);
+    }
+    if (ctx->p2p_backend != NULL) {
+        init(&m, ctx, s, ctx->p2p_backend, 1);
+        int pst = s->run(&m.lib);
+        free(m.reqs);
+        free(m.sts);
+        if (st == BENCH_OK)
+            st = pst;
+    }
+    return st;
+}
