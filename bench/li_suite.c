@@ -16,6 +16,7 @@ typedef struct li_bench {
 /* One row per suite written with li.h (and one in suites.c). */
 static const li_bench li_benches[] = {
     {&li_as, as_summary},
+    {&li_rdx, rdx_summary},
 };
 
 static const li_bench *find(const char *name)

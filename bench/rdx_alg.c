@@ -38,7 +38,7 @@
 #include <string.h>
 
 #include "li.h"
-#include "rdx.h"
+#include "li_suites.h"
 #include "rdx_def.h"
 
 typedef struct rdx_state {
@@ -60,17 +60,6 @@ typedef struct rdx_state {
     uint64_t sample;     /* samples of this point so far: the seeds */
     uint64_t in_hash;    /* of this sample's input here */
 } rdx_state;
-
-static void *xmalloc(const li_lib *l, size_t n)
-{
-    void *p = malloc(n > 0 ? n : 1);
-    if (p == NULL) {
-        fprintf(stderr, "rdx %s: rank %d: out of memory (%zu bytes)\n",
-                l->backend, l->pid, n);
-        exit(1);
-    }
-    return p;
-}
 
 /* The run of digit d to wherever it goes. */
 static void route(rdx_state *s, int d)
@@ -234,13 +223,13 @@ static void state_open(rdx_state *s, li_lib *l, size_t n, rdx_version v)
     size_t rbytes = p * sizeof *s->recs;
     size_t kbytes = s->m * sizeof *s->keys;
     if (l->two_sided) {
-        s->table = xmalloc(l, tbytes);
-        s->recs = xmalloc(l, rbytes);
-        s->keys = xmalloc(l, kbytes);
-        s->recv = xmalloc(l, kbytes);
-        s->g = xmalloc(l, p * RDX_RADIX * sizeof *s->g);
-        s->sendc = xmalloc(l, p * sizeof *s->sendc);
-        s->recvc = xmalloc(l, p * sizeof *s->recvc);
+        s->table = li_xmalloc(tbytes);
+        s->recs = li_xmalloc(rbytes);
+        s->keys = li_xmalloc(kbytes);
+        s->recv = li_xmalloc(kbytes);
+        s->g = li_xmalloc(p * RDX_RADIX * sizeof *s->g);
+        s->sendc = li_xmalloc(p * sizeof *s->sendc);
+        s->recvc = li_xmalloc(p * sizeof *s->recvc);
     } else {
         /* Sizes in multiples of 8: the records and keys stay aligned. */
         l->area_open(l, tbytes + rbytes + kbytes, &s->a);
@@ -248,9 +237,9 @@ static void state_open(rdx_state *s, li_lib *l, size_t n, rdx_version v)
         s->recs = (rdx_rec *)(void *)(s->a.base + tbytes);
         s->keys_off = tbytes + rbytes;
         s->keys = (uint32_t *)(void *)(s->a.base + s->keys_off);
-        s->g = xmalloc(l, RDX_RADIX * sizeof *s->g);
+        s->g = li_xmalloc(RDX_RADIX * sizeof *s->g);
     }
-    s->local = xmalloc(l, kbytes);
+    s->local = li_xmalloc(kbytes);
 }
 
 static void state_close(rdx_state *s)
@@ -290,9 +279,9 @@ static int point(li_lib *l, size_t n, rdx_version v, double *us)
 
 static int run(li_lib *l)
 {
-    size_t sizes[BENCH_MAX_SIZES];
-    int ns = rdx_sizes(l->opts, sizes);
-    double *us = xmalloc(l, LI_MAX_SAMPLES * sizeof *us);
+    const size_t *sizes = l->opts->sizes;
+    int ns = l->opts->nsizes;
+    double *us = li_xmalloc(LI_MAX_SAMPLES * sizeof *us);
     int st = BENCH_OK;
     for (int i = 0; i < ns; i++) {
         size_t n = sizes[i];
@@ -317,4 +306,5 @@ static int run(li_lib *l)
     return st;
 }
 
-const li_suite li_rdx = {"rdx", rdx_op_names, rdx_sync_names, run};
+const li_suite li_rdx = {"rdx", rdx_op_names, rdx_sync_names, run,
+                         rdx_default_sizes};

@@ -24,17 +24,17 @@ int rdx_version_on(const bench_opts *o, rdx_version v, int two_sided)
            bench_list_has(o->syncs, rdx_sync_name(v));
 }
 
-int rdx_sizes(const bench_opts *o, size_t *sizes)
+void rdx_default_sizes(bench_opts *o, int nprocs)
 {
-    if (o->sizes_given) {
-        memcpy(sizes, o->sizes, (size_t)o->nsizes * sizeof *sizes);
-        return o->nsizes;
-    }
     /* 15 x 2^k keys: near 64K, 1M and 4M, and divisible by every p up
-     * to 6 and by 8, 10, 12, 15, 16 (a power of two is not by 3). */
-    sizes[0] = o->quick ? (size_t)60 << 10 : (size_t)960 << 10;
-    sizes[1] = o->quick ? (size_t)960 << 10 : (size_t)3840 << 10;
-    return 2;
+     * to 6 and by 8, 10, 12, 15, 16 (a power of two is not by 3), so that
+     * runs at those p sort the same keys. */
+    size_t p = nprocs > 0 ? (size_t)nprocs : 1;
+    o->sizes[0] = o->quick ? (size_t)60 << 10 : (size_t)960 << 10;
+    o->sizes[1] = o->quick ? (size_t)960 << 10 : (size_t)3840 << 10;
+    o->nsizes = 2;
+    for (int i = 0; i < o->nsizes; i++)
+        o->sizes[i] -= o->sizes[i] % p;
 }
 
 /* splitmix64's finalizer (Steele, Lea and Flood): a bijection of 64-bit

@@ -56,9 +56,10 @@ const char *rdx_window_name(rdx_version v);
 /* 1 when v runs on a backend (two_sided or not) under --op and --sync. */
 int rdx_version_on(const bench_opts *o, rdx_version v, int two_sided);
 
-/* The key counts n of a run: --sizes, else 960K and 3840K (--quick: 60K
- * and 960K).  Returns how many, written to sizes (BENCH_MAX_SIZES room). */
-int rdx_sizes(const bench_opts *o, size_t *sizes);
+/* The default key counts n (li_suite's sizes, when --sizes is not
+ * given): 960K and 3840K (--quick: 60K and 960K), rounded down to a
+ * multiple of nprocs. */
+void rdx_default_sizes(bench_opts *o, int nprocs);
 
 static inline unsigned rdx_digit(uint32_t key, int round)
 {

@@ -65,12 +65,13 @@ int rdx_seq_run(const bench_ctx *ctx)
 {
     int st = BENCH_OK;
     if (ctx->rank == 0) {
-        size_t sizes[BENCH_MAX_SIZES];
-        int ns = rdx_sizes(ctx->opts, sizes);
+        const size_t *sizes = ctx->opts->sizes;
+        int ns = ctx->opts->nsizes;
         double *us = bench_xmalloc(LI_MAX_SAMPLES * sizeof *us);
         bench_progress_expect(ns);
         for (int i = 0; i < ns; i++) {
-            if (sizes[i] == 0)
+            /* Only where the parallel versions ran (rdx_alg.c). */
+            if (sizes[i] == 0 || sizes[i] % (size_t)ctx->size != 0)
                 continue;
             bench_progress("seq sort", sizes[i]);
             if (seq_point(ctx, sizes[i], us) != 0)

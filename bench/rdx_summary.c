@@ -10,11 +10,13 @@
  *   on no MPI, over each host's), below 1 when one-sided is faster -- the
  *   seed saw one-sided at least 50% better under LAM MPI.
  *
- * Backends are taken from the rows in the order they were reported, so
+ * The sequential sort is measured first, here: rank 0 alone, after the
+ * parallel backends (rdx_seq.c).  Backends are taken from the rows in the order they were reported, so
  * whatever ran (orma alone, some MPI variants) is shown. */
 #include <stdio.h>
 #include <string.h>
 
+#include "li_suite.h"
 #include "rdx.h"
 #include "rdx_def.h"
 #include "report.h"
@@ -61,8 +63,10 @@ static void times(size_t n, int p, const char *const *b, int nb)
 {
     const bench_result *seq = bench_report_find("seq", "sort", "none",
                                                 "none", n);
-    printf("\n  rdx, n = %zu keys, p = %d: median ms per sort (speedup over "
-           "the sequential sort)\n", n, p);
+    char sz[24];
+    bench_format_size(n, sz, sizeof sz);
+    printf("\n  rdx, n = %s keys, p = %d: median ms per sort (speedup over "
+           "the sequential sort)\n", sz, p);
     if (seq != NULL)
         printf("    %-18s %9.3f\n", "seq (p = 1)", seq->median_us * 1e-3);
     printf("    %-18s", "backend");
@@ -103,9 +107,8 @@ static void ratios(size_t n, const char *const *b, int nb)
             if (put == NULL && opt == NULL)
                 continue;
             if (!head)
-                printf("  one-sided / two-sided, n = %zu: put and put_opt "
-                       "over mpi-p2p's send (below 1: one-sided is faster)\n",
-                       n);
+                printf("  one-sided / two-sided: put and put_opt over "
+                       "mpi-p2p's send (below 1: one-sided is faster)\n");
             head = 1;
             char name[64];
             snprintf(name, sizeof name, "%s / %s", b[k], b[i]);
@@ -119,20 +122,21 @@ static void ratios(size_t n, const char *const *b, int nb)
     }
 }
 
-void rdx_summary(const bench_ctx *ctx)
+int rdx_summary(const bench_ctx *ctx)
 {
+    int st = rdx_seq_run(ctx);
     if (ctx->rank != 0)
-        return;
-    size_t sizes[BENCH_MAX_SIZES];
-    int ns = rdx_sizes(ctx->opts, sizes);
+        return st;
+    const size_t *sizes = ctx->opts->sizes;
+    int ns = ctx->opts->nsizes;
     for (int i = 0; i < ns; i++) {
         const char *b[MAX_BACKENDS];
         int nb = backends_at(sizes[i], b);
-        if (nb == 0 && bench_report_find("seq", "sort", "none", "none",
-                                         sizes[i]) == NULL)
+        if (nb == 0)
             continue;
         times(sizes[i], ctx->size, b, nb);
         ratios(sizes[i], b, nb);
     }
     fflush(stdout);
+    return st;
 }

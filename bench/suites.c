@@ -38,6 +38,9 @@ static const bench_suite suites[] = {
     {"as",
      "sync, barrier, small exchanges, h-relations and BSP g and L, P ranks",
      bench_li_run, 1},
+    {"rdx",
+     "parallel radix sort: put, put_opt and send versions, speedups, P ranks",
+     bench_li_run, 1},
 };
 
 const bench_suite *bench_suite_at(int i)

@@ -7,7 +7,7 @@
  *     is a multiple of p; the others skipped with a note);
  *   - a backend that damages one key of one put, or of one message, makes
  *     the run fail, with no row for the damaged point.
- * li_measure here is the test's own: a warm-up and three samples. */
+ * The repetitions are li.c's (li_measure), with --reps 3. */
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -16,7 +16,7 @@
 
 #include "check.h"
 #include "li.h"
-#include "rdx.h"
+#include "li_suites.h"
 #include "rdx_def.h"
 
 #define MAXP 6
@@ -189,19 +189,6 @@ static void progress(li_lib *l, const char *what, size_t bytes)
     (void)l, (void)what, (void)bytes;
 }
 
-long li_measure(li_lib *l, double (*fn)(void *arg), void *arg, double *us)
-{
-    for (int k = 0; k < 4; k++) {
-        double t = fn(arg);
-        if (!all_ok(l, t >= 0.0))
-            return -1;
-        t = vmax(l, t);
-        if (k > 0)
-            us[k - 1] = t * 1e6;
-    }
-    return 3;
-}
-
 typedef struct rank_arg {
     li_lib l;
     int status;
@@ -277,6 +264,7 @@ int main(void)
     bench_opts o;
     memset(&o, 0, sizeof o);
     o.sizes_given = 1;
+    o.reps = 3;
     o.nsizes = nsizes;
     memcpy(o.sizes, sizes, sizeof sizes);
     for (int p = 1; p <= MAXP; p++)
