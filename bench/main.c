@@ -30,7 +30,9 @@ static void usage(FILE *f)
           "  --sizes LIST   message sizes, e.g. 8,64,1K,1M,4M (K=1024, M=1024K);\n"
           "                 default 8 B and 16 B..4 MB in powers of 4\n"
           "                 (--quick: 8,1K,64K,1M,4M; ghost: 16,64,256,1K,16K,\n"
-          "                 64K,256K, --quick too)\n"
+          "                 64K,256K, --quick too; as: bytes per pair of its\n"
+          "                 total exchange, 4P, 8P, ... 256K, --quick 4P,\n"
+          "                 16P, ... 64K)\n"
           "  --reps N       repetitions per data point; default: as many as fit\n"
           "                 in ~0.1 s (--quick: ~0.02 s), at least 10, after\n"
           "                 uncounted warm-up repetitions\n"
@@ -45,28 +47,30 @@ static void usage(FILE *f)
           "                 same and dynamic_allocmem; overlap: pingpong's,\n"
           "                 default allocate,create; atomics: the same,\n"
           "                 default allocate; ddt: the same, default\n"
-          "                 allocate; sync, ghost: allocate)\n"
+          "                 allocate; sync, ghost, as: allocate)\n"
           "  --op LIST      only these operations (pingpong: put, get,\n"
           "                 cacheline, memcpy, cma, xcopy, cma_rt, and, only\n"
           "                 when named, acc, gacc, fop, cas; latency: put,\n"
           "                 get, acc; sync: epoch, barrier; atomics: fop,\n"
           "                 cas, fop_cont, acc, memcpy; ddt: typed_put,\n"
-          "                 pack_put_unpack, contig_put)\n"
+          "                 pack_put_unpack, contig_put; as: empty, barrier,\n"
+          "                 comp, full, simple, scatter, xchg, memcpy)\n"
           "  --sync LIST    only these synchronization modes (pingpong:\n"
           "                 fence, pscw, lock, lock_all, flush, default all;\n"
           "                 latency: the same and flush_local; sync:\n"
           "                 pingpong's and none, the barrier row; atomics:\n"
           "                 flush, lk_flush, fence, lock_ex, lock_sh; ghost:\n"
-          "                 p2p, fence, pscw, lock)\n"
+          "                 p2p, fence, pscw, lock; as: fence, p2p)\n"
           "  --backends LIST\n"
-          "                 pingpong, latency and ghost: orma (default),\n"
+          "                 pingpong, latency, ghost, as: orma (default),\n"
           "                 mpi-rma (the host MPI's one-sided calls), mpi-p2p\n"
-          "                 (MPI_Send/MPI_Recv ping-pong; ghost: isend/irecv),\n"
+          "                 (MPI_Send/MPI_Recv ping-pong; ghost: isend/irecv;\n"
+          "                 as: irecv/send),\n"
           "                 orma-mpi (mpi-rma's program with liborma-mpi\n"
           "                 preloaded); the MPI backends run on every host MPI\n"
           "                 of the build (Open MPI, MPICH), and side-by-side\n"
           "                 tables and a summary follow (ghost: one-sided /\n"
-          "                 point-to-point ratios)\n"
+          "                 point-to-point ratios; as: BSP g and L)\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);
@@ -122,7 +126,7 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
         strcmp(opts.backends, "orma") != 0) {
         if (rank == 0)
             fprintf(stderr, "orma-bench: %s: --backends: only pingpong, "
-                    "latency and ghost have other backends than orma\n",
+                    "latency, ghost and as have other backends than orma\n",
                     suite->name);
         return BENCH_USAGE;
     }

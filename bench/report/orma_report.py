@@ -22,6 +22,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 
 import blocks  # noqa: E402
 import results  # noqa: E402
+import suite_as  # noqa: E402
 import suite_generic  # noqa: E402
 import suite_others  # noqa: E402
 import suite_pingpong  # noqa: E402
@@ -47,6 +48,7 @@ SUITES = {
     "overlap": suite_others.overlap_blocks,
     "atomics": suite_others.atomics_blocks,
     "ddt": suite_others.ddt_blocks,
+    "as": suite_as.as_blocks,
 }
 
 

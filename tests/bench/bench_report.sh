@@ -31,7 +31,9 @@ md="$dir/out/report.md"
 
 # Lines report.md must hold, as they are: a table of each suite (pingpong
 # with its floor, MPI columns and ratios, the later run's 8 B point and a
-# ratio across runs marked), a bar, the unknown suite's generic table.
+# ratio across runs marked), a bar, the unknown suite's generic table, the
+# as suite's cost per word and its BSP line fitted through the larger half
+# of the sizes, against the memcpy floor.
 while IFS= read -r line; do
     grep -qxF -- "$line" "$md" || fail "report.md lacks the line: $line"
 done <<'LINES'
@@ -54,6 +56,11 @@ done <<'LINES'
 ## ghost
 | 1K | 4.250 (3.500–9.000) | 8.500 (5.000–20.00) | 2.00 |
 | setup / - / allocate / P = 4 | - | 120.5 |
+## as
+| empty | 0.100 (0.090–0.200) | 0.200 (0.180–0.400) |
+| 128 | 512 | 0.008984 | 0.01367 |
+| orma | 0.100 | 0.167 | 0.008333 | 8.333 | 16.67 | 32..128 |
+| mpi-p2p/openmpi | 0.200 | 0.300 | 0.012500 | 12.500 | 25.00 | 32..128 |
 LINES
 for n in 6 7; do
     grep -q "odd.json:$n: not a JSON object" "$dir/err" || fail "no warning for odd.json:$n"
@@ -73,7 +80,8 @@ for f in $links; do
     n=$((n + 1))
 done
 for f in pingpong-round-trip-put-fence-allocate.png sync-empty-epoch-by-mode-and-rank-count.png \
-         ghost-exchange-fence-allocate-p-4-halo-x.png; do
+         ghost-exchange-fence-allocate-p-4-halo-x.png \
+         as-p-2-total-exchange-of-h-words-per-pair.png; do
     echo "$links" | grep -qxF "plots/$f" || fail "no plot $f"
 done
 [ "$(ls "$dir/out/plots" | wc -l)" -eq "$n" ] || fail "PNGs that report.md does not link"
