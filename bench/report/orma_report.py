@@ -26,6 +26,7 @@ import suite_as  # noqa: E402
 import suite_generic  # noqa: E402
 import suite_others  # noqa: E402
 import suite_pingpong  # noqa: E402
+import suite_rdx  # noqa: E402
 import plotenv  # noqa: E402
 
 USAGE = """\
@@ -49,6 +50,7 @@ SUITES = {
     "atomics": suite_others.atomics_blocks,
     "ddt": suite_others.ddt_blocks,
     "as": suite_as.as_blocks,
+    "rdx": suite_rdx.blocks,
 }
 
 

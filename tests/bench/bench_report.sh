@@ -33,7 +33,8 @@ md="$dir/out/report.md"
 # with its floor, MPI columns and ratios, the later run's 8 B point and a
 # ratio across runs marked), a bar, the unknown suite's generic table, the
 # as suite's cost per word and its BSP line fitted through the larger half
-# of the sizes, against the memcpy floor.
+# of the sizes, against the memcpy floor; rdx's times with their speedups
+# over the sequential sort and put over each host's mpi-p2p send.
 while IFS= read -r line; do
     grep -qxF -- "$line" "$md" || fail "report.md lacks the line: $line"
 done <<'LINES'
@@ -61,6 +62,12 @@ done <<'LINES'
 | 128 | 512 | 0.008984 | 0.01367 |
 | orma | 0.100 | 0.167 | 0.008333 | 8.333 | 16.67 | 32..128 |
 | mpi-p2p/openmpi | 0.200 | 0.300 | 0.012500 | 12.500 | 25.00 | 32..128 |
+## rdx
+**P = 2, n = 60K keys: one sort, us**
+| orma | 125.0 (120.0–300.0) | 100.0 (95.00–200.0) | - | 1.60 | 2.00 | - | 0.50 (openmpi), 0.25 (mpich) | 0.40 (openmpi), 0.20 (mpich) |
+| mpi-rma/openmpi | 150.0 (140.0–400.0) | 160.0 (150.0–420.0) | - | 1.33 | 1.25 | - | 0.60 | 0.64 |
+| mpi-p2p/mpich | - | - | 500.0 (480.0–900.0) | - | - | 0.40 | - | - |
+seq (P = 1): 200.0 (190.0–500.0) us
 LINES
 for n in 6 7; do
     grep -q "odd.json:$n: not a JSON object" "$dir/err" || fail "no warning for odd.json:$n"
@@ -81,7 +88,8 @@ for f in $links; do
 done
 for f in pingpong-round-trip-put-fence-allocate.png sync-empty-epoch-by-mode-and-rank-count.png \
          ghost-exchange-fence-allocate-p-4-halo-x.png \
-         as-p-2-total-exchange-of-h-words-per-pair.png; do
+         as-p-2-total-exchange-of-h-words-per-pair.png \
+         rdx-p-2-speedup-over-the-sequential-sort.png; do
     echo "$links" | grep -qxF "plots/$f" || fail "no plot $f"
 done
 [ "$(ls "$dir/out/plots" | wc -l)" -eq "$n" ] || fail "PNGs that report.md does not link"
