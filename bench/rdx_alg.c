@@ -295,7 +295,7 @@ static int run(li_lib *l)
         for (int v = 0; v < RDX_NVERSIONS; v++) {
             if (!rdx_version_on(l->opts, (rdx_version)v, l->two_sided))
                 continue;
-            char what[32];
+            char what[64];
             snprintf(what, sizeof what, "%s %s", l->backend, rdx_op_names[v]);
             l->progress(l, what, n);
             if (point(l, n, (rdx_version)v, us) != 0)
