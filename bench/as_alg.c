@@ -46,7 +46,8 @@ static double sample(void *arg)
     else
         t->one_sided(s, s->reps);
     double dt = l->now() - t0;
-    t->expect(s);
+    if (t->expect != NULL)
+        t->expect(s);
     char msg[192];
     if (!as_check(s->mem, s->want, 0, as_slot(s->h, s->p), s->h, s->p, msg,
                   sizeof msg)) {
@@ -119,10 +120,15 @@ static int point(as_state *s, const as_test *t, size_t h, double *us)
         if (s->me == 0)
             fprintf(stderr, "as: %s %s, %zu bytes per pair: data did not "
                     "verify\n", l->backend, t->op, h * 4);
+        /* The next points are judged from what the area holds now, not
+         * from this one's damage again. */
+        memcpy(s->want, s->mem, s->words * sizeof *s->want);
         return -1;
     }
-    l->emit(l, t->op, sync_name(l), window_name(l), h * 4, t->moved(s->p, h),
-            us, n);
+    double sent = t->sent[0] + t->sent[1] * (double)s->p +
+                  t->sent[2] * (double)h * s->p;
+    l->emit(l, t->op, sync_name(l), window_name(l), h * 4, 4.0 * sent, us,
+            n);
     return 0;
 }
 

@@ -20,17 +20,18 @@ typedef struct as_state as_state;
 /* One test: its op name (the rows'); its timed repetitions, reps of them,
  * seq advancing by one each, on a one-sided and on a two-sided backend;
  * prepare, if not NULL, runs before each sample, untimed (fills what the
- * sample sends); expect writes into s->want what this rank's area holds
- * after the sample; moved is what a rank sends per repetition (bytes, for
- * MB/s); xchg is 1 for the total exchange (a point per size), 0 for the
- * fixed tests (one point each, the layout of h = 1). */
+ * sample sends); expect, if not NULL, writes into s->want what the sample
+ * changed in this rank's area; sent[] the words a rank sends per
+ * repetition, sent[0] + sent[1] x P + sent[2] x h x P (its MB/s); xchg is
+ * 1 for the total exchange (a point per size), 0 for the fixed tests (one
+ * point each, the layout of h = 1). */
 typedef struct as_test {
     const char *op;
     void (*one_sided)(as_state *s, long reps);
     void (*two_sided)(as_state *s, long reps);
     void (*prepare)(as_state *s);
     void (*expect)(as_state *s);
-    double (*moved)(int p, size_t h);
+    int sent[3];
     int xchg;
 } as_test;
 

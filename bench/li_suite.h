@@ -5,7 +5,9 @@
  *   checks its options (--window allocate, --op and --sync against the
  *   suite's names, --backends orma, mpi-rma, mpi-p2p, orma-mpi) and sets
  *   its default --sizes;
- *   runs it on orma (li_orma.h) when --backends names orma (the default);
+ *   runs it on orma (li_orma.h) when --backends names orma (the default),
+ *   each rank pinned to a CPU (bind.h; the MPI program pins its ranks
+ *   alike);
  *   runs the MPI backends of --backends (pp_mpi.h: the MPI program runs the
  *   same suite on the host MPIs' one-sided calls, mpi-rma and, preloaded,
  *   orma-mpi, and on their two-sided calls, mpi-p2p);

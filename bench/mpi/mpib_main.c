@@ -212,14 +212,14 @@ static int run(int argc, char **argv, int rank, int size)
         return BENCH_USAGE;
     if (mpib_report_open(&ctx) != 0)
         return BENCH_FAIL;
-    if (latency) {
+    if (latency || li != NULL) {
         /* As orma-bench's ranks (bind.h); mpirun's own binding, if any,
          * is replaced. */
         cpu_set_t saved;
-        int cpu = bench_bind_rank(rank, &saved), cpus[2];
-        MPIB_CHECK(MPI_Gather(&cpu, 1, MPI_INT, cpus, 1, MPI_INT, 0,
-                              MPI_COMM_WORLD));
-        if (rank == 0 && (cpus[0] < 0 || cpus[1] < 0))
+        int cpu = bench_bind_rank(rank, &saved), lowest;
+        MPIB_CHECK(MPI_Allreduce(&cpu, &lowest, 1, MPI_INT, MPI_MIN,
+                                 MPI_COMM_WORLD));
+        if (lowest < 0)
             mpib_note("ranks not pinned: fewer than 2 CPUs allowed");
     }
     int st = BENCH_OK;
