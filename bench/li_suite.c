@@ -19,6 +19,7 @@ typedef struct li_bench {
 static const li_bench li_benches[] = {
     {&li_as, as_summary},
     {&li_mult, mult_summary},
+    {&li_rdx, rdx_summary},
 };
 
 static const li_bench *find(const char *name)

@@ -27,5 +27,6 @@ int bench_li_run(const bench_ctx *ctx);
 /* The summaries (orma-bench only: they read this run's results). */
 int as_summary(const bench_ctx *ctx);   /* as_summary.c */
 int mult_summary(const bench_ctx *ctx); /* mult_summary.c */
+int rdx_summary(const bench_ctx *ctx);  /* rdx_summary.c */
 
 #endif

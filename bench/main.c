@@ -35,7 +35,8 @@ static void usage(FILE *f)
           "                 16P, ... 64K; multiput: 64 B..4 MB in powers of\n"
           "                 4, --quick: 64,1K,16K,256K,1M; mult: the matrix\n"
           "                 order n, 320,640, --quick 64,160, rounded up to\n"
-          "                 multiples of sqrt(P))\n"
+          "                 multiples of sqrt(P); rdx: key counts,\n"
+          "                 960K,3840K, --quick 60K,960K)\n"
           "  --reps N       repetitions per data point; default: as many as fit\n"
           "                 in ~0.1 s (--quick: ~0.02 s), at least 10, after\n"
           "                 uncounted warm-up repetitions\n"
@@ -51,7 +52,7 @@ static void usage(FILE *f)
           "                 default allocate,create; overlap: pingpong's,\n"
           "                 default allocate,create; atomics: the same,\n"
           "                 default allocate; ddt: the same, default\n"
-          "                 allocate; sync, ghost, as, mult: allocate)\n"
+          "                 allocate; sync, ghost, as, mult, rdx: allocate)\n"
           "  --op LIST      only these operations (pingpong: put, get,\n"
           "                 cacheline, memcpy, cma, xcopy, cma_rt, and, only\n"
           "                 when named, acc, gacc, fop, cas; latency: put,\n"
@@ -60,25 +61,26 @@ static void usage(FILE *f)
           "                 atomics: fop, cas, fop_cont, acc, memcpy; ddt:\n"
           "                 typed_put, pack_put_unpack, contig_put; as: empty,\n"
           "                 barrier, comp, full, simple, scatter, xchg, memcpy;\n"
-          "                 mult: put, get, send)\n"
+          "                 mult: put, get, send; rdx: put, put_opt, send)\n"
           "  --sync LIST    only these synchronization modes (pingpong:\n"
           "                 fence, pscw, lock, lock_all, flush, default all;\n"
           "                 latency: the same and flush_local; multiput:\n"
           "                 fence, pscw, lock, flush; sync: pingpong's and\n"
           "                 none, the barrier row; atomics: flush, lk_flush,\n"
           "                 fence, lock_ex, lock_sh; ghost: p2p, fence, pscw,\n"
-          "                 lock; as, mult: fence, p2p)\n"
+          "                 lock; as, mult, rdx: fence, p2p)\n"
           "  --backends LIST\n"
-          "                 pingpong, latency, multiput, ghost, as, mult: orma\n"
-          "                 (default), mpi-rma (the host MPI's one-sided\n"
+          "                 pingpong, latency, multiput, ghost, as, mult, rdx:\n"
+          "                 orma (default), mpi-rma (the host MPI's one-sided\n"
           "                 calls), mpi-p2p (MPI_Send/MPI_Recv ping-pong;\n"
-          "                 ghost: isend/irecv; as, mult: irecv/send),\n"
+          "                 ghost: isend/irecv; as, mult, rdx: irecv/send),\n"
           "                 orma-mpi (mpi-rma's program with liborma-mpi\n"
           "                 preloaded); the MPI backends run on every host MPI\n"
           "                 of the build (Open MPI, MPICH), and side-by-side\n"
           "                 tables and a summary follow (ghost: one-sided /\n"
           "                 point-to-point ratios; as: BSP g and L; mult:\n"
-          "                 speedups over the serial time)\n"
+          "                 speedups over the serial time; rdx: speedups\n"
+          "                 over a sequential sort)\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);
@@ -134,8 +136,8 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
         strcmp(opts.backends, "orma") != 0) {
         if (rank == 0)
             fprintf(stderr, "orma-bench: %s: --backends: only pingpong, "
-                    "latency, multiput, ghost, as and mult have other "
-                    "backends than orma\n", suite->name);
+                    "latency, multiput, ghost, as, mult and rdx have "
+                    "other backends than orma\n", suite->name);
         return BENCH_USAGE;
     }
     if (!joined)

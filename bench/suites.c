@@ -45,6 +45,9 @@ static const bench_suite suites[] = {
     {"mult",
      "Cannon matrix multiply with put, get and send; speedups, square P",
      bench_li_run, 1},
+    {"rdx",
+     "parallel radix sort: put, put_opt and send versions, speedups, P ranks",
+     bench_li_run, 1},
 };
 
 const bench_suite *bench_suite_at(int i)

@@ -23,7 +23,7 @@
 
 /* One row per suite written with li.h (and one in orma-bench's
  * li_suite.c). */
-static const li_suite *const mpib_li_suites[] = {&li_as, &li_mult,
+static const li_suite *const mpib_li_suites[] = {&li_as, &li_mult, &li_rdx,
                                                  NULL};
 
 typedef struct mpib_li {

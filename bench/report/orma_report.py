@@ -28,6 +28,7 @@ import suite_multiput  # noqa: E402
 import suite_mult  # noqa: E402
 import suite_others  # noqa: E402
 import suite_pingpong  # noqa: E402
+import suite_rdx  # noqa: E402
 import plotenv  # noqa: E402
 
 USAGE = """\
@@ -53,6 +54,7 @@ SUITES = {
     "as": suite_as.as_blocks,
     "multiput": suite_multiput.blocks,
     "mult": suite_mult.mult_blocks,
+    "rdx": suite_rdx.blocks,
 }
 
 

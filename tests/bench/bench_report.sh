@@ -36,7 +36,8 @@ md="$dir/out/report.md"
 # of the sizes, against the memcpy floor, multiput's ratios time(put<k>) /
 # time(put1) and orma beside mpi-rma; the mult suite's speedups over the
 # serial row, and its ratios against each host's send (the other host's
-# one-sided columns left out).
+# one-sided columns left out); rdx's times with their speedups over the
+# sequential sort and put over each host's mpi-p2p send.
 while IFS= read -r line; do
     grep -qxF -- "$line" "$md" || fail "report.md lacks the line: $line"
 done <<'LINES'
@@ -73,6 +74,12 @@ done <<'LINES'
 | 320 | 19000 (18000–20000) | 1.90 | 1.52 | 2.38 | 2.00 | 0.95 |
 | 320 | 9500 (9000–11000) | 1.05 | 1.32 | 0.84 |
 | 320 | 20000 (15000–25000) | 0.50 | 0.62 |
+## rdx
+**P = 2, n = 60K keys: one sort, us**
+| orma | 125.0 (120.0–300.0) | 100.0 (95.00–200.0) | - | 1.60 | 2.00 | - | 0.50 (openmpi), 0.25 (mpich) | 0.40 (openmpi), 0.20 (mpich) |
+| mpi-rma/openmpi | 150.0 (140.0–400.0) | 160.0 (150.0–420.0) | - | 1.33 | 1.25 | - | 0.60 | 0.64 |
+| mpi-p2p/mpich | - | - | 500.0 (480.0–900.0) | - | - | 0.40 | - | - |
+seq (P = 1): 200.0 (190.0–500.0) us
 LINES
 for n in 6 7; do
     grep -q "odd.json:$n: not a JSON object" "$dir/err" || fail "no warning for odd.json:$n"
@@ -94,7 +101,8 @@ done
 for f in pingpong-round-trip-put-fence-allocate.png sync-empty-epoch-by-mode-and-rank-count.png \
          ghost-exchange-fence-allocate-p-4-halo-x.png \
          as-p-2-total-exchange-of-h-words-per-pair.png \
-         multiput-orma-pscw-allocate-k-puts.png; do
+         multiput-orma-pscw-allocate-k-puts.png \
+         rdx-p-2-speedup-over-the-sequential-sort.png; do
     echo "$links" | grep -qxF "plots/$f" || fail "no plot $f"
 done
 [ "$(ls "$dir/out/plots" | wc -l)" -eq "$n" ] || fail "PNGs that report.md does not link"
