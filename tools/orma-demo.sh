@@ -38,6 +38,7 @@ step 2 ghost --backends "$backends"
 step 4 ghost --backends "$backends"
 step 2 as --backends "$backends"
 step 4 mult --backends "$backends"
+step 2 rdx --backends "$backends"
 step 2 sync
 step 4 sync
 step 2 overlap
