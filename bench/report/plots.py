@@ -28,8 +28,13 @@ COLOURS = {}
 
 
 def _colour(label):
+    """One colour per label across every plot of a report: matplotlib's
+    ten first, then the lighter halves of tab20's pairs, so that a report
+    with every backend of both host MPIs (over ten labels) repeats none."""
     if label not in COLOURS:
-        COLOURS[label] = "C%d" % (len(COLOURS) % 10)
+        n = len(COLOURS) % 20
+        COLOURS[label] = ("C%d" % n if n < 10 else
+                          mcolors.to_hex(plt.get_cmap("tab20")(2 * (n - 10) + 1)))
     return COLOURS[label]
 
 
