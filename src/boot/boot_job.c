@@ -122,6 +122,7 @@ int boot_job_start(void)
             return status;
     }
     util_set_rank(boot_job.rank);
+    util_wait_tune(boot_job.size);
     snprintf(boot_job.prefix, sizeof boot_job.prefix, "/orma-%u-%s-", (unsigned)getuid(), boot_job.token);
     boot_job.barrier_episode = 0;
     if (boot_job.size == 1)

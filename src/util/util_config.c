@@ -101,6 +101,14 @@ static void util_config_format(struct util_config_entry *e)
     }
 }
 
+int util_config_is_default(const char *name)
+{
+    for (int i = 0; i < UTIL_CONFIG_N; i++)
+        if (strcmp(util_config_table[i].name, name) == 0)
+            return strcmp(util_config_table[i].source, "default") == 0;
+    return 0;
+}
+
 void util_config_load(void)
 {
     for (int i = 0; i < UTIL_CONFIG_N; i++) {

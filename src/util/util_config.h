@@ -55,6 +55,9 @@ extern struct util_config util_config;
  * values, with a warning for invalid ones and for unknown ORMA_* names). */
 void util_config_load(void);
 
+/* 1 when the variable (e.g. "ORMA_SPIN") was not set: its default holds. */
+int util_config_is_default(const char *name);
+
 /* One row of the table as orma-info prints it. */
 struct util_config_row {
     const char *name;  /* "ORMA_LOG_LEVEL" */

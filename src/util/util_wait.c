@@ -81,3 +81,10 @@ void util_backoff_pause(struct util_backoff *b)
     struct timespec ts = {.tv_sec = us / 1000000, .tv_nsec = (long)(us % 1000000) * 1000};
     nanosleep(&ts, NULL);
 }
+
+void util_wait_tune(int ranks_here)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    if (cpus > 0 && ranks_here > cpus && util_config_is_default("ORMA_SPIN"))
+        util_config.spin = 0;
+}
