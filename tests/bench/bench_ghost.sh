@@ -9,16 +9,9 @@ run=$1
 bench=$2
 np=$3
 shift 3
-backends=orma
-[ $# -gt 0 ] && backends=orma,mpi-rma,mpi-p2p,orma-mpi
-out=$("$run" -n "$np" -- "$bench" ghost --backends "$backends" --quick \
-      --sizes 16,64K --reps 5)
-status=$?
-printf '%s\n' "$out"
-if [ "$status" -ne 0 ]; then
-    echo "bench_ghost: orma-bench exited with status $status"
-    exit 1
-fi
+. "$(dirname "$0")/bench_lib.sh"
+backends=$(bench_backends "$@")
+bench_run bench_ghost "$np" ghost --quick --sizes 16,64K --reps 5
 # The rows: "ghost BACKEND OP SYNC WINDOW P BYTES ...".
 has() {
     printf '%s\n' "$out" |

@@ -8,16 +8,9 @@
 run=$1
 bench=$2
 shift 2
-backends=orma
-[ $# -gt 0 ] && backends=orma,mpi-rma,mpi-p2p,orma-mpi
-out=$("$run" -n 2 -- "$bench" latency --backends "$backends" \
-      --quick --sizes 8,64K --reps 5)
-status=$?
-printf '%s\n' "$out"
-if [ "$status" -ne 0 ]; then
-    echo "bench_latency: orma-bench exited with status $status"
-    exit 1
-fi
+. "$(dirname "$0")/bench_lib.sh"
+backends=$(bench_backends "$@")
+bench_run bench_latency 2 latency --quick --sizes 8,64K --reps 5
 need() {
     if ! printf '%s\n' "$out" | grep -q "$1"; then
         echo "bench_latency: no $2"

@@ -11,16 +11,9 @@ run=$1
 bench=$2
 np=$3
 shift 3
-backends=orma
-[ $# -gt 0 ] && backends=orma,mpi-rma,mpi-p2p,orma-mpi
-out=$("$run" -n "$np" -- "$bench" mult --backends "$backends" --quick \
-      --reps 5)
-status=$?
-printf '%s\n' "$out"
-if [ "$status" -ne 0 ]; then
-    echo "bench_mult: orma-bench exited with status $status"
-    exit 1
-fi
+. "$(dirname "$0")/bench_lib.sh"
+backends=$(bench_backends "$@")
+bench_run bench_mult "$np" mult --quick --reps 5
 case $np in
 1) P=1 ;;
 4) P=2 ;;

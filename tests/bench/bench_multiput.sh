@@ -9,16 +9,9 @@
 run=$1
 bench=$2
 shift 2
-backends=orma
-[ $# -gt 0 ] && backends=orma,mpi-rma,mpi-p2p,orma-mpi
-out=$("$run" -n 2 -- "$bench" multiput --backends "$backends" \
-      --quick --sizes 64,64K --reps 5)
-status=$?
-printf '%s\n' "$out"
-if [ "$status" -ne 0 ]; then
-    echo "bench_multiput: orma-bench exited with status $status"
-    exit 1
-fi
+. "$(dirname "$0")/bench_lib.sh"
+backends=$(bench_backends "$@")
+bench_run bench_multiput 2 multiput --quick --sizes 64,64K --reps 5
 # The rows: "multiput BACKEND OP SYNC WINDOW P BYTES ...".
 has() {
     printf '%s\n' "$out" |

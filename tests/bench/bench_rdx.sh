@@ -11,20 +11,13 @@ run=$1
 bench=$2
 np=$3
 shift 3
-backends=orma
-[ $# -gt 0 ] && backends=orma,mpi-rma,mpi-p2p,orma-mpi
+. "$(dirname "$0")/bench_lib.sh"
+backends=$(bench_backends "$@")
 # --quick's key counts (60K and 960K: multiples of 1 to 4); 3 samples a
 # point: at 3 and 4 ranks on 2 cores an MPICH fence takes milliseconds (it
 # polls without yielding), and a sort has 9 of them.
 sizes="60K 960K"
-out=$("$run" -n "$np" -- "$bench" rdx --backends "$backends" --quick \
-      --reps 3)
-status=$?
-printf '%s\n' "$out"
-if [ "$status" -ne 0 ]; then
-    echo "bench_rdx: orma-bench exited with status $status"
-    exit 1
-fi
+bench_run bench_rdx "$np" rdx --quick --reps 3
 # The rows: "rdx BACKEND OP SYNC WINDOW P BYTES ...".
 has() {
     printf '%s\n' "$out" |
