@@ -180,7 +180,10 @@ int orma_win_unlock_all(orma_win handle)
 
 static int api_flush(const char *call, int rank, int all, orma_win handle)
 {
-    struct rma_win *win = NULL;
+    struct rma_win *win = api_state == 1 ? rma_win_lookup(handle) : NULL;
+    if (win && (all || rank >= 0) && rma_flush_try(win, all ? -1 : rank))
+        return ORMA_SUCCESS;
+    win = NULL;
     int status = api_check_win(call, handle, &win);
     if (!status && !all)
         status = api_check_rank(call, win, rank);

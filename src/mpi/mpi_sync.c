@@ -1,6 +1,7 @@
 /* mpi_sync.c -- the synchronization calls: fence, post-start-complete-wait
  * (MPI groups translated to ranks of the window), locks and flushes. */
 #include "mpi_orma.h"
+#include "rma_comm.h"
 #include "util_status.h"
 
 #include <stdlib.h>
@@ -198,6 +199,11 @@ int PMPI_Win_unlock_all(MPI_Win win)
 /* flush, flush_local (rank >= 0) and their _all forms (rank < 0). */
 static int mpi_flush(const char *call, int rank, MPI_Win win, int local)
 {
+    /* the common case whole (rma_flush_try), as mpi_copy_try */
+    struct mpi_win *fw = mpi_thread_multiple ? NULL : mpi_win_lookup(win);
+    struct rma_win *rw = fw ? rma_win_lookup(fw->win) : NULL;
+    if (rw && rma_flush_try(rw, rank))
+        return MPI_SUCCESS;
     MPI_WIN_OR_ERR(w, win, call);
     int status = rank >= 0 ? (local ? orma_win_flush_local(rank, w->win) : orma_win_flush(rank, w->win))
                            : (local ? orma_win_flush_local_all(w->win) : orma_win_flush_all(w->win));

@@ -86,6 +86,55 @@ static inline int rma_get(struct rma_win *win, int target, void *origin, size_t 
     return rma_comm_slow(win, &op);
 }
 
+/* The whole of a put (put != 0) or get of len bytes at displacement disp
+ * (in the target's disp_unit) of target, when it is the common case: an
+ * epoch open to a target whose memory is mapped here (or the mapped part
+ * of it: PART), a range inside that memory, nothing queued.  1 when done
+ * (the epoch records the operation); 0 for anything else, without a word:
+ * the caller then takes its checked path (src/api), which also finds every
+ * error.  For the faces' calls that would otherwise spend more time on
+ * their layers than on the copy (liborma-mpi: a put of 8 bytes and a flush
+ * took 29 ns against Open MPI's 14). */
+static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t disp, void *origin, size_t len)
+{
+    if (__builtin_expect((unsigned)target >= (unsigned)win->nranks || disp < 0 || !len || !origin, 0))
+        return 0;
+    struct rma_target *t = &win->targets[target];
+    int state = win->epoch_state, next = rma_epoch_peek(state, RMA_EV_OP), acc = RMA_EPOCH_ACCESS(state);
+    size_t off;
+    if (next < 0 || !rma_target_ready(win, t) || (acc == RMA_ACC_LOCK && !t->lock_type) ||
+        (acc == RMA_ACC_START && !t->in_access) || __builtin_mul_overflow((uint64_t)disp, (uint64_t)t->disp_unit, &off))
+        return 0;
+    size_t lo = 0, hi = t->size;
+    if (t->path == RMA_PATH_PART) {
+        lo = t->lo;
+        hi = t->hi;
+    } else if (t->path != RMA_PATH_DIRECT) {
+        return 0;
+    }
+    if (off < lo || off > hi || len > hi - off)
+        return 0;
+    if (put)
+        rma_copy(t->base + off, origin, len);
+    else
+        rma_copy(origin, t->base + off, len);
+    win->epoch_state = next;
+    return 1;
+}
+
+/* A flush (target >= 0) or flush_all (target < 0) in a passive epoch that
+ * allows it: a memory fence (rma_passive.c).  1 when done, 0 for the
+ * checked path, as rma_copy_try. */
+static inline int rma_flush_try(struct rma_win *win, int target)
+{
+    int state = win->epoch_state, acc = RMA_EPOCH_ACCESS(state);
+    if (rma_epoch_peek(state, RMA_EV_FLUSH) != state || target >= win->nranks ||
+        (acc == RMA_ACC_LOCK && target >= 0 && !win->targets[target].lock_type))
+        return 0;
+    atomic_thread_fence(memory_order_seq_cst);
+    return 1;
+}
+
 /* Whether an operation to target is allowed in the open access epoch (the
  * epoch kind is checked by the table; this checks the target). */
 int rma_target_check(struct rma_win *win, int target, const char *call);
