@@ -16,6 +16,25 @@ dtype_op_fn dtype_op_kernel(int op, int typeid_);
 
 const char *dtype_op_name(int op);
 
+/* The kernel family of each predefined type: integers by width and
+ * signedness (the C type names map onto them), then the other classes. */
+enum dtype_class { DC_NONE, DC_I8, DC_I16, DC_I32, DC_I64, DC_U8, DC_U16, DC_U32, DC_U64, DC_F, DC_D, DC_LD, DC_CF, DC_CD,
+                   DC_CLD, DC_BOOL, DC_BYTE, DC_CHAR, DC_FI, DC_DI, DC_LI, DC_II, DC_SI, DC_LDI, DC_N };
+
+/* The kernel tables, one per instruction set (dtype_op_kernels.h), and the
+ * kernel of op on type id from a given one (tests compare them). */
+enum dtype_isa { DTYPE_ISA_BASE, DTYPE_ISA_AVX2, DTYPE_ISA_AVX512, DTYPE_ISA_N };
+extern const dtype_op_fn dtype_kernels_base[DC_N][ORMA_OP_COUNT];
+extern const dtype_op_fn dtype_kernels_avx2[DC_N][ORMA_OP_COUNT];
+extern const dtype_op_fn dtype_kernels_avx512[DC_N][ORMA_OP_COUNT];
+dtype_op_fn dtype_op_kernel_isa(int isa, int op, int typeid_);
+
+/* The widest instruction set the CPU has: the one dtype_op_kernel uses. */
+int dtype_op_isa(void);
+
+/* Whether the CPU can run the kernels of isa. */
+int dtype_op_isa_ok(int isa);
+
 /* Whether type id is one of the integer types (C integers, fixed-width,
  * ORMA_AINT): its SUM wraps and its bitwise ops are the machine's. */
 int dtype_is_integer(int typeid_);
