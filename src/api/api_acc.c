@@ -54,10 +54,19 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
                        orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
                        orma_win handle)
 {
+    /* the common case whole first (rma_acc_try) */
     struct rma_win *win = NULL;
+    int status;
+    if (!passive_only && origin_type == target_type && origin_count == target_count &&
+        (!fetch || (result_type == target_type && result_count == target_count && result)) && api_state == 1 &&
+        dtype_is_valid(target_type) && (win = rma_win_lookup(handle)) &&
+        rma_acc_try(win, target, target_disp, origin, fetch ? result : NULL, target_count, (int)target_type->id,
+                    (int)op, &status))
+        return status;
+    win = NULL;
     size_t len = 0, offset = 0;
     int next = 0;
-    int status = api_acc_check(call, passive_only, origin, origin_count, origin_type, fetch, result, result_count,
+    status = api_acc_check(call, passive_only, origin, origin_count, origin_type, fetch, result, result_count,
                                result_type, target, target_disp, target_count, target_type, op, handle, &win,
                                &len, &offset, &next);
     if (status)

@@ -9,7 +9,7 @@
  * call returns, so they are complete from the start. */
 #include "mpi_orma.h"
 #include "dtype_type.h"
-#include "rma_comm.h"
+#include "rma_acc.h"
 
 #include <stddef.h>
 
@@ -151,9 +151,32 @@ out:
     return mpi_win_status(w, call, status);
 }
 
+/* An accumulate (result NULL) or get_accumulate whole, as mpi_copy_try:
+ * 1 when done, its MPI status in *rc_p; 0: the checked path. */
+static inline int mpi_acc_try(const char *call, const void *origin, MPI_Count ocount, MPI_Datatype otype, void *result,
+                              MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp, MPI_Count tcount,
+                              MPI_Datatype ttype, MPI_Op op, MPI_Win handle, int *rc_p)
+{
+    if (mpi_thread_multiple || otype != ttype || ocount != tcount || ocount <= 0 ||
+        (result && (rtype != ttype || rcount != tcount)))
+        return 0;
+    struct mpi_win *w = mpi_win_lookup(handle);
+    orma_type t = w ? mpi_type_predefined(ttype) : NULL;
+    struct rma_win *win = t ? rma_win_lookup(w->win) : NULL;
+    int status;
+    if (!win || !rma_acc_try(win, target, disp, origin, result, (size_t)tcount, (int)t->id, mpi_op(op), &status))
+        return 0;
+    *rc_p = mpi_win_status(w, call, status);
+    return 1;
+}
+
 int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    int rc;
+    if (mpi_acc_try("MPI_Accumulate", origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL, target_rank,
+                    target_disp, target_count, target_datatype, op, win, &rc))
+        return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Accumulate");
     return mpi_acc("MPI_Accumulate", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
                    target_rank, target_disp, target_count, target_datatype, op, w);
@@ -163,6 +186,11 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    int rc;
+    if (result_addr && mpi_acc_try("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
+                                   result_count, result_datatype, target_rank, target_disp, target_count,
+                                   target_datatype, op, win, &rc))
+        return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Get_accumulate");
     if (!result_addr && result_count)
         return mpi_win_error(w, "MPI_Get_accumulate", MPI_ERR_BUFFER);
@@ -173,6 +201,10 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    int rc;
+    if (result_addr && mpi_acc_try("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype,
+                                   target_rank, target_disp, 1, datatype, op, win, &rc))
+        return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Fetch_and_op");
     orma_type t = mpi_type_predefined(datatype);
     int oop = mpi_op(op);

@@ -75,13 +75,40 @@ static void mpi_types_fill(void)
     mpi_types_fill_fortran();
 }
 
+/* An open-addressing index of the table by handle (a pointer in Open MPI,
+ * an integer in MPICH): slot = 1 + the entry's position, 0 empty.  Every
+ * put, get and accumulate looks its types up; the scan took up to a few
+ * dozen compares for the later ones (MPI_UINT64_T was the twelfth). */
+#define MPI_TYPE_SLOTS 128
+static unsigned char mpi_type_index[MPI_TYPE_SLOTS];
+
+static size_t mpi_type_hash(MPI_Datatype t)
+{
+    uint64_t h = (uint64_t)(uintptr_t)t * UINT64_C(0x9e3779b97f4a7c15);
+    return (size_t)(h >> 57); /* the top 7 bits: 0 .. 127 */
+}
+
+static void mpi_types_index(void)
+{
+    _Static_assert(sizeof mpi_types / sizeof mpi_types[0] < MPI_TYPE_SLOTS, "the index needs free slots");
+    for (size_t i = 0; i < mpi_ntypes; i++) {
+        size_t h = mpi_type_hash(mpi_types[i].mpi);
+        while (mpi_type_index[h] && mpi_types[mpi_type_index[h] - 1].mpi != mpi_types[i].mpi)
+            h = (h + 1) % MPI_TYPE_SLOTS;
+        if (!mpi_type_index[h]) /* a handle listed twice (MPI_LONG_LONG_INT) keeps its first entry */
+            mpi_type_index[h] = (unsigned char)(i + 1);
+    }
+}
+
 orma_type mpi_type_predefined(MPI_Datatype t)
 {
-    if (!mpi_ntypes)
+    if (!mpi_ntypes) {
         mpi_types_fill();
-    for (size_t i = 0; i < mpi_ntypes; i++)
-        if (mpi_types[i].mpi == t)
-            return mpi_types[i].orma;
+        mpi_types_index();
+    }
+    for (size_t h = mpi_type_hash(t); mpi_type_index[h]; h = (h + 1) % MPI_TYPE_SLOTS)
+        if (mpi_types[mpi_type_index[h] - 1].mpi == t)
+            return mpi_types[mpi_type_index[h] - 1].orma;
     return NULL;
 }
 

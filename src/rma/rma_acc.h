@@ -26,7 +26,7 @@
  * where one stripe lock plus waiting for the other origins' counters costs
  * as much as an atomic instruction per element (measured with orma-bench
  * atomics). */
-#define RMA_ACC_HW_MAX 64
+#define RMA_ACC_HW_MAX 16
 
 /* Perform an ACC or CAS operation at w, its target being open. */
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
@@ -74,6 +74,37 @@ static inline int rma_acc(struct rma_win *win, const struct rma_op *op)
         rma_acc_hw(win, op, t->base + op->offset))
         return ORMA_SUCCESS;
     return rma_comm_slow(win, op);
+}
+
+/* An accumulate (result NULL) or get_accumulate of count elements of
+ * predefined type typeid_ with op (not NO_OP) whole, as rma_copy_try: 1
+ * when done, its status in *status_p (the epoch records it), 0 for the
+ * checked path. */
+static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, const void *origin, void *result,
+                              size_t count, int typeid_, int op, int *status_p)
+{
+    if ((unsigned)op >= ORMA_OP_COUNT || op == ORMA_NO_OP || (unsigned)typeid_ >= ORMA_TYPEID_COUNT || !origin)
+        return 0;
+    const struct rma_acc_plan *plan = rma_acc_plan(op, typeid_);
+    size_t len;
+    int next;
+    char *p;
+    if (!plan->kernel || __builtin_mul_overflow(count, (size_t)plan->extent, &len) ||
+        !(p = rma_try_where(win, target, disp, len, &next)))
+        return 0;
+    struct rma_target *t = &win->targets[target];
+    struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
+                         .origin = (void *)origin, .result = result, .len = len,
+                         .offset = (size_t)(p - t->base)};
+    int direct = t->path == RMA_PATH_DIRECT;
+    *status_p = ORMA_SUCCESS;
+    if (!(direct && t->shared && t->lock_type != ORMA_LOCK_EXCLUSIVE && rma_acc_hw(win, &rop, p))) {
+        struct rma_where w = {.path = RMA_PATH_DIRECT, .shared = direct ? t->shared : 1, .hw = direct ? t->hw : 1,
+                              .ptr = p};
+        *status_p = rma_acc_execute(win, &rop, &w);
+    }
+    win->epoch_state = next;
+    return 1;
 }
 
 #endif
