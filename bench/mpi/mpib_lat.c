@@ -212,7 +212,6 @@ static int series(const mpib_ctx *ctx, pp_op opn, const char *kind,
     s.backend = ctx->rma_backend;
     s.kind = kind;
     s.op = opn;
-    s.op_name = pp_op_names[opn];
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
     s.win = m.w.base;
@@ -226,7 +225,8 @@ static int series(const mpib_ctx *ctx, pp_op opn, const char *kind,
         MPIB_CHECK(MPI_Group_incl(all, 1, &s.peer, &m.peer_group));
         MPIB_CHECK(MPI_Group_free(&all));
     }
-    int st = order(&s);
+    lat_rma_set set = {{&s}, 1, 0};
+    int st = order(&set);
     if (m.peer_group != MPI_GROUP_NULL)
         MPIB_CHECK(MPI_Group_free(&m.peer_group));
     mpib_window_close(&m.w);
