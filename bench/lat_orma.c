@@ -194,7 +194,6 @@ int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
     s.backend = "orma";
     s.kind = kind;
     s.op = opn;
-    s.op_name = pp_op_names[opn];
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
     s.win = o.w.base;
@@ -208,7 +207,8 @@ int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
         BENCH_CHECK(orma_group_incl(all, 1, &s.peer, &o.peer_group));
         BENCH_CHECK(orma_group_free(&all));
     }
-    int st = series(&s);
+    lat_rma_set set = {{&s}, 1, 0};
+    int st = series(&set);
     if (o.peer_group != ORMA_GROUP_NULL)
         BENCH_CHECK(orma_group_free(&o.peer_group));
     bench_window_close(&o.w);

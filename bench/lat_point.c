@@ -24,27 +24,49 @@ static double batch(const lat_hooks *h, long iters)
     return t;
 }
 
-long lat_point_measure(const bench_opts *o, const lat_hooks *h, size_t n,
-                       int ops_per_iter, double **us_p)
+static void *xmalloc(size_t n)
 {
-    long skip = lat_skip(n);
-    batch(h, skip);
-    double w0 = now();
-    double t = batch(h, skip);
-    double wall = now() - w0;
-    /* Rank 0 decides; the others take its numbers. */
-    double iter_s = t / (double)skip;
-    long iters = h->bcast(h->arg, lat_iters_for(n, iter_s));
-    double untimed = wall > t ? wall - t : 0.0;
-    long nb = h->bcast(h->arg,
-                       bench_reps_for(o, untimed + (double)iters * iter_s));
-    double *us = malloc((size_t)nb * sizeof *us);
-    if (us == NULL) {
+    void *p = malloc(n);
+    if (p == NULL) {
         fprintf(stderr, "orma-bench: out of memory\n");
         exit(BENCH_FAIL);
     }
-    for (long i = 0; i < nb; i++)
-        us[i] = batch(h, iters) * 1e6 / ((double)iters * ops_per_iter);
-    *us_p = us;
-    return nb;
+    return p;
+}
+
+void lat_point_measure(const bench_opts *o, const lat_hooks *h, int k,
+                       int first, size_t n, int ops_per_iter,
+                       lat_samples *out)
+{
+    long skip = lat_skip(n), iters[LAT_POINT_MAX], most = 0;
+    /* order[j]: the backend of the j-th batch of every round. */
+    int order[LAT_POINT_MAX];
+    for (int j = 0; j < k; j++)
+        order[j] = (first + j) % k;
+    for (int j = 0; j < k; j++)
+        batch(&h[order[j]], skip);
+    for (int j = 0; j < k; j++) {
+        const lat_hooks *b = &h[order[j]];
+        double w0 = now();
+        double t = batch(b, skip);
+        double wall = now() - w0;
+        /* Rank 0 decides; the others take its numbers. */
+        double iter_s = t / (double)skip;
+        long it = b->bcast(b->arg, lat_iters_for(n, iter_s));
+        double untimed = wall > t ? wall - t : 0.0;
+        long nb = b->bcast(b->arg,
+                           bench_reps_for(o, untimed + (double)it * iter_s));
+        iters[order[j]] = it;
+        out[order[j]].n = nb;
+        out[order[j]].us = xmalloc((size_t)nb * sizeof(double));
+        if (nb > most)
+            most = nb;
+    }
+    for (long i = 0; i < most; i++)
+        for (int j = 0; j < k; j++) {
+            int b = order[j];
+            if (i < out[b].n)
+                out[b].us[i] = batch(&h[b], iters[b]) * 1e6 /
+                               ((double)iters[b] * ops_per_iter);
+        }
 }

@@ -181,8 +181,12 @@ static void check_untouched(lat_rma *s)
     }
 }
 
-int lat_rma_point(lat_rma *s, size_t n, lat_sync sync, int pieces)
+/* A point's start on one backend: its state, the background in every
+ * byte of its window and result buffer, the point's epochs. */
+static void point_open(lat_rma *s, const char *op_name, size_t n,
+                       lat_sync sync, int pieces)
 {
+    s->op_name = op_name;
     s->size = lat_rma_bytes(bench_opts_max_size(s->opts));
     s->n = n;
     s->sync = sync;
@@ -195,40 +199,74 @@ int lat_rma_point(lat_rma *s, size_t n, lat_sync sync, int pieces)
         memset(s->recv, background(s), s->size);
     s->ops->settle(s);
     s->ops->point_begin(s);
-    lat_hooks h = {s, prepare, loop, check, bcast};
-    double *us;
-    long nb = lat_point_measure(s->opts, &h, n, lat_ops_per_iter(sync), &us);
+}
+
+/* ... and its end: the epochs closed, the untouched bytes checked, the
+ * row reported if everything verified.  0, or -1 on both ranks. */
+static int point_close(lat_rma *s, lat_samples *out)
+{
     s->ops->point_end(s);
     check_untouched(s);
     int ok = s->ops->all_ok(s, s->ok);
     if (ok)
-        s->ops->emit(s, us, nb);
+        s->ops->emit(s, out->us, out->n);
     else if (s->me == 0)
         fprintf(stderr, "orma-bench: %s: %s %s+%s on %s window, %zu "
                 "bytes: data did not verify; stopping\n", s->backend,
-                s->suite, s->op_name, lat_sync_names[sync], s->kind, n);
-    free(us);
+                s->suite, s->op_name, lat_sync_names[s->sync], s->kind,
+                s->n);
+    free(out->us);
     return ok ? 0 : -1;
 }
 
-int lat_rma_series(lat_rma *s)
+/* The progress line's point: "<backend>[+<backend>...] op+sync window". */
+static void point_progress(const lat_rma_set *set, const char *op_name,
+                           lat_sync sync, size_t n)
 {
+    char what[160] = "";
+    size_t used = 0;
+    for (int i = 0; i < set->k && used < sizeof what; i++)
+        used += (size_t)snprintf(what + used, sizeof what - used, "%s%s",
+                                 i ? "+" : "", set->s[i]->backend);
+    if (used < sizeof what)
+        snprintf(what + used, sizeof what - used, " %s+%s %s", op_name,
+                 lat_sync_names[sync], set->s[0]->kind);
+    set->s[0]->ops->progress(set->s[0], what, n);
+}
+
+int lat_rma_point(lat_rma_set *set, const char *op_name, size_t n,
+                  lat_sync sync, int pieces)
+{
+    lat_hooks h[LAT_POINT_MAX];
+    lat_samples out[LAT_POINT_MAX];
+    point_progress(set, op_name, sync, n);
+    for (int i = 0; i < set->k; i++) {
+        point_open(set->s[i], op_name, n, sync, pieces);
+        h[i] = (lat_hooks){set->s[i], prepare, loop, check, bcast};
+    }
+    int first = (int)(set->points++ % (unsigned)set->k);
+    lat_point_measure(set->s[0]->opts, h, set->k, first, n,
+                      lat_ops_per_iter(sync), out);
+    int st = 0;
+    for (int i = 0; i < set->k; i++)
+        if (point_close(set->s[i], &out[i]) != 0)
+            st = -1;
+    return st;
+}
+
+int lat_rma_series(lat_rma_set *set)
+{
+    const lat_rma *s = set->s[0];
     const bench_opts *o = s->opts;
     int st = BENCH_OK;
     for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
         size_t n = o->sizes[i];
         if (!pp_op_size_ok(s->op, n))
             continue;
-        for (int m = 0; m < LAT_NSYNC && st == BENCH_OK; m++) {
-            if (!bench_list_has(o->syncs, lat_sync_names[m]))
-                continue;
-            char what[96];
-            snprintf(what, sizeof what, "%s %s+%s %s", s->backend,
-                     s->op_name, lat_sync_names[m], s->kind);
-            s->ops->progress(s, what, n);
-            if (lat_rma_point(s, n, (lat_sync)m, 1) != 0)
+        for (int m = 0; m < LAT_NSYNC && st == BENCH_OK; m++)
+            if (bench_list_has(o->syncs, lat_sync_names[m]) &&
+                lat_rma_point(set, pp_op_names[s->op], n, (lat_sync)m, 1) != 0)
                 st = BENCH_FAIL;
-        }
     }
     return st;
 }

@@ -6,6 +6,12 @@
  * orma or MPI here.  The multiput suite's points are these too, with the
  * put split in pieces (multiput_def.h) and its own order of the points.
  *
+ * A series runs on a set of backends measured together (lat_rma_set): one
+ * (orma; an MPI backend alone), or the MPI program's mpi-rma and orma-mpi
+ * in one process, each with its own state, window and buffers here.  Per
+ * point their batches alternate (lat_point.h); everything below -- data,
+ * checks, rows -- is per backend, as when it runs alone.
+ *
  * Roles: rank 0 is the origin and rank 1 the target in the passive modes;
  * in fence and pscw both ranks are both (OSU's loops, lat_def.h).  Every
  * window and get's result buffer is max + 2 x LAT_GUARD bytes, the
@@ -42,6 +48,7 @@
 #include <stdint.h>
 
 #include "lat_def.h"
+#include "lat_point.h"
 #include "opts.h"
 
 typedef struct lat_rma lat_rma;
@@ -78,8 +85,8 @@ struct lat_rma {
     const char *backend;   /* for messages */
     const char *kind;      /* window flavour */
     pp_op op;              /* PP_PUT, PP_GET or PP_ACC */
-    const char *op_name;   /* the rows' op: pp_op_names[op], or what the
-                              series sets per point (multiput: put<k>) */
+    const char *op_name;   /* the rows' op, set per point: pp_op_names[op],
+                              or multiput's put<k> */
     int me, peer;          /* ranks 0 and 1 */
     unsigned char *win;    /* this rank's window memory, lat_rma_bytes() */
     unsigned char *send;   /* origin data, max bytes */
@@ -119,18 +126,29 @@ static inline void *lat_rma_result(const lat_rma *s)
     return s->recv + LAT_GUARD;
 }
 
-/* One point: n bytes in mode sync, the put made as pieces puts (1 for
- * get and acc, and for a put in one piece).  Rows are reported with
- * s->op_name.  Collective; 0, or -1 on both ranks when the data did not
- * verify (reported). */
-int lat_rma_point(lat_rma *s, size_t n, lat_sync sync, int pieces);
+/* The backends of a series, measured together: s[0..k-1], each set up
+ * by its backend, the same op, window flavour and options. */
+typedef struct lat_rma_set {
+    lat_rma *s[LAT_POINT_MAX];
+    int k;
+    unsigned points; /* points so far: whose batches go first */
+} lat_rma_set;
+
+/* One point of every backend of the set: n bytes in mode sync, the put
+ * made as pieces puts (1 for get and acc, and for a put in one piece);
+ * rows reported with op_name.  The backend whose batches go first turns
+ * from one point to the next.  Collective; 0, or -1 on both ranks when
+ * some backend's data did not verify (reported; the others' rows are
+ * reported all the same). */
+int lat_rma_point(lat_rma_set *set, const char *op_name, size_t n,
+                  lat_sync sync, int pieces);
 
 /* A series: the points of one op on one window, in a suite's order. */
-typedef int (*lat_rma_series_fn)(lat_rma *s);
+typedef int (*lat_rma_series_fn)(lat_rma_set *set);
 
-/* The latency suite's series: every size that suits s->op and selected
+/* The latency suite's series: every size that suits the op and selected
  * mode of --sync, one point each, the modes of a size one after the
  * other.  Collective; a BENCH_* status, the same on both ranks. */
-int lat_rma_series(lat_rma *s);
+int lat_rma_series(lat_rma_set *set);
 
 #endif

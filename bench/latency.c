@@ -3,7 +3,8 @@
  * orma's series come first (every selected op, then window, then size and
  * mode), then the floors (memcpy, and the process_vm_writev per-call
  * latency the create windows are judged by: measured whatever --op says),
- * then the MPI backends' jobs (pp_mpi.h) with the same options, then the
+ * then the MPI backends' jobs (pp_mpi.h: mpi-rma and orma-mpi paired in
+ * one job per host MPI unless --unpaired) with the same options, then the
  * tables and the summary. */
 #include <stdio.h>
 
@@ -102,7 +103,7 @@ int bench_latency_run(const bench_ctx *ctx)
     /* mpirun and the MPI ranks would inherit rank 0's single CPU. */
     bench_bind_restore(&saved);
     if (mpi) {
-        int mst = pp_mpi_run(ctx, lat_op_names);
+        int mst = pp_mpi_run_paired(ctx, lat_op_names);
         if (st == BENCH_OK)
             st = mst;
         pp_compare_tables(ctx, &lat_axes);

@@ -81,6 +81,12 @@ static void usage(FILE *f)
           "                 point-to-point ratios; as: BSP g and L; mult:\n"
           "                 speedups over the serial time; rdx: speedups\n"
           "                 over a sequential sort)\n"
+          "  --unpaired     latency, multiput: mpi-rma and orma-mpi in\n"
+          "                 separate MPI jobs, minutes apart; by default,\n"
+          "                 with both named, they are measured paired in\n"
+          "                 one job per host MPI (liborma-mpi preloaded,\n"
+          "                 mpi-rma calling the host's own functions), their\n"
+          "                 batches alternating within every point\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);

@@ -4,7 +4,8 @@
  * orma's series come first (one per selected window, its points in
  * multiput_series' order), then the MPI backends' jobs with the same
  * options (the defaults made explicit, so that both programs measure the
- * same points), then the summary.  The ranks are pinned as the latency
+ * same points; mpi-rma and orma-mpi paired in one job per host MPI unless
+ * --unpaired, pp_mpi.h), then the summary.  The ranks are pinned as the latency
  * suite's, whose loops these are. */
 #include <stdio.h>
 
@@ -85,7 +86,7 @@ int bench_multiput_run(const bench_ctx *ctx_in)
     /* mpirun and the MPI ranks would inherit rank 0's single CPU. */
     bench_bind_restore(&saved);
     if (pp_mpi_wanted(&o)) {
-        int mst = pp_mpi_run(ctx, multiput_op_names);
+        int mst = pp_mpi_run_paired(ctx, multiput_op_names);
         if (st == BENCH_OK)
             st = mst;
     }

@@ -1,5 +1,4 @@
 /* multiput_def.c -- see multiput_def.h. */
-#include <stdio.h>
 #include <string.h>
 
 #include "lat_def.h"
@@ -41,9 +40,9 @@ int multiput_sync_on(const bench_opts *o, int m)
     return 0;
 }
 
-int multiput_series(lat_rma *s)
+int multiput_series(lat_rma_set *set)
 {
-    const bench_opts *o = s->opts;
+    const bench_opts *o = set->s[0]->opts;
     int st = BENCH_OK;
     for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
         size_t n = o->sizes[i];
@@ -56,12 +55,8 @@ int multiput_series(lat_rma *s)
                 if (!bench_list_has(o->ops, multiput_op_names[j]) ||
                     n < (size_t)k)
                     continue;
-                char what[96];
-                s->op_name = multiput_op_names[j];
-                snprintf(what, sizeof what, "%s %s+%s %s", s->backend,
-                         s->op_name, lat_sync_names[m], s->kind);
-                s->ops->progress(s, what, n);
-                if (lat_rma_point(s, n, (lat_sync)m, k) != 0)
+                if (lat_rma_point(set, multiput_op_names[j], n,
+                                  (lat_sync)m, k) != 0)
                     st = BENCH_FAIL;
             }
         }

@@ -50,10 +50,10 @@ void multiput_default_options(bench_opts *o);
 /* 1 when --sync selects lat_sync m and the suite has it. */
 int multiput_sync_on(const bench_opts *o, int m);
 
-/* The series of the suite on one window (lat_rma_series_fn; s->op is
+/* The series of the suite on one window (lat_rma_series_fn; the op is
  * PP_PUT): per size, per selected mode, every selected k, one point each;
  * a size smaller than k is skipped (the suite notes it).  Collective; a
  * BENCH_* status, the same on both ranks. */
-int multiput_series(lat_rma *s);
+int multiput_series(lat_rma_set *set);
 
 #endif

@@ -107,6 +107,10 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
             o->quiet = 1;
             continue;
         }
+        if (IS("--unpaired") && eq == NULL) {
+            o->unpaired = 1;
+            continue;
+        }
         const char **dst = IS("--sizes") ? &sizes
                          : IS("--json") ? &o->json_path
                          : IS("--csv") ? &o->csv_path

@@ -12,6 +12,8 @@
  *   --sync LIST    only these synchronization modes (suite-defined names)
  *   --backends LIST  what runs the suite (pingpong: orma, mpi-rma, mpi-p2p,
  *                  orma-mpi; the MPI program of the MPI backends: theirs)
+ *   --unpaired     latency, multiput: mpi-rma and orma-mpi in separate MPI
+ *                  jobs, not paired in one (pp_mpi.h)
  */
 #ifndef BENCH_OPTS_H
 #define BENCH_OPTS_H
@@ -37,6 +39,7 @@ typedef struct bench_opts {
     const char *ops;       /* NULL: every operation */
     const char *syncs;     /* NULL: every synchronization mode */
     const char *backends;  /* NULL: the suite's default (orma) */
+    int unpaired;          /* --unpaired */
 } bench_opts;
 
 /* Parse argv[first..argc-1].  Returns 0, 1 when --help was given, or -1

@@ -4,7 +4,9 @@
  *
  * Per variant, rank 0 runs at most two jobs, one after the other: the
  * host's (mpi-rma and mpi-p2p, whichever --backends names) and the
- * preloaded one (orma-mpi), of as many ranks as this run.  Each gets this
+ * preloaded one (orma-mpi), of as many ranks as this run; latency and
+ * multiput (pp_mpi_run_paired) move mpi-rma into the preloaded job, which
+ * measures it paired with orma-mpi, unless --unpaired.  Each gets this
  * run's suite and options -- sizes, reps, quick, window, sync, and the
  * ops of --op it makes for the suite -- and a temporary --json file, which
  * is read back once the job has ended; a job that fails still contributes
@@ -209,8 +211,10 @@ static int run_job(const bench_ctx *ctx, const pp_mpi_variant *v,
     return rc == 0 && got >= 0 ? BENCH_OK : BENCH_FAIL;
 }
 
-/* Rank 0: every variant. */
-static int run_variants(const bench_ctx *ctx, const char *const *known)
+/* Rank 0: every variant; pairs: mpi-rma and orma-mpi in one job when both
+ * are named (pp_mpi_run_paired). */
+static int run_variants(const bench_ctx *ctx, const char *const *known,
+                        int pairs)
 {
     const bench_opts *o = ctx->opts;
     char dir[PATH_MAX], prog[PATH_MAX], lib[PATH_MAX], mpirun[PATH_MAX];
@@ -231,12 +235,9 @@ static int run_variants(const bench_ctx *ctx, const char *const *known)
         fprintf(stderr, "orma-bench: cannot find its own directory\n");
         return BENCH_FAIL;
     }
-    char host[32] = "";
-    if (pp_backend_on(o, "mpi-rma"))
-        strcat(host, "mpi-rma");
-    if (pp_backend_on(o, "mpi-p2p"))
-        strcat(host, host[0] ? ",mpi-p2p" : "mpi-p2p");
-    int st = BENCH_OK;
+    pairs = pairs && !o->unpaired && pp_backend_on(o, "mpi-rma") &&
+            pp_backend_on(o, "orma-mpi");
+    int st = BENCH_OK, noted = 0;
     for (const pp_mpi_variant *v = pp_mpi_variants; v->name != NULL; v++) {
         char name[64];
         snprintf(name, sizeof name, "mpirun.%s", v->name);
@@ -258,6 +259,13 @@ static int run_variants(const bench_ctx *ctx, const char *const *known)
                        "orma-bench", v->name, v->name);
             continue;
         }
+        /* Without the library, mpi-rma goes back to the host's job. */
+        int pair = pairs && access(lib, R_OK) == 0;
+        char host[32] = "";
+        if (pp_backend_on(o, "mpi-rma") && !pair)
+            strcat(host, "mpi-rma");
+        if (pp_backend_on(o, "mpi-p2p"))
+            strcat(host, host[0] ? ",mpi-p2p" : "mpi-p2p");
         if (host[0] != '\0' &&
             run_job(ctx, v, mpirun, NULL, prog, host, ops) != BENCH_OK)
             st = BENCH_FAIL;
@@ -268,16 +276,36 @@ static int run_variants(const bench_ctx *ctx, const char *const *known)
                        "build", v->name, v->name);
             continue;
         }
-        if (run_job(ctx, v, mpirun, lib, prog, "orma-mpi", ops) != BENCH_OK)
+        if (pair && !noted++)
+            bench_note("mpi-rma and orma-mpi measured paired: one MPI job "
+                       "per host MPI, liborma-mpi preloaded, their batches "
+                       "alternating within every point, so that both see "
+                       "the machine alike (--unpaired: separate jobs); "
+                       "mpi-rma calls the host MPI's own functions, PMPI_* "
+                       "found by dlsym in the library that defines "
+                       "MPI_Send, checked by dladdr to be none of "
+                       "liborma-mpi's");
+        if (run_job(ctx, v, mpirun, lib, prog,
+                    pair ? "mpi-rma,orma-mpi" : "orma-mpi", ops) != BENCH_OK)
             st = BENCH_FAIL;
     }
     return st;
 }
 
-int pp_mpi_run(const bench_ctx *ctx, const char *const *ops)
+static int run_all(const bench_ctx *ctx, const char *const *ops, int pairs)
 {
-    int st = ctx->rank == 0 ? run_variants(ctx, ops) : BENCH_OK;
+    int st = ctx->rank == 0 ? run_variants(ctx, ops, pairs) : BENCH_OK;
     /* The other ranks wait here, asleep once the barrier's spinning and
      * yielding is over, leaving the cores to the MPI jobs. */
     return (int)bench_ctl_bcast(ctx->ctl, (uint64_t)st);
+}
+
+int pp_mpi_run(const bench_ctx *ctx, const char *const *ops)
+{
+    return run_all(ctx, ops, 0);
+}
+
+int pp_mpi_run_paired(const bench_ctx *ctx, const char *const *ops)
+{
+    return run_all(ctx, ops, 1);
 }

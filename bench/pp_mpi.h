@@ -54,6 +54,17 @@ int pp_mpi_wanted(const bench_opts *o);
  * did not verify, it crashed): the same on every rank. */
 int pp_mpi_run(const bench_ctx *ctx, const char *const *ops);
 
+/* The same for the latency and multiput suites, with mpi-rma and
+ * orma-mpi, when both are named, measured paired: one job per variant
+ * with liborma-mpi preloaded and --backends mpi-rma,orma-mpi, in which
+ * mpi-rma calls the host's own functions (mpi/mpib_fns.h) and the two
+ * backends' batches alternate within every point (lat_rma.h), so that
+ * both see the same state of the machine -- a virtual machine's speed
+ * changes for seconds or minutes at a time, and separate jobs run
+ * minutes apart; mpi-p2p alone in a host job before it.  --unpaired, or
+ * without the variant's liborma-mpi, pp_mpi_run's separate jobs. */
+int pp_mpi_run_paired(const bench_ctx *ctx, const char *const *ops);
+
 /* Rank 0: one MPI job -- mpirun.<variant> [flags] -n nranks [LD_PRELOAD of
  * lib when not NULL] prog args... -- with this environment less orma-run's
  * ORMA_BOOT_* (the job is not an orma-run job), stdout discarded (its

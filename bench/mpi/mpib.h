@@ -21,6 +21,11 @@
  *             host MPI must serve them (the program checks that orma is
  *             not loaded)
  *   orma-mpi  the same calls, with liborma-mpi preloaded (checked)
+ * latency and multiput measure mpi-rma and orma-mpi in one job when both
+ * are named (liborma-mpi preloaded): the host's functions are called
+ * through a table of its own (mpib_fns.h), and the two backends' batches
+ * alternate within every point (lat_rma.h), so that both see the machine
+ * alike.
  *   mpi-p2p   an MPI_Send/MPI_Recv ping-pong of the same sizes (mpib_p2p.c;
  *             latency, multiput: half its round trip)
  * Rows are reported as "<backend>/<variant>" (e.g. mpi-rma/openmpi) in the
@@ -35,6 +40,7 @@
 #include <mpi.h>
 
 #include "li.h"
+#include "mpib_fns.h"
 #include "opts.h"
 
 #ifndef MPIB_VARIANT
@@ -49,6 +55,13 @@ typedef struct mpib_ctx {
     const char *rma_backend; /* "mpi-rma/<variant>", "orma-mpi/..." or NULL */
     const char *p2p_backend; /* "mpi-p2p/<variant>" or NULL */
     int size;                /* ranks in the job: the rows' p */
+    /* latency, multiput: the functions rma_backend calls (mpib_fns.h:
+     * mpi-rma the host's, orma-mpi the linked ones), and the backend
+     * measured paired with it in this job, or NULL: orma-mpi/<variant>
+     * beside mpi-rma, liborma-mpi preloaded (mpib_lat.c). */
+    const mpib_fns *rma_fns;
+    const char *pair_backend;
+    const mpib_fns *pair_fns;
 } mpib_ctx;
 
 /* A failed MPI call: print it (with MPI's error string) and abort the job;

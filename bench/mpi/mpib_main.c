@@ -6,6 +6,8 @@
  *   mpirun -n 2 orma-bench-mpi-openmpi --backends mpi-rma,mpi-p2p --quick
  *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
  *          orma-bench-mpi-openmpi latency --backends orma-mpi --quick
+ *   mpirun -n 2 -x LD_PRELOAD=liborma-mpi-openmpi.so \
+ *          orma-bench-mpi-openmpi latency --backends mpi-rma,orma-mpi
  *   mpirun -n 4 orma-bench-mpi-openmpi ghost --backends mpi-rma,mpi-p2p
  *   mpirun -n 4 orma-bench-mpi-openmpi as --backends mpi-rma,mpi-p2p */
 #include <dlfcn.h>
@@ -47,7 +49,10 @@ static void usage(FILE *f)
         "  --backends LIST  mpi-rma (default): the host MPI's one-sided;\n"
         "                   orma-mpi: the same with liborma-mpi preloaded;\n"
         "                   mpi-p2p: MPI_Send/MPI_Recv ping-pong (ghost:\n"
-        "                   MPI_Isend/MPI_Irecv)\n"
+        "                   MPI_Isend/MPI_Irecv); latency, multiput:\n"
+        "                   mpi-rma,orma-mpi with liborma-mpi preloaded\n"
+        "                   measures both, paired (mpi-rma calls the\n"
+        "                   host's PMPI_ functions)\n"
         "  --op LIST        pingpong: put, get (default), acc, gacc, fop,\n"
         "                   cas; latency: put, get, acc (default all)\n"
         "  --window LIST, --sync LIST, --sizes LIST, --reps N, --json FILE,\n"
@@ -74,47 +79,77 @@ static int served_by_orma(const char **lib_p)
     return strstr(*lib_p, "liborma-mpi") != NULL;
 }
 
-/* The backends' names against what this run is. */
-static int check_backends(const bench_opts *o, int rank, mpib_ctx *ctx,
-                          char *rma, char *p2p, size_t len)
+/* The rows' backends of this job (mpib_ctx): rma mpi-rma/<variant> or
+ * orma-mpi/<variant>, pair orma-mpi/<variant> beside mpi-rma, p2p
+ * mpi-p2p/<variant>. */
+typedef struct backend_names {
+    char rma[64], pair[64], p2p[64];
+} backend_names;
+
+/* The backends' names against what this run is, and the MPI functions
+ * each calls (mpib_fns.h): mpi-rma's latency and multiput the host's
+ * (*host_lib: its library), everything else the linked ones.  A BENCH_*
+ * status: BENCH_FAIL when the functions are not whose they must be. */
+static int check_backends(const bench_opts *o, const char *suite, int rank,
+                          mpib_ctx *ctx, backend_names *nm,
+                          const char **host_lib)
 {
     char bad[64];
     if (bench_list_check(o->backends, backends, bad, sizeof bad) != 0) {
         if (rank == 0)
             fprintf(stderr, "orma-bench-mpi-%s: unknown backend '%s' "
                     "(mpi-rma, orma-mpi, mpi-p2p)\n", MPIB_VARIANT, bad);
-        return -1;
+        return BENCH_USAGE;
     }
     int want_orma = o->backends != NULL &&
                     bench_list_has(o->backends, "orma-mpi");
     int want_host = o->backends == NULL ||
                     bench_list_has(o->backends, "mpi-rma");
-    if (want_orma && want_host) {
-        if (rank == 0)
-            fprintf(stderr, "orma-bench-mpi-%s: mpi-rma and orma-mpi need "
-                    "separate runs (liborma-mpi preloaded or not)\n",
-                    MPIB_VARIANT);
-        return -1;
-    }
+    /* The suites whose calls go through a table (mpib_lat.c). */
+    int tables = strcmp(suite, "latency") == 0 ||
+                 strcmp(suite, "multiput") == 0;
     const char *lib;
     int orma = served_by_orma(&lib);
-    if ((want_orma && !orma) || (want_host && orma)) {
+    if (want_orma && want_host && !(tables && orma)) {
+        if (rank == 0)
+            fprintf(stderr, "orma-bench-mpi-%s: mpi-rma and orma-mpi in one "
+                    "job: only latency and multiput, with liborma-mpi "
+                    "preloaded (else separate runs)\n", MPIB_VARIANT);
+        return BENCH_USAGE;
+    }
+    if ((want_orma && !orma) || (want_host && !want_orma && orma)) {
         fprintf(stderr, "orma-bench-mpi-%s: rank %d: backend %s, but "
                 "MPI_Put is served by %s%s\n", MPIB_VARIANT, rank,
                 want_orma ? "orma-mpi" : "mpi-rma", lib,
                 want_orma ? " (preload liborma-mpi)" : "");
-        return -1;
+        return BENCH_USAGE;
     }
-    if (want_orma || want_host) {
-        snprintf(rma, len, "%s/%s", want_orma ? "orma-mpi" : "mpi-rma",
-                 MPIB_VARIANT);
-        ctx->rma_backend = rma;
+    if (want_orma && !mpib_fns_in_orma(&mpib_fns_linked, rank))
+        return BENCH_FAIL;
+    const mpib_fns *host = &mpib_fns_linked;
+    if (want_host && tables && (host = mpib_fns_host(rank, host_lib)) == NULL)
+        return BENCH_FAIL;
+    if (want_host) {
+        snprintf(nm->rma, sizeof nm->rma, "mpi-rma/%s", MPIB_VARIANT);
+        ctx->rma_backend = nm->rma;
+        ctx->rma_fns = host;
+    }
+    if (want_orma) {
+        char *name = want_host ? nm->pair : nm->rma;
+        snprintf(name, sizeof nm->rma, "orma-mpi/%s", MPIB_VARIANT);
+        if (want_host) {
+            ctx->pair_backend = name;
+            ctx->pair_fns = &mpib_fns_linked;
+        } else {
+            ctx->rma_backend = name;
+            ctx->rma_fns = &mpib_fns_linked;
+        }
     }
     if (o->backends != NULL && bench_list_has(o->backends, "mpi-p2p")) {
-        snprintf(p2p, len, "mpi-p2p/%s", MPIB_VARIANT);
-        ctx->p2p_backend = p2p;
+        snprintf(nm->p2p, sizeof nm->p2p, "mpi-p2p/%s", MPIB_VARIANT);
+        ctx->p2p_backend = nm->p2p;
     }
-    return 0;
+    return BENCH_OK;
 }
 
 /* The suites and the --window, --op and --sync names each knows. */
@@ -213,8 +248,9 @@ static int run(int argc, char **argv, int rank, int size)
                     "%d\n", MPIB_VARIANT, size);
         return BENCH_USAGE;
     }
-    mpib_ctx ctx = {suite, &opts, rank, NULL, NULL, size};
-    char rma[64], p2p[64];
+    mpib_ctx ctx = {suite, &opts, rank, NULL, NULL, size, NULL, NULL, NULL};
+    backend_names nm;
+    const char *host_lib = NULL;
     const char *const *li_names[3] = {li_windows, NULL, NULL};
     if (li != NULL) {
         li_names[1] = li->ops;
@@ -223,11 +259,22 @@ static int run(int argc, char **argv, int rank, int size)
     int ok = check_filters(&opts, rank, li != NULL ? li_names : names->known) == 0;
     if (!mpib_all_ok(ok))
         return BENCH_USAGE;
-    ok = check_backends(&opts, rank, &ctx, rma, p2p, sizeof rma) == 0;
-    if (!mpib_all_ok(ok))
-        return BENCH_USAGE;
+    /* The worst status of the ranks: a usage error before a failure. */
+    int bst = check_backends(&opts, suite, rank, &ctx, &nm, &host_lib);
+    MPIB_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bst, 1, MPI_INT, MPI_MAX,
+                             MPI_COMM_WORLD));
+    if (bst != BENCH_OK)
+        return bst;
     if (mpib_report_open(&ctx) != 0)
         return BENCH_FAIL;
+    if (ctx.pair_backend != NULL)
+        mpib_note("%s and %s measured paired in this job: on windows of "
+                  "their own, their batches alternating within every "
+                  "point", ctx.rma_backend, ctx.pair_backend);
+    if (host_lib != NULL)
+        mpib_note("%s calls the host's functions: PMPI_* of %s (the "
+                  "library of MPI_Send) by dlsym on its handle, none in "
+                  "liborma-mpi (dladdr)", ctx.rma_backend, host_lib);
     if (latency || multiput || li != NULL) {
         /* As orma-bench's ranks (bind.h); mpirun's own binding, if any,
          * is replaced. */

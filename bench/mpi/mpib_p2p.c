@@ -212,18 +212,18 @@ int mpib_p2p_latency_run(const mpib_ctx *ctx)
         s.n = o->sizes[i];
         s.ok = 1;
         mpib_progress(ctx->p2p_backend, s.n);
-        double *us;
-        long nb = lat_point_measure(o, &h, s.n, 2, &us);
+        lat_samples out;
+        lat_point_measure(o, &h, 1, 0, s.n, 2, &out);
         if (mpib_all_ok(s.ok)) {
             mpib_emit(ctx->suite, ctx->p2p_backend, "sendrecv", "none",
-                      "none", s.n, (double)s.n, us, nb);
+                      "none", s.n, (double)s.n, out.us, out.n);
         } else {
             if (s.me == 0)
                 fprintf(stderr, "orma-bench-mpi: %s, %zu bytes: data did "
                         "not verify; stopping\n", ctx->p2p_backend, s.n);
             st = BENCH_FAIL;
         }
-        free(us);
+        free(out.us);
     }
     free(s.send);
     free(s.recv);

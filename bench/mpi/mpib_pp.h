@@ -40,14 +40,17 @@ extern const char *const mpib_window_kinds[]; /* NULL-terminated */
 
 typedef struct mpib_window {
     const char *kind;
+    const mpib_fns *f;   /* the MPI functions that made it and serve it */
     MPI_Win win;
     unsigned char *base; /* this rank's window memory */
     void *own;           /* memory the window was made on, freed after it */
     MPI_Aint disp[2];    /* disp[r]: displacement of rank r's first byte */
 } mpib_window;
 
-/* Collective (MPI_COMM_WORLD, 2 ranks).  0, or -1 for an unknown kind. */
-int mpib_window_open(const char *kind, size_t size, mpib_window *w);
+/* Collective (MPI_COMM_WORLD, 2 ranks), with f's functions (mpib_fns.h;
+ * pingpong: mpib_fns_linked).  0, or -1 for an unknown kind. */
+int mpib_window_open(const char *kind, size_t size, const mpib_fns *f,
+                     mpib_window *w);
 void mpib_window_close(mpib_window *w); /* collective, epochs closed */
 
 /* The passive modes' flags: one cache line per rank of a shared window. */

@@ -183,7 +183,9 @@ static int series(const mpib_ctx *ctx, pp_op op, const char *kind)
     s.op = op;
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
-    if (mpib_window_open(kind, max, &s.w) != 0)
+    /* pingpong calls the plain MPI_ symbols (mpib_sync.c): one backend
+     * per job, the host's or, preloaded, liborma-mpi's. */
+    if (mpib_window_open(kind, max, &mpib_fns_linked, &s.w) != 0)
         return BENCH_USAGE; /* filtered before, not reached */
     s.send = mpib_xmalloc(max);
     s.recv = mpib_xmalloc(max);

@@ -1,5 +1,7 @@
-/* mpib_win.c -- the MPI windows of the pingpong series, one per flavour
- * name (mpib_pp.h), and the passive modes' flag window. */
+/* mpib_win.c -- the MPI windows of the pingpong and latency series, one
+ * per flavour name (mpib_pp.h), made and freed with the functions of a
+ * table (mpib_fns.h: the host's or those linked), and the passive modes'
+ * flag window. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -10,44 +12,46 @@ const char *const mpib_window_kinds[] = {
     "allocate", "create", "create_allocmem", "dynamic", "shared", NULL};
 
 /* Errors come back to MPIB_CHECK, which names the call. */
-static void errors_return(MPI_Win win)
+static void errors_return(const mpib_fns *f, MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN));
+    MPIB_CHECK(f->Win_set_errhandler(win, MPI_ERRORS_RETURN));
 }
 
-int mpib_window_open(const char *kind, size_t size, mpib_window *w)
+int mpib_window_open(const char *kind, size_t size, const mpib_fns *f,
+                     mpib_window *w)
 {
     MPI_Comm comm = MPI_COMM_WORLD;
     MPI_Aint sz = (MPI_Aint)size;
     void *base = NULL;
     memset(w, 0, sizeof *w);
     w->kind = kind;
+    w->f = f;
     if (strcmp(kind, "allocate") == 0) {
-        MPIB_CHECK(MPI_Win_allocate(sz, 1, MPI_INFO_NULL, comm, &base,
-                                    &w->win));
+        MPIB_CHECK(f->Win_allocate(sz, 1, MPI_INFO_NULL, comm, &base,
+                                   &w->win));
     } else if (strcmp(kind, "shared") == 0) {
-        MPIB_CHECK(MPI_Win_allocate_shared(sz, 1, MPI_INFO_NULL, comm, &base,
-                                           &w->win));
+        MPIB_CHECK(f->Win_allocate_shared(sz, 1, MPI_INFO_NULL, comm, &base,
+                                          &w->win));
     } else if (strcmp(kind, "create") == 0) {
         base = w->own = mpib_xmalloc(size);
-        MPIB_CHECK(MPI_Win_create(base, sz, 1, MPI_INFO_NULL, comm, &w->win));
+        MPIB_CHECK(f->Win_create(base, sz, 1, MPI_INFO_NULL, comm, &w->win));
     } else if (strcmp(kind, "create_allocmem") == 0) {
-        MPIB_CHECK(MPI_Alloc_mem(sz, MPI_INFO_NULL, &base));
+        MPIB_CHECK(f->Alloc_mem(sz, MPI_INFO_NULL, &base));
         w->own = base;
-        MPIB_CHECK(MPI_Win_create(base, sz, 1, MPI_INFO_NULL, comm, &w->win));
+        MPIB_CHECK(f->Win_create(base, sz, 1, MPI_INFO_NULL, comm, &w->win));
     } else if (strcmp(kind, "dynamic") == 0) {
-        MPIB_CHECK(MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &w->win));
+        MPIB_CHECK(f->Win_create_dynamic(MPI_INFO_NULL, comm, &w->win));
         base = w->own = mpib_xmalloc(size);
-        MPIB_CHECK(MPI_Win_attach(w->win, base, sz));
+        MPIB_CHECK(f->Win_attach(w->win, base, sz));
     } else if (strcmp(kind, "dynamic_allocmem") == 0) {
-        MPIB_CHECK(MPI_Win_create_dynamic(MPI_INFO_NULL, comm, &w->win));
-        MPIB_CHECK(MPI_Alloc_mem(sz, MPI_INFO_NULL, &base));
+        MPIB_CHECK(f->Win_create_dynamic(MPI_INFO_NULL, comm, &w->win));
+        MPIB_CHECK(f->Alloc_mem(sz, MPI_INFO_NULL, &base));
         w->own = base;
-        MPIB_CHECK(MPI_Win_attach(w->win, base, sz));
+        MPIB_CHECK(f->Win_attach(w->win, base, sz));
     } else {
         return -1;
     }
-    errors_return(w->win);
+    errors_return(f, w->win);
     w->base = base;
     memset(w->base, 0, size);
     /* Dynamic windows are addressed by the target's address; the others
@@ -62,12 +66,13 @@ int mpib_window_open(const char *kind, size_t size, mpib_window *w)
 
 void mpib_window_close(mpib_window *w)
 {
+    const mpib_fns *f = w->f;
     if (strncmp(w->kind, "dynamic", 7) == 0)
-        MPIB_CHECK(MPI_Win_detach(w->win, w->base));
-    MPIB_CHECK(MPI_Win_free(&w->win));
+        MPIB_CHECK(f->Win_detach(w->win, w->base));
+    MPIB_CHECK(f->Win_free(&w->win));
     if (strcmp(w->kind, "create_allocmem") == 0 ||
         strcmp(w->kind, "dynamic_allocmem") == 0)
-        MPIB_CHECK(MPI_Free_mem(w->own));
+        MPIB_CHECK(f->Free_mem(w->own));
     else
         free(w->own);
     w->own = NULL;
@@ -84,7 +89,7 @@ void mpib_flags_open(mpib_flags *f)
     void *mine;
     MPIB_CHECK(MPI_Win_allocate_shared(FLAG_SEG, 1, MPI_INFO_NULL,
                                        MPI_COMM_WORLD, &mine, &f->win));
-    errors_return(f->win);
+    errors_return(&mpib_fns_linked, f->win);
     for (int r = 0; r < 2; r++) {
         MPI_Aint size;
         int unit;
