@@ -197,8 +197,8 @@ int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
     s.win = o.w.base;
-    s.send = bench_xmalloc(max);
-    s.recv = bench_xmalloc(bytes);
+    s.send = lat_rma_buffer(max);
+    s.recv = lat_rma_buffer(bytes);
     memset(s.send, 0, max);
     memset(s.recv, 0, bytes);
     if (bench_list_has(ctx->opts->syncs, "pscw")) {
@@ -212,7 +212,7 @@ int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
     if (o.peer_group != ORMA_GROUP_NULL)
         BENCH_CHECK(orma_group_free(&o.peer_group));
     bench_window_close(&o.w);
-    free(s.send);
-    free(s.recv);
+    lat_rma_buffer_free(s.send);
+    lat_rma_buffer_free(s.recv);
     return st;
 }

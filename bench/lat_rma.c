@@ -234,6 +234,26 @@ static void point_progress(const lat_rma_set *set, const char *op_name,
     set->s[0]->ops->progress(set->s[0], what, n);
 }
 
+#define LAT_BUF_PAGE 4096
+#define LAT_BUF_OFFSET 16
+
+unsigned char *lat_rma_buffer(size_t n)
+{
+    size_t len = (n + LAT_BUF_OFFSET + LAT_BUF_PAGE - 1) / LAT_BUF_PAGE * LAT_BUF_PAGE;
+    unsigned char *raw = aligned_alloc(LAT_BUF_PAGE, len);
+    if (raw == NULL) {
+        fprintf(stderr, "orma-bench: out of memory (%zu bytes)\n", len);
+        exit(BENCH_FAIL);
+    }
+    return raw + LAT_BUF_OFFSET;
+}
+
+void lat_rma_buffer_free(unsigned char *p)
+{
+    if (p != NULL)
+        free(p - LAT_BUF_OFFSET);
+}
+
 int lat_rma_point(lat_rma_set *set, const char *op_name, size_t n,
                   lat_sync sync, int pieces)
 {

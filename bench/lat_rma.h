@@ -126,6 +126,16 @@ static inline void *lat_rma_result(const lat_rma *s)
     return s->recv + LAT_GUARD;
 }
 
+/* The origin and result buffers of a series, n bytes at page offset 16
+ * (where glibc puts a large malloc'd block), for every backend alike: left
+ * to malloc, they sat wherever the heap's history put them (the mmap
+ * threshold moves after the first free), and a copy between addresses a
+ * few bytes apart modulo 4 KB runs up to 1.3x slower here (4K aliasing:
+ * 64 KB in 0.67 us instead of 0.51), which decided points between
+ * backends.  Exits when memory runs out. */
+unsigned char *lat_rma_buffer(size_t n);
+void lat_rma_buffer_free(unsigned char *p);
+
 /* The backends of a series, measured together: s[0..k-1], each set up
  * by its backend, the same op, window flavour and options. */
 typedef struct lat_rma_set {

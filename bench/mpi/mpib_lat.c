@@ -227,8 +227,8 @@ static int backend_open(const mpib_ctx *ctx, const char *backend,
     s->me = ctx->rank;
     s->peer = 1 - ctx->rank;
     s->win = m->w.base;
-    s->send = mpib_xmalloc(max);
-    s->recv = mpib_xmalloc(bytes);
+    s->send = lat_rma_buffer(max);
+    s->recv = lat_rma_buffer(bytes);
     memset(s->send, 0, max);
     memset(s->recv, 0, bytes);
     if (bench_list_has(ctx->opts->syncs, "pscw")) {
@@ -245,8 +245,8 @@ static void backend_close(mpib_lat *m, lat_rma *s)
     if (m->peer_group != MPI_GROUP_NULL)
         MPIB_CHECK(MPI_Group_free(&m->peer_group));
     mpib_window_close(&m->w);
-    free(s->send);
-    free(s->recv);
+    lat_rma_buffer_free(s->send);
+    lat_rma_buffer_free(s->recv);
 }
 
 /* A series of op on window flavour kind, in order's order, of the job's
