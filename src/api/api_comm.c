@@ -31,30 +31,32 @@ static inline int api_copy_check(const char *call, int passive_only, const void 
 }
 
 /* The common case whole (rma_copy_try): the same predefined type and count
- * on both sides, not request-based.  1 when done; 0: the checked path. */
+ * on both sides, not request-based.  1 when issued, its status in
+ * *status_p; 0: the checked path. */
 static inline int api_copy_try(int put, int passive_only, const void *origin, size_t origin_count,
                                orma_type origin_type, int target, orma_aint target_disp, size_t target_count,
-                               orma_type target_type, orma_win handle)
+                               orma_type target_type, orma_win handle, int *status_p)
 {
     if (passive_only || origin_type != target_type || origin_count != target_count || api_state != 1 ||
-        !dtype_is_valid(origin_type) || origin_count > SIZE_MAX / (size_t)origin_type->extent)
+        !dtype_is_valid(origin_type) || origin_count > SIZE_MAX / origin_type->extent)
         return 0;
     struct rma_win *win = rma_win_lookup(handle);
-    return win && rma_copy_try(win, put, target, target_disp, (void *)origin,
-                                 origin_count * (size_t)origin_type->extent);
+    return win && rma_copy_try(win, put, target, target_disp, (void *)origin, origin_count * origin_type->extent,
+                               status_p);
 }
 
 int api_put(const char *call, int passive_only, const void *origin, size_t origin_count, orma_type origin_type,
             int target, orma_aint target_disp, size_t target_count, orma_type target_type, orma_win handle)
 {
+    int status;
     if (api_copy_try(1, passive_only, origin, origin_count, origin_type, target, target_disp, target_count,
-                     target_type, handle))
-        return ORMA_SUCCESS;
+                     target_type, handle, &status))
+        return status;
     struct rma_win *win = NULL;
     size_t len = 0, offset = 0;
     int next = 0;
-    int status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
-                                target_count, target_type, handle, &win, &len, &offset, &next);
+    status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
+                            target_count, target_type, handle, &win, &len, &offset, &next);
     if (__builtin_expect(status != ORMA_SUCCESS, 0))
         return status;
     return api_rma_commit(win, next, len ? rma_put(win, target, origin, len, offset) : ORMA_SUCCESS);
@@ -63,14 +65,15 @@ int api_put(const char *call, int passive_only, const void *origin, size_t origi
 int api_get(const char *call, int passive_only, void *origin, size_t origin_count, orma_type origin_type,
             int target, orma_aint target_disp, size_t target_count, orma_type target_type, orma_win handle)
 {
+    int status;
     if (api_copy_try(0, passive_only, origin, origin_count, origin_type, target, target_disp, target_count,
-                     target_type, handle))
-        return ORMA_SUCCESS;
+                     target_type, handle, &status))
+        return status;
     struct rma_win *win = NULL;
     size_t len = 0, offset = 0;
     int next = 0;
-    int status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
-                                target_count, target_type, handle, &win, &len, &offset, &next);
+    status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
+                            target_count, target_type, handle, &win, &len, &offset, &next);
     if (__builtin_expect(status != ORMA_SUCCESS, 0))
         return status;
     return api_rma_commit(win, next, len ? rma_get(win, target, origin, len, offset) : ORMA_SUCCESS);

@@ -62,11 +62,13 @@ out:
 
 /* The common case whole, before any decoding: the same predefined type and
  * count on both sides, an epoch open to a target whose memory is mapped
- * here (rma_copy_try).  1 when done; 0: the checked path, which also finds
- * every error.  Not with MPI_THREAD_MULTIPLE, whose calls the checked path
- * keeps apart. */
-static inline int mpi_copy_try(int put, const void *origin, MPI_Count ocount, MPI_Datatype otype, int target,
-                               MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win handle)
+ * here or reached by single-copy syscalls (rma_copy_try).  1 when issued,
+ * its MPI status in *rc_p; 0: the checked path, which also finds every
+ * error.  Not with MPI_THREAD_MULTIPLE, whose calls the checked path keeps
+ * apart. */
+static inline int mpi_copy_try(const char *call, int put, const void *origin, MPI_Count ocount, MPI_Datatype otype,
+                               int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win handle,
+                               int *rc_p)
 {
     if (mpi_thread_multiple || otype != ttype || ocount != tcount || ocount <= 0)
         return 0;
@@ -74,16 +76,21 @@ static inline int mpi_copy_try(int put, const void *origin, MPI_Count ocount, MP
     orma_type t = w ? mpi_type_predefined(otype) : NULL;
     struct rma_win *win = t ? rma_win_lookup(w->win) : NULL;
     size_t len;
-    return win && !__builtin_mul_overflow((size_t)ocount, t->extent, &len) &&
-           rma_copy_try(win, put, target, disp, (void *)origin, len);
+    int status;
+    if (!win || __builtin_mul_overflow((size_t)ocount, t->extent, &len) ||
+        !rma_copy_try(win, put, target, disp, (void *)origin, len, &status))
+        return 0;
+    *rc_p = mpi_win_status(w, call, status);
+    return 1;
 }
 
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    if (mpi_copy_try(1, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                     target_datatype, win))
-        return MPI_SUCCESS;
+    int rc;
+    if (mpi_copy_try("MPI_Put", 1, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                     target_count, target_datatype, win, &rc))
+        return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Put");
     return mpi_put_get("MPI_Put", 1, 0, (void *)origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, w);
@@ -92,9 +99,10 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
             int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
-    if (mpi_copy_try(0, origin_addr, origin_count, origin_datatype, target_rank, target_disp, target_count,
-                     target_datatype, win))
-        return MPI_SUCCESS;
+    int rc;
+    if (mpi_copy_try("MPI_Get", 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                     target_count, target_datatype, win, &rc))
+        return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Get");
     return mpi_put_get("MPI_Get", 0, 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                        target_count, target_datatype, w);

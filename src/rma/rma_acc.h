@@ -86,13 +86,13 @@ static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, con
     if ((unsigned)op >= ORMA_OP_COUNT || op == ORMA_NO_OP || (unsigned)typeid_ >= ORMA_TYPEID_COUNT || !origin)
         return 0;
     const struct rma_acc_plan *plan = rma_acc_plan(op, typeid_);
-    size_t len;
+    size_t len, off;
     int next;
+    struct rma_target *t;
     char *p;
     if (!plan->kernel || __builtin_mul_overflow(count, (size_t)plan->extent, &len) ||
-        !(p = rma_try_where(win, target, disp, len, &next)))
+        !(t = rma_try_target(win, target, disp, len, &off, &next)) || !(p = rma_try_mapped(t, off, len)))
         return 0;
-    struct rma_target *t = &win->targets[target];
     struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
                          .origin = (void *)origin, .result = result, .len = len,
                          .offset = (size_t)(p - t->base)};
