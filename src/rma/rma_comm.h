@@ -108,16 +108,21 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
     size_t off;
     if (next < 0 || !rma_target_ready(win, t) || (acc == RMA_ACC_LOCK && !t->lock_type) ||
         (acc == RMA_ACC_START && !t->in_access) ||
-        (t->path != RMA_PATH_DIRECT && t->path != RMA_PATH_PART && t->path != RMA_PATH_CMA) ||
-        __builtin_mul_overflow((uint64_t)disp, (uint64_t)t->disp_unit, &off) || off > t->size ||
-        len > t->size - off)
+        (t->path != RMA_PATH_DIRECT && t->path != RMA_PATH_PART && t->path != RMA_PATH_CMA &&
+         t->path != RMA_PATH_DYNAMIC))
+        return NULL;
+    if (t->path == RMA_PATH_DYNAMIC) /* an address: its region is looked up by the caller */
+        off = (size_t)disp;
+    else if (__builtin_mul_overflow((uint64_t)disp, (uint64_t)t->disp_unit, &off) || off > t->size ||
+             len > t->size - off)
         return NULL;
     *off_p = off;
     *next_p = next;
     return t;
 }
 
-/* Where those bytes are mapped here, or NULL (reached by system calls). */
+/* Where those bytes are mapped here, or NULL (reached by system calls, or
+ * a dynamic window's). */
 static inline char *rma_try_mapped(const struct rma_target *t, size_t off, size_t len)
 {
     if (t->path == RMA_PATH_DIRECT)
@@ -138,13 +143,21 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
     if (!t)
         return 0;
     char *p = rma_try_mapped(t, off, len);
+    uintptr_t raddr = t->raddr + off;
+    if (t->path == RMA_PATH_DYNAMIC) {
+        struct rma_where w;
+        if (rma_dyn_resolve(win, target, (uint64_t)off, len, &w) != ORMA_SUCCESS)
+            return 0; /* the checked path says why */
+        p = w.path == RMA_PATH_DIRECT ? w.ptr : NULL;
+        raddr = w.raddr;
+    }
     if (p && put)
         rma_copy(p, origin, len);
     else if (p)
         rma_copy(origin, p, len);
     *status_p = p ? ORMA_SUCCESS
-                  : put ? shm_cma_write(t->pid, t->raddr + off, origin, len)
-                        : shm_cma_read(t->pid, t->raddr + off, origin, len);
+                  : put ? shm_cma_write(t->pid, raddr, origin, len)
+                        : shm_cma_read(t->pid, raddr, origin, len);
     if (*status_p != ORMA_ERR_RANGE)
         win->epoch_state = next;
     return 1;
