@@ -79,7 +79,7 @@ struct rma_ctl_rank {
      *                         an access epoch that included the owner
      *                         (none: line 3 holds it in small windows)
      *   regions[max_attach]   writer: the owner (dynamic windows)
- *   stripes               writers: every rank updating the owner's memory
+ *   stripes[RMA_STRIPES]  writers: every rank updating the owner's memory
  *                         under locks (rma_stripe.h)
  *   hw_busy[nranks]       writer: the owner; slot t is odd while the owner
  *                         updates rank t's memory with hardware atomics */
@@ -97,17 +97,18 @@ static inline size_t rma_ctl_complete_bytes(uint32_t nranks)
     return nranks <= RMA_CTL_NEAR ? 0 : RMA_ROUND_LINE(nranks * sizeof(uint32_t));
 }
 
-/* The accumulate locks of one rank's memory, bit s of one word: stripe s
- * guards the bytes whose offset (dynamic windows: address) o has
- * (o >> RMA_STRIPE_SHIFT) mod RMA_STRIPES == s. */
-#define RMA_STRIPES 64 /* the bits of a uint64_t */
-#define RMA_STRIPE_SHIFT 12
+/* The accumulate locks of one rank's memory: stripe s guards the bytes whose
+ * offset (dynamic windows: address) o has (o >> RMA_STRIPE_SHIFT) mod
+ * RMA_STRIPES == s: 64 KB each, so that an accumulate of up to 64 KB takes
+ * one or two locks, and ranges 64 KB apart do not wait for each other. */
+#define RMA_STRIPES 64
+#define RMA_STRIPE_SHIFT 16
 
 static inline size_t rma_ctl_block_size(uint32_t nranks, uint32_t max_attach)
 {
     return sizeof(struct rma_ctl_rank) + RMA_ROUND_LINE(nranks * sizeof(struct util_waitword)) +
            rma_ctl_complete_bytes(nranks) + RMA_ROUND_LINE(max_attach * sizeof(struct rma_region)) +
-           RMA_LINE + RMA_ROUND_LINE(nranks * sizeof(uint32_t));
+           RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t)) + RMA_ROUND_LINE(nranks * sizeof(uint32_t));
 }
 
 static inline struct rma_ctl_rank *rma_ctl_block(struct rma_ctl_header *h, int rank)
@@ -134,14 +135,14 @@ static inline struct rma_region *rma_ctl_regions(struct rma_ctl_header *h, struc
                                  rma_ctl_complete_bytes(h->nranks));
 }
 
-static inline _Atomic uint64_t *rma_ctl_stripes(struct rma_ctl_header *h, struct rma_ctl_rank *c)
+static inline _Atomic uint32_t *rma_ctl_stripes(struct rma_ctl_header *h, struct rma_ctl_rank *c)
 {
-    return (_Atomic uint64_t *)((char *)rma_ctl_regions(h, c) + RMA_ROUND_LINE(h->max_attach * sizeof(struct rma_region)));
+    return (_Atomic uint32_t *)((char *)rma_ctl_regions(h, c) + RMA_ROUND_LINE(h->max_attach * sizeof(struct rma_region)));
 }
 
 static inline _Atomic uint32_t *rma_ctl_hw_busy(struct rma_ctl_header *h, struct rma_ctl_rank *c)
 {
-    return (_Atomic uint32_t *)((char *)rma_ctl_stripes(h, c) + RMA_LINE);
+    return rma_ctl_stripes(h, c) + RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t)) / sizeof(uint32_t);
 }
 
 static inline void *rma_ctl_barrier(struct rma_ctl_header *h)

@@ -11,7 +11,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
-enum { NEL = 3000 }; /* 24000 bytes: six stripes, not a multiple of one */
+enum { NEL = 48000 }; /* 384000 bytes: six stripes of 64 KB (rma_ctl.h), not a multiple of one */
 enum { M_LOCK_ALL, M_LOCK_SHARED, M_FENCE, M_NMODES };
 static const char *const mode_names[M_NMODES] = {"lock_all", "lock(shared)", "fence"};
 
