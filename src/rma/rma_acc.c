@@ -104,7 +104,7 @@ static void rma_hw_drain(struct rma_win *win, int target)
     for (int o = 0; o < win->nranks; o++) {
         if (o == win->rank)
             continue; /* ours is even: we are here */
-        _Atomic uint32_t *busy = &rma_ctl_hw_busy(win->ctl, rma_ctl_block(win->ctl, o))[target];
+        _Atomic uint32_t *busy = &win->targets[o].hw_busy[target];
         uint32_t v = atomic_load_explicit(busy, memory_order_seq_cst);
         struct util_backoff backoff = {0};
         while ((v & 1) && atomic_load_explicit(busy, memory_order_acquire) == v)

@@ -51,6 +51,7 @@ struct rma_target {
     uint8_t hw;          /* some origin may update its memory, or part of it,
                             with hardware atomics: plain updates drain them */
     struct rma_ctl_rank *ctl;
+    _Atomic uint32_t *hw_busy; /* its hw_busy slots, one per target (rma_stripe.h) */
     _Atomic uint32_t *stripes; /* its accumulate locks (rma_stripe.h) */
     struct shm_seg seg;      /* our mapping of its memory, when we own one */
     struct rma_dyn_map *dyn; /* dynamic windows */

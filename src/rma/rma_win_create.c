@@ -233,6 +233,7 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     t->shared = rec->path == RMA_PATH_DIRECT;
     t->hw = rec->path == RMA_PATH_DIRECT || rec->path == RMA_PATH_PART;
     t->ctl = rma_ctl_block(win->ctl, r);
+    t->hw_busy = rma_ctl_hw_busy(win->ctl, t->ctl);
     t->stripes = rma_ctl_stripes(win->ctl, t->ctl);
     if (r == win->rank && (t->path == RMA_PATH_CMA || t->path == RMA_PATH_DIRECT || t->path == RMA_PATH_PART)) {
         t->path = RMA_PATH_DIRECT; /* our own memory: plain copies */
