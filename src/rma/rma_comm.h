@@ -132,8 +132,15 @@ static inline char *rma_try_mapped(const struct rma_target *t, size_t off, size_
     return NULL;
 }
 
+/* rma_copy_try's part for memory not mapped here: single-copy syscalls,
+ * or a dynamic window's region looked up first (rma_comm.c). */
+int rma_copy_far(struct rma_win *win, struct rma_target *t, int put, int target, size_t off, void *origin,
+                 size_t len, int next, int *status_p);
+
 /* A put (put != 0) or get whole, as rma_try_target says: 1 when issued,
- * its status in *status_p (the epoch records it), 0 for the checked path. */
+ * its status in *status_p (the epoch records it), 0 for the checked path.
+ * The mapped case inline, the rest out of line: a system call dwarfs the
+ * call, and the inline part stays small enough to inline everywhere. */
 static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t disp, void *origin, size_t len,
                                int *status_p)
 {
@@ -143,23 +150,14 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
     if (!t)
         return 0;
     char *p = rma_try_mapped(t, off, len);
-    uintptr_t raddr = t->raddr + off;
-    if (t->path == RMA_PATH_DYNAMIC) {
-        struct rma_where w;
-        if (rma_dyn_resolve(win, target, (uint64_t)off, len, &w) != ORMA_SUCCESS)
-            return 0; /* the checked path says why */
-        p = w.path == RMA_PATH_DIRECT ? w.ptr : NULL;
-        raddr = w.raddr;
-    }
-    if (p && put)
+    if (__builtin_expect(!p, 0))
+        return rma_copy_far(win, t, put, target, off, origin, len, next, status_p);
+    if (put)
         rma_copy(p, origin, len);
-    else if (p)
+    else
         rma_copy(origin, p, len);
-    *status_p = p ? ORMA_SUCCESS
-                  : put ? shm_cma_write(t->pid, raddr, origin, len)
-                        : shm_cma_read(t->pid, raddr, origin, len);
-    if (*status_p != ORMA_ERR_RANGE)
-        win->epoch_state = next;
+    *status_p = ORMA_SUCCESS;
+    win->epoch_state = next;
     return 1;
 }
 
