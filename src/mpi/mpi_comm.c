@@ -64,20 +64,19 @@ out:
  * count on both sides, an epoch open to a target whose memory is mapped
  * here or reached by single-copy syscalls (rma_copy_try).  1 when issued,
  * its MPI status in *rc_p; 0: the checked path, which also finds every
- * error.  Not with MPI_THREAD_MULTIPLE, whose calls the checked path keeps
- * apart. */
+ * error (mpi_try_win). */
 static inline int mpi_copy_try(const char *call, int put, const void *origin, MPI_Count ocount, MPI_Datatype otype,
                                int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win handle,
                                int *rc_p)
 {
-    if (mpi_thread_multiple || otype != ttype || ocount != tcount || ocount <= 0)
+    if (otype != ttype || ocount != tcount || ocount <= 0)
         return 0;
-    struct mpi_win *w = mpi_win_lookup(handle);
-    orma_type t = w ? mpi_type_predefined(otype) : NULL;
-    struct rma_win *win = t ? rma_win_lookup(w->win) : NULL;
+    struct mpi_win *w;
+    struct rma_win *win = mpi_try_win(handle, &w);
+    orma_type t = win ? mpi_type_predefined(otype) : NULL;
     size_t len;
     int status;
-    if (!win || __builtin_mul_overflow((size_t)ocount, t->extent, &len) ||
+    if (!t || __builtin_mul_overflow((size_t)ocount, t->extent, &len) ||
         !rma_copy_try(win, put, target, disp, (void *)origin, len, &status))
         return 0;
     *rc_p = mpi_win_status(w, call, status);
@@ -165,14 +164,13 @@ static inline int mpi_acc_try(const char *call, const void *origin, MPI_Count oc
                               MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp, MPI_Count tcount,
                               MPI_Datatype ttype, MPI_Op op, MPI_Win handle, int *rc_p)
 {
-    if (mpi_thread_multiple || otype != ttype || ocount != tcount || ocount <= 0 ||
-        (result && (rtype != ttype || rcount != tcount)))
+    if (otype != ttype || ocount != tcount || ocount <= 0 || (result && (rtype != ttype || rcount != tcount)))
         return 0;
-    struct mpi_win *w = mpi_win_lookup(handle);
-    orma_type t = w ? mpi_type_predefined(ttype) : NULL;
-    struct rma_win *win = t ? rma_win_lookup(w->win) : NULL;
+    struct mpi_win *w;
+    struct rma_win *win = mpi_try_win(handle, &w);
+    orma_type t = win ? mpi_type_predefined(ttype) : NULL;
     int status;
-    if (!win || !rma_acc_try(win, target, disp, origin, result, (size_t)tcount, (int)t->id, mpi_op(op), &status))
+    if (!t || !rma_acc_try(win, target, disp, origin, result, (size_t)tcount, (int)t->id, mpi_op(op), &status))
         return 0;
     *rc_p = mpi_win_status(w, call, status);
     return 1;

@@ -9,6 +9,8 @@
 #ifndef ORMA_MPI_ORMA_H
 #define ORMA_MPI_ORMA_H
 
+#include "rma_win.h"
+
 #include <mpi.h>
 #include <orma.h>
 
@@ -91,6 +93,16 @@ static inline void mpi_thread_leave(int *alone)
     (void)alone;
     if (mpi_thread_multiple && --mpi_thread_depth == 0)
         atomic_fetch_sub_explicit(&mpi_threads_inside, 1, memory_order_acq_rel);
+}
+
+/* For the whole-call paths tried before any checks (rma_comm.h): orma's
+ * window behind handle, and w's in *w_p; NULL when there is none, or with
+ * MPI_THREAD_MULTIPLE, whose calls the checked path keeps apart. */
+static inline struct rma_win *mpi_try_win(MPI_Win handle, struct mpi_win **w_p)
+{
+    struct mpi_win *w = mpi_thread_multiple ? NULL : mpi_win_lookup(handle);
+    *w_p = w;
+    return w ? rma_win_lookup(w->win) : NULL;
 }
 
 /* call's error when another thread is inside liborma-mpi. */

@@ -200,8 +200,8 @@ int PMPI_Win_unlock_all(MPI_Win win)
 static int mpi_flush(const char *call, int rank, MPI_Win win, int local)
 {
     /* the common case whole (rma_flush_try), as mpi_copy_try */
-    struct mpi_win *fw = mpi_thread_multiple ? NULL : mpi_win_lookup(win);
-    struct rma_win *rw = fw ? rma_win_lookup(fw->win) : NULL;
+    struct mpi_win *fw;
+    struct rma_win *rw = mpi_try_win(win, &fw);
     if (rw && rma_flush_try(rw, rank))
         return MPI_SUCCESS;
     MPI_WIN_OR_ERR(w, win, call);

@@ -19,30 +19,6 @@ void rma_copy_chunked(void *dst, const void *src, size_t len)
         memcpy(d + done, s + done, len - done < RMA_COPY_CHUNK ? len - done : RMA_COPY_CHUNK);
 }
 
-int rma_copy_far(struct rma_win *win, struct rma_target *t, int put, int target, size_t off, void *origin,
-                 size_t len, int next, int *status_p)
-{
-    char *p = NULL;
-    uintptr_t raddr = t->raddr + off;
-    if (t->path == RMA_PATH_DYNAMIC) {
-        struct rma_where w;
-        if (rma_dyn_resolve(win, target, (uint64_t)off, len, &w) != ORMA_SUCCESS)
-            return 0; /* the checked path says why */
-        p = w.path == RMA_PATH_DIRECT ? w.ptr : NULL;
-        raddr = w.raddr;
-    }
-    if (p && put)
-        rma_copy(p, origin, len);
-    else if (p)
-        rma_copy(origin, p, len);
-    *status_p = p ? ORMA_SUCCESS
-                  : put ? shm_cma_write(t->pid, raddr, origin, len)
-                        : shm_cma_read(t->pid, raddr, origin, len);
-    if (*status_p != ORMA_ERR_RANGE)
-        win->epoch_state = next;
-    return 1;
-}
-
 static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w)
 {
     struct rma_target *t = &win->targets[target];
@@ -97,6 +73,20 @@ static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const st
     pid_t pid = win->targets[op->target].pid;
     return op->kind == RMA_OP_PUT ? shm_cma_write(pid, w->raddr, op->origin, op->len)
                                   : shm_cma_read(pid, w->raddr, op->origin, op->len);
+}
+
+int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *origin, size_t len, int next,
+                 int *status_p)
+{
+    struct rma_where w;
+    if (rma_where_resolve(win, target, len, off, &w) != ORMA_SUCCESS)
+        return 0; /* the checked path says why */
+    struct rma_op op = {.kind = put ? RMA_OP_PUT : RMA_OP_GET, .target = target, .origin = origin, .len = len,
+                        .offset = off};
+    *status_p = rma_op_execute(win, &op, &w);
+    if (*status_p != ORMA_ERR_RANGE)
+        win->epoch_state = next;
+    return 1;
 }
 
 /* Can target be accessed directly now?  Marks it ready when it can.  Fence:

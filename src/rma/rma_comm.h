@@ -11,7 +11,6 @@
 #define ORMA_RMA_COMM_H
 
 #include "rma_win.h"
-#include "shm_cma.h"
 
 #include <string.h>
 
@@ -133,9 +132,10 @@ static inline char *rma_try_mapped(const struct rma_target *t, size_t off, size_
 }
 
 /* rma_copy_try's part for memory not mapped here: single-copy syscalls,
- * or a dynamic window's region looked up first (rma_comm.c). */
-int rma_copy_far(struct rma_win *win, struct rma_target *t, int put, int target, size_t off, void *origin,
-                 size_t len, int next, int *status_p);
+ * or a dynamic window's region looked up first -- the slow path's own
+ * resolution and execution (rma_comm.c), without its queue. */
+int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *origin, size_t len, int next,
+                 int *status_p);
 
 /* A put (put != 0) or get whole, as rma_try_target says: 1 when issued,
  * its status in *status_p (the epoch records it), 0 for the checked path.
@@ -151,7 +151,7 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
         return 0;
     char *p = rma_try_mapped(t, off, len);
     if (__builtin_expect(!p, 0))
-        return rma_copy_far(win, t, put, target, off, origin, len, next, status_p);
+        return rma_copy_far(win, put, target, off, origin, len, next, status_p);
     if (put)
         rma_copy(p, origin, len);
     else
