@@ -13,12 +13,6 @@
 #define RMA_ACC_CHUNK 8192
 #define RMA_ACC_BIG 65536
 
-static int rma_aligned(const void *p, size_t extent)
-{
-    size_t a = extent < 16 ? extent : 16;
-    return ((uintptr_t)p & (a - 1)) == 0;
-}
-
 /* The operation, in chunks through aligned buffers: read the target, hand
  * out the old contents, combine, write back. */
 static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
@@ -68,7 +62,7 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
             memcpy(tbuf, origin, ext);
         } else {
             const char *o = origin + done;
-            if (!rma_aligned(o, ext)) {
+            if (!rma_acc_aligned(o, ext)) {
                 memcpy(obuf, o, len);
                 o = obuf;
             }
@@ -87,29 +81,11 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
 static int rma_acc_plain(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
                          const struct rma_acc_plan *plan)
 {
-    if (w->path != RMA_PATH_DIRECT || op->kind == RMA_OP_CAS || !rma_aligned(w->ptr, plan->extent) ||
-        (plan->writes && !rma_aligned(op->origin, plan->extent)))
+    if (w->path != RMA_PATH_DIRECT || op->kind == RMA_OP_CAS || !rma_acc_aligned(w->ptr, plan->extent) ||
+        (plan->writes && !rma_acc_aligned(op->origin, plan->extent)))
         return rma_acc_bounce(win, op, w, plan);
-    if (op->result)
-        memcpy(op->result, w->ptr, op->len);
-    if (plan->writes)
-        plan->kernel(w->ptr, op->origin, op->len / plan->extent);
+    rma_acc_in_place(op, w->ptr, plan);
     return ORMA_SUCCESS;
-}
-
-/* Holding the stripes of a mapped target: wait until no origin is in the
- * middle of a hardware-atomic update of it (rma_stripe.h). */
-static void rma_hw_drain(struct rma_win *win, int target)
-{
-    for (int o = 0; o < win->nranks; o++) {
-        if (o == win->rank)
-            continue; /* ours is even: we are here */
-        _Atomic uint32_t *busy = &win->targets[o].hw_busy[target];
-        uint32_t v = atomic_load_explicit(busy, memory_order_seq_cst);
-        struct util_backoff backoff = {0};
-        while ((v & 1) && atomic_load_explicit(busy, memory_order_acquire) == v)
-            util_backoff_pause(&backoff);
-    }
 }
 
 int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rma_where *w, rma_acc_body body)

@@ -32,9 +32,7 @@ static inline rma_u128 rma_cas16(rma_u128 *p, rma_u128 old, rma_u128 nv)
 #define RMA_HAVE_CAS16 0
 #endif
 
-static struct rma_acc_plan rma_plans[ORMA_OP_COUNT][ORMA_TYPEID_COUNT];
-
-const struct rma_acc_plan *rma_acc_plan(int op, int typeid_) { return &rma_plans[op][typeid_]; }
+struct rma_acc_plan rma_plans[ORMA_OP_COUNT][ORMA_TYPEID_COUNT];
 
 static int rma_cas16_available(void)
 {

@@ -41,7 +41,8 @@ struct rma_acc_plan {
 void rma_atomic_init(void);
 
 /* The plan of op on predefined type id; both must be in range. */
-const struct rma_acc_plan *rma_acc_plan(int op, int typeid_);
+extern struct rma_acc_plan rma_plans[ORMA_OP_COUNT][ORMA_TYPEID_COUNT];
+static inline const struct rma_acc_plan *rma_acc_plan(int op, int typeid_) { return &rma_plans[op][typeid_]; }
 
 /* Whether addr can take atomics of plan's width. */
 static inline int rma_atomic_fits(const struct rma_acc_plan *p, const void *addr)

@@ -50,16 +50,20 @@ static inline uint64_t rma_stripe_mask(uint64_t lo, size_t len)
 }
 
 /* Both visit only the stripes of mask, lowest first (a loop over all 64
- * cost 30 ns of a 65 ns accumulate). */
-static inline void rma_stripe_lock(_Atomic uint32_t *stripes, uint64_t mask)
+ * cost 30 ns of a 65 ns accumulate).  Locking says whether it had to wait. */
+static inline int rma_stripe_lock(_Atomic uint32_t *stripes, uint64_t mask)
 {
+    int waited = 0;
     for (uint64_t m = mask; m; m &= m - 1) {
         unsigned s = (unsigned)__builtin_ctzll(m);
         struct util_backoff backoff = {0};
-        while (atomic_exchange_explicit(&stripes[s], 1, memory_order_seq_cst))
+        while (atomic_exchange_explicit(&stripes[s], 1, memory_order_seq_cst)) {
+            waited = 1;
             while (atomic_load_explicit(&stripes[s], memory_order_relaxed))
                 util_backoff_pause(&backoff);
+        }
     }
+    return waited;
 }
 
 static inline void rma_stripe_unlock(_Atomic uint32_t *stripes, uint64_t mask)

@@ -50,6 +50,8 @@ struct rma_target {
                             hardware atomics work on it (rma_atomic.h) */
     uint8_t hw;          /* some origin may update its memory, or part of it,
                             with hardware atomics: plain updates drain them */
+    uint16_t acc_contended; /* small accumulates we still do with hardware
+                               atomics since one found it contended (rma_acc.h) */
     struct rma_ctl_rank *ctl;
     _Atomic uint32_t *hw_busy; /* its hw_busy slots, one per target (rma_stripe.h) */
     _Atomic uint32_t *stripes; /* its accumulate locks (rma_stripe.h) */
