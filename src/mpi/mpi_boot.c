@@ -56,6 +56,8 @@ static void mpi_orma_start(void)
         token[0] = 0; /* every rank fails below */
     PMPI_Bcast(token, sizeof token, MPI_CHAR, 0, node);
     PMPI_Comm_free(&node);
+    mpi_types_init(); /* here, before any thread may look a type up */
+    mpi_ops_fill();
     int status = boot_job_external(nrank, nsize, token);
     if (!status)
         status = orma_init(NULL, NULL);

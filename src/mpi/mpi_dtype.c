@@ -18,18 +18,11 @@ struct mpi_type_slot {
 static struct mpi_type_slot *mpi_cache;
 static size_t mpi_cache_cap, mpi_cache_n;
 
-static size_t mpi_type_hash(MPI_Datatype t, size_t cap)
-{
-    uint64_t h = 0;
-    memcpy(&h, &t, sizeof t < sizeof h ? sizeof t : sizeof h);
-    return (size_t)((h ^ h >> 17) * 0x9E3779B97F4A7C15ull) & (cap - 1);
-}
-
 static struct mpi_type_slot *mpi_cache_find(MPI_Datatype t)
 {
     if (!mpi_cache_cap)
         return NULL;
-    for (size_t s = mpi_type_hash(t, mpi_cache_cap);; s = (s + 1) & (mpi_cache_cap - 1))
+    for (size_t s = (size_t)mpi_type_mix(t) & (mpi_cache_cap - 1);; s = (s + 1) & (mpi_cache_cap - 1))
         if (!mpi_cache[s].used || mpi_cache[s].mpi == t)
             return &mpi_cache[s];
 }

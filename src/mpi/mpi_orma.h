@@ -16,6 +16,7 @@
 
 #include <stdatomic.h>
 #include <stdint.h>
+#include <string.h>
 
 struct mpi_attr; /* mpi_attr.c */
 struct mpi_pscw; /* mpi_sync.c */
@@ -61,8 +62,16 @@ int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Ai
 /* PMPI_Abort, after removing this node's shared objects of the job. */
 void mpi_abort(MPI_Comm comm, int code);
 
-/* The window behind handle, or NULL (freed, made up, MPI_WIN_NULL). */
-struct mpi_win *mpi_win_lookup(MPI_Win handle);
+/* The window behind handle, or NULL (freed, made up, MPI_WIN_NULL):
+ * handles are MPI_WIN_TAG + an index of mpi_wins (mpi_win.c). */
+#define MPI_WIN_TAG 0x6f720000 /* "or": never MPICH's MPI_WIN_NULL */
+#define MPI_WIN_MAX 4096
+extern struct mpi_win *mpi_wins[MPI_WIN_MAX];
+static inline struct mpi_win *mpi_win_lookup(MPI_Win handle)
+{
+    intptr_t h = (intptr_t)handle - MPI_WIN_TAG;
+    return h >= 0 && h < MPI_WIN_MAX ? mpi_wins[h] : NULL;
+}
 
 /* Take (delta 1) or drop (-1) a reference to an error handler (no-op for
  * the predefined ones). */
@@ -147,8 +156,49 @@ static inline int mpi_win_status(struct mpi_win *w, const char *call, int status
     return status == ORMA_SUCCESS ? MPI_SUCCESS : mpi_win_error(w, call, mpi_error_class(status));
 }
 
+/* The tables of MPI's predefined datatypes and ops as orma's (mpi_types.c),
+ * filled at first use: Open MPI's handles are addresses, not constants.
+ * The lookups are inline: every put, get and accumulate makes them. */
+struct mpi_type_pair {
+    MPI_Datatype mpi;
+    orma_type orma;
+};
+#define MPI_TYPES_MAX 64
+extern struct mpi_type_pair mpi_types[MPI_TYPES_MAX];
+extern size_t mpi_ntypes;
+void mpi_types_init(void);
+
+/* An open-addressing index of mpi_types by handle (a pointer in Open MPI,
+ * an integer in MPICH): slot = 1 + the entry's position, 0 empty.  A scan
+ * took up to a few dozen compares for the later types (MPI_UINT64_T was
+ * the twelfth). */
+#define MPI_TYPE_SLOTS 128
+extern unsigned char mpi_type_index[MPI_TYPE_SLOTS];
+
+/* A datatype handle's bits, mixed: index tables by its high bits, or by
+ * its low bits masked (mpi_dtype.c's cache). */
+static inline uint64_t mpi_type_mix(MPI_Datatype t)
+{
+    uint64_t h = 0;
+    memcpy(&h, &t, sizeof t < sizeof h ? sizeof t : sizeof h);
+    return (h ^ h >> 17) * UINT64_C(0x9e3779b97f4a7c15);
+}
+
+static inline size_t mpi_type_hash(MPI_Datatype t)
+{
+    return (size_t)(mpi_type_mix(t) >> 57); /* the top 7 bits: 0 .. 127 */
+}
+
 /* The orma type of a predefined MPI datatype, or NULL. */
-orma_type mpi_type_predefined(MPI_Datatype t);
+static inline orma_type mpi_type_predefined(MPI_Datatype t)
+{
+    if (__builtin_expect(!mpi_ntypes, 0))
+        mpi_types_init();
+    for (size_t h = mpi_type_hash(t); mpi_type_index[h]; h = (h + 1) % MPI_TYPE_SLOTS)
+        if (mpi_types[mpi_type_index[h] - 1].mpi == t)
+            return mpi_types[mpi_type_index[h] - 1].orma;
+    return NULL;
+}
 
 /* The orma type of any MPI datatype: predefined by table, derived ones
  * decoded and cached until MPI_Type_free (an orma status). */
@@ -161,7 +211,24 @@ int mpi_type(MPI_Datatype t, orma_type *o_p);
  * left as it is (*tmp_p NULL).  An orma status. */
 int mpi_type_bottom(void **buf_p, size_t *count_p, orma_type *type_p, orma_type *tmp_p);
 
+struct mpi_op_pair {
+    MPI_Op mpi;
+    int orma;
+};
+#define MPI_OPS 14
+extern struct mpi_op_pair mpi_ops[MPI_OPS];
+extern int mpi_ops_filled;
+void mpi_ops_fill(void);
+
 /* The orma op of an MPI op, or -1. */
-int mpi_op(MPI_Op op);
+static inline int mpi_op(MPI_Op op)
+{
+    if (__builtin_expect(!mpi_ops_filled, 0))
+        mpi_ops_fill();
+    for (size_t i = 0; i < MPI_OPS; i++)
+        if (mpi_ops[i].mpi == op)
+            return mpi_ops[i].orma;
+    return -1;
+}
 
 #endif

@@ -1,17 +1,15 @@
 /* mpi_types.c -- MPI's predefined datatypes and ops as orma's.  The
  * handles are link-time constants in MPICH and addresses in Open MPI, so
- * the table is filled at first use. */
+ * the tables are filled at MPI_Init (or at first use, before it). */
 #include "mpi_orma.h"
 
 #include <stddef.h>
 
-struct mpi_type_pair {
-    MPI_Datatype mpi;
-    orma_type orma;
-};
-
-static struct mpi_type_pair mpi_types[64];
-static size_t mpi_ntypes;
+struct mpi_type_pair mpi_types[MPI_TYPES_MAX];
+size_t mpi_ntypes;
+unsigned char mpi_type_index[MPI_TYPE_SLOTS];
+struct mpi_op_pair mpi_ops[MPI_OPS];
+int mpi_ops_filled;
 
 /* Fortran's types, by the size the host MPI gives them (it knows its
  * Fortran compiler's): integers (LOGICAL too: a Fortran logical op on
@@ -75,19 +73,6 @@ static void mpi_types_fill(void)
     mpi_types_fill_fortran();
 }
 
-/* An open-addressing index of the table by handle (a pointer in Open MPI,
- * an integer in MPICH): slot = 1 + the entry's position, 0 empty.  Every
- * put, get and accumulate looks its types up; the scan took up to a few
- * dozen compares for the later ones (MPI_UINT64_T was the twelfth). */
-#define MPI_TYPE_SLOTS 128
-static unsigned char mpi_type_index[MPI_TYPE_SLOTS];
-
-static size_t mpi_type_hash(MPI_Datatype t)
-{
-    uint64_t h = (uint64_t)(uintptr_t)t * UINT64_C(0x9e3779b97f4a7c15);
-    return (size_t)(h >> 57); /* the top 7 bits: 0 .. 127 */
-}
-
 static void mpi_types_index(void)
 {
     _Static_assert(sizeof mpi_types / sizeof mpi_types[0] < MPI_TYPE_SLOTS, "the index needs free slots");
@@ -100,41 +85,21 @@ static void mpi_types_index(void)
     }
 }
 
-orma_type mpi_type_predefined(MPI_Datatype t)
+void mpi_types_init(void)
 {
-    if (!mpi_ntypes) {
-        mpi_types_fill();
-        mpi_types_index();
-    }
-    for (size_t h = mpi_type_hash(t); mpi_type_index[h]; h = (h + 1) % MPI_TYPE_SLOTS)
-        if (mpi_types[mpi_type_index[h] - 1].mpi == t)
-            return mpi_types[mpi_type_index[h] - 1].orma;
-    return NULL;
+    mpi_types_fill();
+    mpi_types_index();
 }
 
-/* The table is filled at first use: Open MPI's handles are addresses, not
- * constants (a table built on the stack cost every accumulate 1.5 ns). */
-int mpi_op(MPI_Op op)
+/* Filled once (a table built on the stack cost every accumulate 1.5 ns). */
+void mpi_ops_fill(void)
 {
-    static struct {
-        MPI_Op mpi;
-        int orma;
-    } ops[14];
-    static int filled;
-    if (!filled) {
-        const MPI_Op m[] = {MPI_SUM,  MPI_PROD, MPI_MIN,    MPI_MAX,    MPI_LAND,    MPI_LOR,     MPI_LXOR,
-                            MPI_BAND, MPI_BOR,  MPI_BXOR,   MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
-        const int o[] = {ORMA_SUM,  ORMA_PROD, ORMA_MIN,    ORMA_MAX,    ORMA_LAND,    ORMA_LOR,     ORMA_LXOR,
-                         ORMA_BAND, ORMA_BOR,  ORMA_BXOR,   ORMA_MINLOC, ORMA_MAXLOC, ORMA_REPLACE, ORMA_NO_OP};
-        _Static_assert(sizeof m / sizeof m[0] == sizeof ops / sizeof ops[0], "one entry per op");
-        for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++) {
-            ops[i].mpi = m[i];
-            ops[i].orma = o[i];
-        }
-        filled = 1;
-    }
-    for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
-        if (ops[i].mpi == op)
-            return ops[i].orma;
-    return -1;
+    const MPI_Op m[] = {MPI_SUM,  MPI_PROD, MPI_MIN,    MPI_MAX,    MPI_LAND,    MPI_LOR,     MPI_LXOR,
+                        MPI_BAND, MPI_BOR,  MPI_BXOR,   MPI_MINLOC, MPI_MAXLOC, MPI_REPLACE, MPI_NO_OP};
+    const int o[] = {ORMA_SUM,  ORMA_PROD, ORMA_MIN,    ORMA_MAX,    ORMA_LAND,    ORMA_LOR,     ORMA_LXOR,
+                     ORMA_BAND, ORMA_BOR,  ORMA_BXOR,   ORMA_MINLOC, ORMA_MAXLOC, ORMA_REPLACE, ORMA_NO_OP};
+    _Static_assert(sizeof m / sizeof m[0] == MPI_OPS, "one entry per op");
+    for (size_t i = 0; i < MPI_OPS; i++)
+        mpi_ops[i] = (struct mpi_op_pair){m[i], o[i]};
+    mpi_ops_filled = 1;
 }

@@ -5,8 +5,8 @@
 
 #include <stdlib.h>
 
-static struct rma_win **rma_table;
-static uint32_t rma_table_cap;
+struct rma_win **rma_table;
+uint32_t rma_table_cap;
 static uint32_t rma_next_gen = 1;
 
 int rma_win_register(struct rma_win *win, orma_win *handle_p)
@@ -37,17 +37,6 @@ void rma_win_unregister(struct rma_win *win)
 {
     if (win->index < rma_table_cap && rma_table[win->index] == win)
         rma_table[win->index] = NULL;
-}
-
-struct rma_win *rma_win_lookup(orma_win handle)
-{
-    uint64_t low = handle & UINT32_MAX;
-    if (low == 0 || low > rma_table_cap)
-        return NULL;
-    struct rma_win *win = rma_table[low - 1];
-    if (!win || win->gen != (uint32_t)(handle >> 32))
-        return NULL;
-    return win;
 }
 
 void rma_win_foreach(void (*fn)(struct rma_win *))

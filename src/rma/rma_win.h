@@ -130,7 +130,18 @@ struct rma_win {
 /* The handle table: a freed or forged handle is detected, never followed. */
 int rma_win_register(struct rma_win *win, orma_win *handle_p);
 void rma_win_unregister(struct rma_win *win);
-struct rma_win *rma_win_lookup(orma_win handle);
+extern struct rma_win **rma_table; /* rma_table.c */
+extern uint32_t rma_table_cap;
+static inline struct rma_win *rma_win_lookup(orma_win handle)
+{
+    uint64_t low = handle & UINT32_MAX;
+    if (low == 0 || low > rma_table_cap)
+        return NULL;
+    struct rma_win *win = rma_table[low - 1];
+    if (!win || win->gen != (uint32_t)(handle >> 32))
+        return NULL;
+    return win;
+}
 /* Calls fn on every live window (for orma_finalize). */
 void rma_win_foreach(void (*fn)(struct rma_win *));
 
