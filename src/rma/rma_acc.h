@@ -9,12 +9,14 @@
  *     combine and write back in chunks (single-copy syscalls);
  *   - the same loops under the target's striped locks, for everything else
  *     -- large updates, because a vectorised loop under one lock beats an
- *     atomic instruction per element as soon as there are a few dozen.
+ *     atomic instruction per element as soon as there are a few dozen, and
+ *     small ones while no other origin meets them there (rma_acc_try).
  * rma_stripe.h says how the first and the third exclude each other, so
  * that the choice can be made per operation.
- * The inline fast path is the first, for a target already open; the rest
- * goes through rma_comm_slow like put and get, so accumulates are queued,
- * ordered and drained with them. */
+ * rma_acc_try does all three inline for a target already open and mapped;
+ * rma_acc, for the faces' other calls, the first; the rest goes through
+ * rma_comm_slow like put and get, so accumulates are queued, ordered and
+ * drained with them. */
 #ifndef ORMA_RMA_ACC_H
 #define ORMA_RMA_ACC_H
 
