@@ -157,8 +157,10 @@ static inline int mpi_win_status(struct mpi_win *w, const char *call, int status
 }
 
 /* The tables of MPI's predefined datatypes and ops as orma's (mpi_types.c),
- * filled at first use: Open MPI's handles are addresses, not constants.
- * The lookups are inline: every put, get and accumulate makes them. */
+ * filled at run time (Open MPI's handles are addresses, not constants):
+ * at MPI_Init, or at a first lookup before it (filling twice changes
+ * nothing).  The lookups are inline: every put, get and accumulate makes
+ * them. */
 struct mpi_type_pair {
     MPI_Datatype mpi;
     orma_type orma;

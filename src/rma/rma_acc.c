@@ -95,11 +95,11 @@ int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rm
     if (t->lock_type == ORMA_LOCK_EXCLUSIVE)
         return body(win, op, w, plan);
     uint64_t mask = rma_stripe_mask((uint64_t)op->offset, op->len);
-    rma_stripe_lock(t->stripes, mask);
-    if (w->hw)
-        rma_hw_drain(win, op->target);
+    int met = rma_acc_exclude(win, op->target, mask, w->hw);
     int status = body(win, op, w, plan);
     rma_stripe_unlock(t->stripes, mask);
+    if (met)
+        t->acc_contended = RMA_ACC_CONTENDED;
     return status;
 }
 
