@@ -103,10 +103,15 @@ int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rm
     return status;
 }
 
+/* The same choice as rma_acc_try's: hardware atomics only once the target
+ * was found contended, else the stripes. */
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
-    int exclusive = win->targets[op->target].lock_type == ORMA_LOCK_EXCLUSIVE;
-    if (!exclusive && w->path == RMA_PATH_DIRECT && w->shared && rma_acc_hw(win, op, w->ptr))
+    struct rma_target *t = &win->targets[op->target];
+    if (t->lock_type != ORMA_LOCK_EXCLUSIVE && w->path == RMA_PATH_DIRECT && w->shared && t->acc_contended &&
+        rma_acc_hw(win, op, w->ptr)) {
+        t->acc_contended--;
         return ORMA_SUCCESS;
+    }
     return rma_acc_locked(win, op, w, rma_acc_plain);
 }

@@ -71,7 +71,9 @@ static inline int rma_acc_hw(struct rma_win *win, const struct rma_op *op, char 
     return 1;
 }
 
-/* An ACC or CAS operation; op->len > 0. */
+/* An ACC or CAS operation; op->len > 0.  Hardware atomics whether or not
+ * the target was found contended: this inline path has no stripe of its
+ * own, and the other way is the whole slow path (rma_acc_execute). */
 static inline int rma_acc(struct rma_win *win, const struct rma_op *op)
 {
     struct rma_target *t = &win->targets[op->target];
