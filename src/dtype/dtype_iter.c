@@ -1,6 +1,7 @@
 /* dtype_iter.c -- the segment iterator and what it drives. */
 #include "dtype_iter.h"
 #include "dtype_derived.h"
+#include "util_copy.h"
 
 #include <string.h>
 
@@ -114,7 +115,7 @@ static inline void dtype_move(char *dst, const char *src, size_t len)
         for (size_t i = 0; i < len; i++)
             dst[i] = src[i];
     } else {
-        memcpy(dst, src, len);
+        util_copy(dst, src, len);
     }
 }
 

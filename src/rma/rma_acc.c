@@ -41,7 +41,7 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
         int status = ORMA_SUCCESS;
         if (replace_only) { /* nothing to combine: write the origin */
             if (w->path == RMA_PATH_DIRECT)
-                memcpy(w->ptr + done, origin + done, len);
+                util_copy(w->ptr + done, origin + done, len);
             else
                 status = shm_cma_write(pid, w->raddr + done, (void *)(origin + done), len);
             if (status)
@@ -49,11 +49,11 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
             continue;
         }
         if (w->path == RMA_PATH_DIRECT)
-            memcpy(tbuf, w->ptr + done, len);
+            util_copy(tbuf, w->ptr + done, len);
         else if ((status = shm_cma_read(pid, w->raddr + done, tbuf, len)))
             return status;
         if (result)
-            memcpy(result + done, tbuf, len);
+            util_copy(result + done, tbuf, len);
         if (!plan->writes)
             continue;
         if (op->kind == RMA_OP_CAS) {
@@ -63,13 +63,13 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
         } else {
             const char *o = origin + done;
             if (!rma_acc_aligned(o, ext)) {
-                memcpy(obuf, o, len);
+                util_copy(obuf, o, len);
                 o = obuf;
             }
             plan->kernel(tbuf, o, len / ext);
         }
         if (w->path == RMA_PATH_DIRECT)
-            memcpy(w->ptr + done, tbuf, len);
+            util_copy(w->ptr + done, tbuf, len);
         else if ((status = shm_cma_write(pid, w->raddr + done, tbuf, len)))
             return status;
     }

@@ -97,7 +97,7 @@ static inline int rma_acc_aligned(const void *p, size_t extent)
 static inline void rma_acc_in_place(const struct rma_op *op, char *p, const struct rma_acc_plan *plan)
 {
     if (op->result)
-        memcpy(op->result, p, op->len);
+        util_copy(op->result, p, op->len);
     if (plan->writes)
         plan->kernel(p, op->origin, op->len / plan->extent);
 }

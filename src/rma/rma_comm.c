@@ -16,7 +16,7 @@ void rma_copy_chunked(void *dst, const void *src, size_t len)
     char *d = dst;
     const char *s = src;
     for (size_t done = 0; done < len; done += RMA_COPY_CHUNK)
-        memcpy(d + done, s + done, len - done < RMA_COPY_CHUNK ? len - done : RMA_COPY_CHUNK);
+        util_copy(d + done, s + done, len - done < RMA_COPY_CHUNK ? len - done : RMA_COPY_CHUNK);
 }
 
 static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w)

@@ -11,6 +11,7 @@
 #define ORMA_RMA_COMM_H
 
 #include "rma_win.h"
+#include "util_copy.h"
 
 #include <string.h>
 
@@ -54,7 +55,7 @@ void rma_copy_chunked(void *dst, const void *src, size_t len);
 static inline void rma_copy(void *dst, const void *src, size_t len)
 {
     if (__builtin_expect(len <= RMA_COPY_CHUNK, 1))
-        memcpy(dst, src, len);
+        util_copy(dst, src, len);
     else
         rma_copy_chunked(dst, src, len);
 }

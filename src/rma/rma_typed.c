@@ -115,7 +115,7 @@ static int rma_pairs_move(struct dtype_iter *it, int direct, char *base, uintptr
     while (n && dtype_iter_next(it, n, &off, &len)) {
         int status = ORMA_SUCCESS;
         if (direct)
-            memcpy(to_layout ? base + off : data, to_layout ? data : base + off, len);
+            util_copy(to_layout ? base + off : data, to_layout ? data : base + off, len);
         else if (to_layout)
             status = shm_cma_write(pid, raddr + (uintptr_t)off, data, len);
         else
