@@ -115,12 +115,8 @@ static int rma_target_try_ready(struct rma_win *win, int target)
             return 0;
         break;
     case RMA_ACC_LOCK_ALL:
-        if (!win->nocheck && !t->lock_held) {
-            rma_lock_acquire(t->ctl, ORMA_LOCK_SHARED);
-            t->lock_held = 1;
-            t->lock_type = ORMA_LOCK_SHARED;
-        }
-        break;
+        rma_lock_all_ready(win, t);
+        return 1;
     default: /* lock: ready since orma_win_lock */
         break;
     }

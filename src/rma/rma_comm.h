@@ -10,6 +10,7 @@
 #ifndef ORMA_RMA_COMM_H
 #define ORMA_RMA_COMM_H
 
+#include "rma_lock.h"
 #include "rma_win.h"
 #include "util_copy.h"
 
@@ -65,6 +66,18 @@ static inline int rma_target_ready(const struct rma_win *win, const struct rma_t
     return t->ready == win->access_gen && !t->queued;
 }
 
+/* lock_all: the first access to a target takes its shared lock (none with
+ * NOCHECK) and makes it ready for the rest of the epoch. */
+static inline void rma_lock_all_ready(struct rma_win *win, struct rma_target *t)
+{
+    if (!win->nocheck && !t->lock_held) {
+        rma_lock_acquire(t->ctl, ORMA_LOCK_SHARED);
+        t->lock_held = 1;
+        t->lock_type = ORMA_LOCK_SHARED;
+    }
+    t->ready = win->access_gen;
+}
+
 static inline int rma_put(struct rma_win *win, int target, const void *origin, size_t len, size_t offset)
 {
     struct rma_target *t = &win->targets[target];
@@ -106,8 +119,7 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
     struct rma_target *t = &win->targets[target];
     int state = win->epoch_state, next = rma_epoch_peek(state, RMA_EV_OP), acc = RMA_EPOCH_ACCESS(state);
     size_t off;
-    if (next < 0 || !rma_target_ready(win, t) || (acc == RMA_ACC_LOCK && !t->lock_type) ||
-        (acc == RMA_ACC_START && !t->in_access) ||
+    if (next < 0 || (acc == RMA_ACC_LOCK && !t->lock_type) || (acc == RMA_ACC_START && !t->in_access) ||
         (t->path != RMA_PATH_DIRECT && t->path != RMA_PATH_PART && t->path != RMA_PATH_CMA &&
          t->path != RMA_PATH_DYNAMIC))
         return NULL;
@@ -116,6 +128,11 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
     else if (__builtin_mul_overflow((uint64_t)disp, (uint64_t)t->disp_unit, &off) || off > t->size ||
              len > t->size - off)
         return NULL;
+    if (!rma_target_ready(win, t)) {
+        if (acc != RMA_ACC_LOCK_ALL || t->queued)
+            return NULL;
+        rma_lock_all_ready(win, t);
+    }
     *off_p = off;
     *next_p = next;
     return t;

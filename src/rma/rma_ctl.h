@@ -61,8 +61,9 @@ struct rma_ctl_rank {
      * release, seen by both words alike, so wrap-around is harmless. */
     _Atomic uint64_t lock_req;
     _Atomic uint64_t lock_done;
-    struct util_waitword lock_released; /* bumped by every release: waiters sleep on it */
-    char pad2[RMA_LINE - 16 - sizeof(struct util_waitword)];
+    struct util_waitword lock_released; /* bumped by a release that finds lock_waiters: they sleep on it */
+    _Atomic uint32_t lock_waiters;      /* origins waiting for the lock (rma_lock.h) */
+    char pad2[RMA_LINE - 16 - sizeof(struct util_waitword) - 4];
 
     /* line 3 -- writers: origins of PSCW epochs, after raising their own
      * complete_from slot; the owner sleeps on it in orma_win_wait. */

@@ -12,28 +12,34 @@
 
 static inline int rma_lock_granted(struct rma_ctl_rank *c, int type, uint64_t ticket)
 {
-    uint64_t done = atomic_load_explicit(&c->lock_done, memory_order_acquire);
+    uint64_t done = atomic_load_explicit(&c->lock_done, memory_order_seq_cst);
     return type == ORMA_LOCK_EXCLUSIVE ? done == ticket : (done >> 32) == (ticket >> 32);
 }
+
+/* Waiting for a lock not granted at once (rma_passive.c).  A waiter counts
+ * itself in lock_waiters before it looks at lock_done, and a release looks
+ * at lock_waiters after it raised lock_done, both sequentially consistent:
+ * either the release comes first in their order and the waiter sees it, or
+ * the release sees the waiter and bumps lock_released, which the waiter
+ * sleeps on.  So an uncontended release costs one atomic instruction, not
+ * two. */
+void rma_lock_wait(struct rma_ctl_rank *c, int type, uint64_t ticket);
 
 static inline void rma_lock_acquire(struct rma_ctl_rank *c, int type)
 {
     uint64_t ticket = atomic_fetch_add_explicit(&c->lock_req, type == ORMA_LOCK_EXCLUSIVE ? RMA_LOCK_EXCL_ONE : 1,
-                                                memory_order_relaxed);
-    for (;;) {
-        uint32_t seen = atomic_load_explicit(&c->lock_released.value, memory_order_acquire);
-        if (rma_lock_granted(c, type, ticket))
-            return;
-        util_wait_geq(&c->lock_released, seen + 1);
-    }
+                                                memory_order_seq_cst);
+    if (__builtin_expect(!rma_lock_granted(c, type, ticket), 0))
+        rma_lock_wait(c, type, ticket);
 }
 
 /* Releasing also publishes every store made under the lock. */
 static inline void rma_lock_release(struct rma_ctl_rank *c, int type)
 {
     atomic_fetch_add_explicit(&c->lock_done, type == ORMA_LOCK_EXCLUSIVE ? RMA_LOCK_EXCL_ONE : 1,
-                              memory_order_release);
-    util_wake_add(&c->lock_released, 1);
+                              memory_order_seq_cst);
+    if (__builtin_expect(atomic_load_explicit(&c->lock_waiters, memory_order_seq_cst) != 0, 0))
+        util_wake_add(&c->lock_released, 1);
 }
 
 #endif

@@ -10,6 +10,18 @@
 #include "rma_comm.h"
 #include "rma_lock.h"
 
+void rma_lock_wait(struct rma_ctl_rank *c, int type, uint64_t ticket)
+{
+    atomic_fetch_add_explicit(&c->lock_waiters, 1, memory_order_seq_cst);
+    for (;;) {
+        uint32_t seen = atomic_load_explicit(&c->lock_released.value, memory_order_seq_cst);
+        if (rma_lock_granted(c, type, ticket))
+            break;
+        util_wait_geq(&c->lock_released, seen + 1);
+    }
+    atomic_fetch_sub_explicit(&c->lock_waiters, 1, memory_order_release);
+}
+
 int rma_lock(struct rma_win *win, int type, int target, int assert)
 {
     struct rma_target *t = &win->targets[target];
@@ -56,7 +68,8 @@ int rma_unlock_all(struct rma_win *win)
     for (int r = 0; r < win->nranks; r++)
         if (win->targets[r].lock_type || win->targets[r].lock_held)
             rma_target_unlock(&win->targets[r]);
-    atomic_thread_fence(memory_order_seq_cst);
+    if (win->nocheck) /* no lock taken: the releases above published nothing */
+        atomic_thread_fence(memory_order_seq_cst);
     rma_access_reset(win);
     win->nocheck = 0;
     return ORMA_SUCCESS;
