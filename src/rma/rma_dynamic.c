@@ -40,7 +40,7 @@ static int rma_dyn_adopt(struct rma_win *win, void *base, size_t size, struct sh
     uint64_t seq = rma_heap_seq_new();
     char name[SHM_NAME_MAX];
     boot_job_name(name, sizeof name, "m%llu-r%d", (unsigned long long)seq, boot_job.rank);
-    int status = shm_adopt(base, size, name, shm_page_size(), ad);
+    int status = shm_adopt(base, size, name, shm_page_size(), 0, ad);
     if (!status && ad->addr)
         *seq_p = seq;
     return status;

@@ -108,13 +108,21 @@ static int rma_win_adopt(struct rma_win *win, void *base, size_t size, struct rm
     char name[SHM_NAME_MAX];
     snprintf(rec->seg, sizeof rec->seg, "w%u-r%d-a", win->id, boot_job.rank);
     boot_job_name(name, sizeof name, "%s", rec->seg);
-    int status = shm_adopt(base, size, name, shm_page_size(), &win->adopt);
+    int status = shm_adopt(base, size, name, shm_page_size(), 1, &win->adopt);
     if (status || !win->adopt.addr)
         return status;
-    rec->seg_off = (uint64_t)(win->adopt.addr - (char *)base);
+    char *a = win->adopt.addr, *b = base;
+    if (a <= b && win->adopt.len - (size_t)(b - a) >= size) {
+        /* All of it adopted (page-aligned memory, or a malloc'd block with
+         * its mapping): the plain direct path, the window seg_off bytes
+         * into the segment. */
+        rec->seg_off = (uint64_t)(b - a);
+        rec->path = RMA_PATH_DIRECT;
+        return ORMA_SUCCESS;
+    }
+    rec->seg_off = (uint64_t)(a - b);
     rec->part_len = win->adopt.len;
-    /* All of it adopted (page-aligned memory): the plain direct path. */
-    rec->path = rec->seg_off == 0 && rec->part_len == size ? RMA_PATH_DIRECT : RMA_PATH_PART;
+    rec->path = RMA_PATH_PART;
     return ORMA_SUCCESS;
 }
 

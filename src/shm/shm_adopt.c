@@ -57,13 +57,62 @@ static int shm_adopt_move(char *addr, size_t len, int fd)
     return 0;
 }
 
-int shm_adopt(void *base, size_t size, const char *name, size_t min_len, struct shm_adopt *a)
+/* Whether malloc is glibc's: sanitizers bring allocators of their own
+ * (whose headers are poisoned, too). */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define SHM_ADOPT_OTHER_MALLOC 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SHM_ADOPT_OTHER_MALLOC 1
+#endif
+#if defined(__GLIBC__) && UINTPTR_MAX == UINT64_MAX && !defined(SHM_ADOPT_OTHER_MALLOC)
+#define SHM_ADOPT_GLIBC_MALLOC 1
+#else
+#define SHM_ADOPT_GLIBC_MALLOC 0
+#endif
+
+/* glibc serves a large malloc (above M_MMAP_THRESHOLD) from a mapping of
+ * its own: the block starts 16 bytes into it, after the chunk header
+ * (prev_size 0, then the mapping's length with bit 1, IS_MMAPPED, set),
+ * and nothing else ever lives in that mapping.  When [b, b + size) is such
+ * a block, reaching into the mapping's last page, the partial pages at its
+ * ends hold only that header and unused slack, which nobody touches while
+ * the block is allocated: [*lo_p, *hi_p) is the whole mapping, 1.  Else 0.
+ * Reading the header is safe: it lies on b's own page. */
+static int shm_adopt_malloc_chunk(uintptr_t b, size_t size, uintptr_t page, uintptr_t *lo_p, uintptr_t *hi_p)
+{
+#if SHM_ADOPT_GLIBC_MALLOC
+    if ((b & (page - 1)) != 16)
+        return 0;
+    uint64_t prev, head;
+    memcpy(&prev, (const void *)(b - 16), 8);
+    memcpy(&head, (const void *)(b - 8), 8);
+    uint64_t len = head & ~(uint64_t)7;
+    if (prev != 0 || (head & 7) != 2 || len == 0 || len % page || len > UINTPTR_MAX - (b - 16))
+        return 0;
+    uintptr_t s = b - 16, e = s + (uintptr_t)len;
+    if (size > e - b || e - (b + size) >= page)
+        return 0;
+    *lo_p = s;
+    *hi_p = e;
+    return 1;
+#else
+    (void)b, (void)size, (void)page, (void)lo_p, (void)hi_p;
+    return 0;
+#endif
+}
+
+int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int whole_block, struct shm_adopt *a)
 {
     memset(a, 0, sizeof *a);
     uintptr_t page = shm_page_size(), b = (uintptr_t)base;
     if (size > UINTPTR_MAX - b)
         return ORMA_SUCCESS;
     uintptr_t lo = (b + page - 1) & ~(page - 1), hi = (b + size) & ~(page - 1);
+    if (whole_block)
+        shm_adopt_malloc_chunk(b, size, page, &lo, &hi);
     if (hi <= lo || hi - lo < min_len || !shm_adopt_eligible(lo, hi))
         return ORMA_SUCCESS;
     size_t len = hi - lo;

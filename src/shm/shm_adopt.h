@@ -22,7 +22,10 @@
  * is adopted -- the heap, anonymous mappings, a program's zero-initialised
  * data -- never a file mapping, memory already shared, or the main stack,
  * whose mapping grows downwards.  The caller's bytes in the partial pages
- * at either end stay private.
+ * at either end stay private -- unless the range is a large malloc'd block
+ * alone in its mapping (whole_block below), the common case of a window
+ * on malloc'd memory, whose first page would otherwise put every access
+ * near displacement 0 on the system-call path.
  *
  * What changes for the process while a range is adopted: a fork()ed child
  * shares those pages with its parent instead of getting a copy.  Nothing
@@ -43,10 +46,15 @@ struct shm_adopt {
 
 /* Adopt the whole pages of [base, base + size) into a new segment named
  * name (created O_EXCL, mode 0600), if they are at least min_len bytes and
- * all of them private anonymous memory.  Returns ORMA_SUCCESS with
- * a->addr NULL when nothing was adopted (too small, memory of another
- * kind, or a system call refused: the range is then exactly as before). */
-int shm_adopt(void *base, size_t size, const char *name, size_t min_len, struct shm_adopt *a);
+ * all of them private anonymous memory.  With whole_block, when the range
+ * is a block glibc's malloc placed in a mapping of its own (a large
+ * allocation, up to its last page), that whole mapping instead, partial
+ * pages included: they hold nothing but the block, its allocator header and
+ * slack, so a->addr is then up to a page before base.  Returns
+ * ORMA_SUCCESS with a->addr NULL when nothing was adopted (too small,
+ * memory of another kind, or a system call refused: the range is then
+ * exactly as before). */
+int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int whole_block, struct shm_adopt *a);
 
 /* Move the adopted pages back into private memory, same bytes, same
  * addresses, and remove the name if it is still there.  No-op when

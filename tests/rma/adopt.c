@@ -11,11 +11,30 @@
  * accumulates run over them (hardware atomics on the adopted pages against
  * plain updates under stripe locks); and, by /proc/self/maps, the pages are
  * shared while the window lives and private again after it is freed (or,
- * with ORMA_ADOPT=0 or one rank, never shared). */
+ * with ORMA_ADOPT=0 or one rank, never shared).  Last, a large malloc'd
+ * block alone in its mapping: adopted whole, end pages included, the same
+ * transfers and counters, and glibc's header intact after. */
 #include "../common/check.h"
 
+#include <malloc.h>
 #include <stdint.h>
 #include <unistd.h>
+
+/* Whether malloc is glibc's (sanitizers bring their own), as in
+ * src/shm/shm_adopt.c. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
+#define OTHER_MALLOC 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define OTHER_MALLOC 1
+#endif
+#if defined(__GLIBC__) && UINTPTR_MAX == UINT64_MAX && !defined(OTHER_MALLOC)
+#define GLIBC_MALLOC 1
+#else
+#define GLIBC_MALLOC 0
+#endif
 
 enum { GUARD = 40, ROUNDS = 200, GUARD_BYTE = 0x5a };
 
@@ -220,10 +239,54 @@ static void expect_adopted(const unsigned char *mem, size_t size, int adopting)
     CHECK(!page_shared((void *)hi));      /* and the tail page */
 }
 
+/* A large block of glibc's malloc lies alone in a mapping of its own, 16
+ * bytes in: then orma adopts its partial end pages too, and the whole
+ * window is mapped (shm_adopt.h, whole_block). */
+static void big_block(int adopting)
+{
+    size_t size = 64 * page + 100;
+    unsigned char *mem = malloc(size);
+    CHECK(mem);
+    int alone = GLIBC_MALLOC && (uintptr_t)mem % page == 16;
+    if (GLIBC_MALLOC)
+        CHECK(alone); /* M_MMAP_THRESHOLD is below size (main) */
+    uint64_t head[2] = {0, 0};
+    if (alone)
+        memcpy(head, (const void *)((uintptr_t)mem - 16), 16); /* glibc's chunk header */
+    fill(mem, size);
+    orma_win win;
+    CHECK_OK(orma_win_create(mem, size, 1, ORMA_INFO_NULL, &win));
+    if (alone) {
+        CHECK(page_shared(mem) == adopting); /* the head page, displacement 0 */
+        CHECK(page_shared(mem + size - 1) == adopting);
+    } else {
+        expect_adopted(mem, size, adopting);
+    }
+    for (size_t i = 0; i < size; i++)
+        CHECK(mem[i] == pattern(orma_rank(), i, -1));
+    transfers(win, mem, size, 0, 0);
+    fill(mem, size);
+    CHECK_OK(orma_win_free(&win));
+    CHECK(!page_shared(mem));
+    CHECK(!page_shared(mem + size - 1));
+    for (size_t i = 0; i < size; i++)
+        CHECK(mem[i] == pattern(orma_rank(), i, -1));
+    if (alone) { /* the allocator's header moved and back, intact */
+        uint64_t after[2];
+        memcpy(after, (const void *)((uintptr_t)mem - 16), 16);
+        CHECK(after[0] == head[0] && after[1] == head[1]);
+    }
+    free(mem);
+}
+
 int main(int argc, char **argv)
 {
     CHECK_OK(orma_init(&argc, &argv));
     page = (size_t)sysconf(_SC_PAGESIZE);
+#if GLIBC_MALLOC
+    /* A fixed threshold: glibc raises its own after a large block is freed. */
+    CHECK(mallopt(M_MMAP_THRESHOLD, 128 * 1024) == 1);
+#endif
     const char *env = getenv("ORMA_ADOPT");
     int adopting = orma_size() > 1 && !(env && strcmp(env, "0") == 0);
     size_t size = 3 * page + 200;
@@ -261,6 +324,8 @@ int main(int argc, char **argv)
     CHECK_OK(orma_win_free(&win));
     guards_check(raw, size);
     free(raw);
+
+    big_block(adopting);
 
     printf("rank %d: adopt ok (%s)\n", orma_rank(), adopting ? "adopted" : "private");
     CHECK_OK(orma_finalize());
