@@ -230,6 +230,13 @@ static void fill(unsigned char *mem, size_t size)
         mem[i] = pattern(orma_rank(), i, -1);
 }
 
+/* The window still holds round -1's pattern. */
+static void expect_filled(const unsigned char *mem, size_t size)
+{
+    for (size_t i = 0; i < size; i++)
+        CHECK(mem[i] == pattern(orma_rank(), i, -1));
+}
+
 static void expect_adopted(const unsigned char *mem, size_t size, int adopting)
 {
     uintptr_t b = (uintptr_t)mem, lo = (b + page - 1) & ~(page - 1), hi = (b + size) & ~(page - 1);
@@ -262,15 +269,13 @@ static void big_block(int adopting)
     } else {
         expect_adopted(mem, size, adopting);
     }
-    for (size_t i = 0; i < size; i++)
-        CHECK(mem[i] == pattern(orma_rank(), i, -1));
+    expect_filled(mem, size);
     transfers(win, mem, size, 0, 0);
     fill(mem, size);
     CHECK_OK(orma_win_free(&win));
     CHECK(!page_shared(mem));
     CHECK(!page_shared(mem + size - 1));
-    for (size_t i = 0; i < size; i++)
-        CHECK(mem[i] == pattern(orma_rank(), i, -1));
+    expect_filled(mem, size);
     if (alone) { /* the allocator's header moved and back, intact */
         uint64_t after[2];
         memcpy(after, (const void *)((uintptr_t)mem - 16), 16);
@@ -297,14 +302,12 @@ int main(int argc, char **argv)
     orma_win win;
     CHECK_OK(orma_win_create(mem, size, 1, ORMA_INFO_NULL, &win));
     expect_adopted(mem, size, adopting);
-    for (size_t i = 0; i < size; i++)
-        CHECK(mem[i] == pattern(orma_rank(), i, -1));
+    expect_filled(mem, size);
     transfers(win, mem, size, 0, 0);
     fill(mem, size);
     CHECK_OK(orma_win_free(&win));
     expect_adopted(mem, size, 0);
-    for (size_t i = 0; i < size; i++)
-        CHECK(mem[i] == pattern(orma_rank(), i, -1)); /* moved back intact */
+    expect_filled(mem, size); /* moved back intact */
     guards_check(raw, size);
     free(raw);
 
@@ -319,8 +322,7 @@ int main(int argc, char **argv)
     CHECK_OK(orma_barrier());
     CHECK_OK(orma_win_detach(win, mem));
     expect_adopted(mem, size, 0);
-    for (size_t i = 0; i < size; i++)
-        CHECK(mem[i] == pattern(orma_rank(), i, -1));
+    expect_filled(mem, size);
     CHECK_OK(orma_win_free(&win));
     guards_check(raw, size);
     free(raw);
