@@ -176,6 +176,29 @@ static void transfers(orma_win win, unsigned char *mem, size_t size, orma_aint d
         CHECK_OK(orma_barrier());
     }
 
+    /* The whole window at once: over both edges and more than
+     * RMA_PART_SPLIT_MIN bytes of adopted pages, which a put or get copies
+     * directly between system calls for the fragments. */
+    for (size_t i = 0; i < size; i++)
+        src[i] = pattern(rank, i, 3);
+    CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, right, 0, win));
+    CHECK_OK(orma_put(src, size, ORMA_BYTE, right, disps[right], size, ORMA_BYTE, win));
+    CHECK_OK(orma_win_unlock(right, win));
+    CHECK_OK(orma_barrier());
+    CHECK_OK(orma_win_sync(win));
+    for (size_t i = 0; i < size; i++)
+        if (mem[i] != pattern(left, i, 3)) {
+            fprintf(stderr, "rank %d: whole put: byte %zu is %u, expected %u\n", rank, i, mem[i], pattern(left, i, 3));
+            exit(1);
+        }
+    CHECK_OK(orma_barrier());
+    memset(back, 0, size);
+    CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, right, 0, win));
+    CHECK_OK(orma_get(back, size, ORMA_BYTE, right, disps[right], size, ORMA_BYTE, win));
+    CHECK_OK(orma_win_unlock(right, win));
+    CHECK(memcmp(back, src, size) == 0);
+    CHECK_OK(orma_barrier());
+
     /* Counters: aligned uint64s on both sides of each edge and in the
      * head fragment, bumped by every rank at every rank, while whole-range
      * SUMs of zeros (plain updates under the stripe locks, across both
@@ -294,7 +317,7 @@ int main(int argc, char **argv)
 #endif
     const char *env = getenv("ORMA_ADOPT");
     int adopting = orma_size() > 1 && !(env && strcmp(env, "0") == 0);
-    size_t size = 3 * page + 200;
+    size_t size = 5 * page + 200;
 
     /* create */
     unsigned char *mem, *raw = block_new(size, &mem);
