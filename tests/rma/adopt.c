@@ -274,37 +274,42 @@ static void expect_adopted(const unsigned char *mem, size_t size, int adopting)
  * window is mapped (shm_adopt.h, whole_block). */
 static void big_block(int adopting)
 {
-    size_t size = 64 * page + 100;
-    unsigned char *mem = malloc(size);
-    CHECK(mem);
-    int alone = GLIBC_MALLOC && (uintptr_t)mem % page == 16;
+    size_t size = 66 * page + 100;
+    unsigned char *raw = malloc(size);
+    CHECK(raw);
+    int alone = GLIBC_MALLOC && (uintptr_t)raw % page == 16;
     if (GLIBC_MALLOC)
         CHECK(alone); /* M_MMAP_THRESHOLD is below size (main) */
     uint64_t head[2] = {0, 0};
     if (alone)
-        memcpy(head, (const void *)((uintptr_t)mem - 16), 16); /* glibc's chunk header */
-    fill(mem, size);
+        memcpy(head, (const void *)((uintptr_t)raw - 16), 16); /* glibc's chunk header */
+    /* Another allocator (the sanitizers'): a window 200 bytes into a page
+     * and ending 200 bytes before one, so that transfers() finds both end
+     * fragments as in main. */
+    unsigned char *mem = alone ? raw : raw + (page + 200 - (uintptr_t)raw % page) % page;
+    size_t wsize = alone ? size : 64 * page - 400;
+    fill(mem, wsize);
     orma_win win;
-    CHECK_OK(orma_win_create(mem, size, 1, ORMA_INFO_NULL, &win));
+    CHECK_OK(orma_win_create(mem, wsize, 1, ORMA_INFO_NULL, &win));
     if (alone) {
         CHECK(page_shared(mem) == adopting); /* the head page, displacement 0 */
-        CHECK(page_shared(mem + size - 1) == adopting);
+        CHECK(page_shared(mem + wsize - 1) == adopting);
     } else {
-        expect_adopted(mem, size, adopting);
+        expect_adopted(mem, wsize, adopting);
     }
-    expect_filled(mem, size);
-    transfers(win, mem, size, 0, 0);
-    fill(mem, size);
+    expect_filled(mem, wsize);
+    transfers(win, mem, wsize, 0, 0);
+    fill(mem, wsize);
     CHECK_OK(orma_win_free(&win));
     CHECK(!page_shared(mem));
-    CHECK(!page_shared(mem + size - 1));
-    expect_filled(mem, size);
+    CHECK(!page_shared(mem + wsize - 1));
+    expect_filled(mem, wsize);
     if (alone) { /* the allocator's header moved and back, intact */
         uint64_t after[2];
-        memcpy(after, (const void *)((uintptr_t)mem - 16), 16);
+        memcpy(after, (const void *)((uintptr_t)raw - 16), 16);
         CHECK(after[0] == head[0] && after[1] == head[1]);
     }
-    free(mem);
+    free(raw);
 }
 
 int main(int argc, char **argv)
