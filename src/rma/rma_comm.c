@@ -65,12 +65,24 @@ static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t
  * smaller share is not worth a second system call (about 1.5 us). */
 #define RMA_PART_SPLIT_MIN 8192
 
-static int rma_cma_copy(struct rma_win *win, const struct rma_op *op, size_t from, size_t len)
+/* len bytes of put or get op by system call: at the target's address
+ * remote, skip bytes into the origin buffer. */
+static int rma_cma_copy(struct rma_win *win, const struct rma_op *op, uintptr_t remote, size_t skip, size_t len)
 {
-    const struct rma_target *t = &win->targets[op->target];
-    char *o = (char *)op->origin + (from - op->offset);
-    return op->kind == RMA_OP_PUT ? shm_cma_write(t->pid, t->raddr + from, o, len)
-                                  : shm_cma_read(t->pid, t->raddr + from, o, len);
+    pid_t pid = win->targets[op->target].pid;
+    char *o = (char *)op->origin + skip;
+    return op->kind == RMA_OP_PUT ? shm_cma_write(pid, remote, o, len) : shm_cma_read(pid, remote, o, len);
+}
+
+/* len bytes of put or get op at p, mapped here, skip bytes into the origin
+ * buffer. */
+static void rma_mapped_copy(const struct rma_op *op, char *p, size_t skip, size_t len)
+{
+    char *o = (char *)op->origin + skip;
+    if (op->kind == RMA_OP_PUT)
+        rma_copy(p, o, len);
+    else
+        rma_copy(o, p, len);
 }
 
 static int rma_copy_part(struct rma_win *win, const struct rma_op *op)
@@ -79,16 +91,12 @@ static int rma_copy_part(struct rma_win *win, const struct rma_op *op)
     size_t off = op->offset, end = op->offset + op->len;
     size_t lo = off > t->lo ? off : t->lo, hi = end < t->hi ? end : t->hi;
     if (lo >= hi || hi - lo < RMA_PART_SPLIT_MIN)
-        return rma_cma_copy(win, op, off, op->len);
-    int status = lo > off ? rma_cma_copy(win, op, off, lo - off) : ORMA_SUCCESS;
+        return rma_cma_copy(win, op, t->raddr + off, 0, op->len);
+    int status = lo > off ? rma_cma_copy(win, op, t->raddr + off, 0, lo - off) : ORMA_SUCCESS;
     if (status)
         return status;
-    char *o = (char *)op->origin + (lo - off);
-    if (op->kind == RMA_OP_PUT)
-        rma_copy(t->base + lo, o, hi - lo);
-    else
-        rma_copy(o, t->base + lo, hi - lo);
-    return end > hi ? rma_cma_copy(win, op, hi, end - hi) : ORMA_SUCCESS;
+    rma_mapped_copy(op, t->base + lo, lo - off, hi - lo);
+    return end > hi ? rma_cma_copy(win, op, t->raddr + hi, hi - off, end - hi) : ORMA_SUCCESS;
 }
 
 static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
@@ -98,17 +106,12 @@ static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const st
     if (op->kind == RMA_OP_ACC || op->kind == RMA_OP_CAS)
         return rma_acc_execute(win, op, w);
     if (w->path == RMA_PATH_DIRECT) {
-        if (op->kind == RMA_OP_PUT)
-            rma_copy(w->ptr, op->origin, op->len);
-        else
-            rma_copy(op->origin, w->ptr, op->len);
+        rma_mapped_copy(op, w->ptr, 0, op->len);
         return ORMA_SUCCESS;
     }
     if (win->targets[op->target].path == RMA_PATH_PART)
         return rma_copy_part(win, op);
-    pid_t pid = win->targets[op->target].pid;
-    return op->kind == RMA_OP_PUT ? shm_cma_write(pid, w->raddr, op->origin, op->len)
-                                  : shm_cma_read(pid, w->raddr, op->origin, op->len);
+    return rma_cma_copy(win, op, w->raddr, 0, op->len);
 }
 
 int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *origin, size_t len, int next,
