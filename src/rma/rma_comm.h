@@ -214,6 +214,9 @@ void rma_wait(struct rma_win *win);
 void rma_exposure_end(struct rma_win *win);
 int rma_lock(struct rma_win *win, int type, int target, int assert);
 int rma_unlock(struct rma_win *win, int target);
+/* Both whole before a face's checks: 1 when done, 0 for the checked path. */
+int rma_lock_try(struct rma_win *win, int type, int target, int assert);
+int rma_unlock_try(struct rma_win *win, int target);
 int rma_lock_all(struct rma_win *win, int assert);
 int rma_unlock_all(struct rma_win *win);
 int rma_flush(struct rma_win *win);
