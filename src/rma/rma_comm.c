@@ -128,41 +128,6 @@ int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *ori
     return 1;
 }
 
-/* Can target be accessed directly now?  Marks it ready when it can.  Fence:
- * the target has opened the epoch; PSCW: its post for this epoch is
- * visible (or NOCHECK); lock_all: take its shared lock now (lazily, at the
- * first access); lock: the lock was taken by orma_win_lock. */
-static int rma_target_try_ready(struct rma_win *win, int target)
-{
-    struct rma_target *t = &win->targets[target];
-    if (t->ready == win->access_gen)
-        return 1;
-    switch (RMA_EPOCH_ACCESS(win->epoch_state)) {
-    case RMA_ACC_FENCE_MAYBE:
-    case RMA_ACC_FENCE:
-        if (!util_config.eager ||
-            !util_seq_geq(atomic_load_explicit(&t->ctl->fence_seq.value, memory_order_acquire), win->fence_epoch))
-            return 0;
-        break;
-    case RMA_ACC_START:
-        if (!util_config.eager)
-            return 0;
-        if (!win->nocheck &&
-            !util_seq_geq(atomic_load_explicit(&rma_ctl_post_from(win->ctl, win->my_ctl)[target].value,
-                                               memory_order_acquire),
-                          t->post_expected))
-            return 0;
-        break;
-    case RMA_ACC_LOCK_ALL:
-        rma_lock_all_ready(win, t);
-        return 1;
-    default: /* lock: ready since orma_win_lock */
-        break;
-    }
-    t->ready = win->access_gen;
-    return 1;
-}
-
 /* Block until target can be accessed in an epoch of kind acc (fence: it
  * has opened the epoch; PSCW: its post is visible). */
 static void rma_target_wait_ready(struct rma_win *win, int target, int acc)
@@ -265,7 +230,7 @@ int rma_comm_slow(struct rma_win *win, const struct rma_op *op)
     int status = rma_where_resolve(win, target, op->len, op->offset, &w);
     if (status)
         return status;
-    if (!rma_target_try_ready(win, target))
+    if (!rma_target_open(win, target))
         return rma_queue_push(win, op);
     status = t->queued ? rma_queue_flush_target(win, target) : ORMA_SUCCESS;
     int rc = rma_op_execute(win, op, &w);
