@@ -54,6 +54,7 @@ struct net_am {
     uint32_t *seq_out, *seq_in; /* per rank: next seq to send to, to deliver from */
     uint64_t *sent_to;          /* messages sent to each rank */
     uint64_t received;          /* messages delivered here */
+    int nfull;                  /* slots arrived and not yet handled */
 };
 
 static int net_mpi_error(const struct net_am *am, const char *what, int rc)
@@ -277,15 +278,17 @@ int net_am_progress(struct net_am *am, int *delivered_p)
         s->full = 1;
         s->src = st[k].MPI_SOURCE;
         s->seq = w.seq;
+        am->nfull++;
     }
     /* Slots complete in any order; a source's messages are handled in the
      * order it sent them (their seq). */
-    for (int again = 1; again && !status;) {
+    for (int again = am->nfull > 0; again && !status;) {
         again = 0;
         for (int i = 0; i < NET_AM_SLOTS && !status; i++)
             if (am->slots[i].full && am->slots[i].seq == am->seq_in[am->slots[i].src]) {
+                am->nfull--;
                 status = net_slot_dispatch(am, i, &n);
-                again = 1;
+                again = am->nfull > 0;
             }
     }
     if (!status && am->nlarge)

@@ -27,6 +27,7 @@ static int me, nranks, errors;
 static unsigned char seen[4][NMSG];
 static int last_eager[4];
 static int dropped[4];
+static int delivered, progressed; /* by the handlers, and as net_am_progress counted */
 
 static size_t msg_len(int j)
 {
@@ -94,6 +95,7 @@ static void deliver(void *arg, int src, const void *hdr, size_t hlen, const void
     check_hdr(src, hdr, hlen, &j);
     if (j < 0)
         return;
+    delivered++;
     if (seen[src][j]++)
         fail("delivered twice", src, j, 0);
     if (len != msg_len(j)) {
@@ -129,6 +131,7 @@ static void deliver_drop(void *arg, int src, const void *hdr, size_t hlen, const
     if (data || len != 100000)
         fail("dropped payload delivered", src, 0, len);
     dropped[src]++;
+    delivered++;
 }
 
 static void expect(int got, int want, const char *what)
@@ -156,6 +159,8 @@ int main(int argc, char **argv)
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
     struct net_am_handler h = {.place = place, .deliver = deliver}, hd = {.deliver = deliver_drop};
+    expect(net_am_rank(am), me, "net_am_rank");
+    expect(net_am_size(am), nranks, "net_am_size");
     expect(net_am_handle(am, H_DATA, &h), ORMA_SUCCESS, "net_am_handle");
     expect(net_am_handle(am, H_DROP, &hd), ORMA_SUCCESS, "net_am_handle");
     expect(net_am_handle(am, NET_AM_HANDLERS, &h), ORMA_ERR_ARG, "net_am_handle(NET_AM_HANDLERS)");
@@ -184,8 +189,13 @@ int main(int argc, char **argv)
             } else {
                 keep[nkeep++] = p;
             }
-            if (j % 5 == 0)
-                expect(net_am_progress(am, NULL), ORMA_SUCCESS, "net_am_progress");
+            if (j % 5 == 0) {
+                int n = -1;
+                expect(net_am_progress(am, &n), ORMA_SUCCESS, "net_am_progress");
+                progressed += n;
+                if (n < 0 || progressed > delivered)
+                    fail("progress counted messages it did not deliver", me, j, (size_t)n);
+            }
         }
     /* A large payload nobody places, to the next rank. */
     unsigned char *big = calloc(100000, 1);
