@@ -22,6 +22,22 @@ struct net_wire {
     uint64_t len; /* payload bytes */
 };
 
+/* Whether a message travels whole in one slot (eager): sender and receiver
+ * decide it alike from the wire's hlen and len. */
+static int net_eager(size_t hlen, uint64_t len)
+{
+    return sizeof(struct net_wire) + hlen + len <= NET_AM_SLOT_BYTES;
+}
+
+/* A large payload of len bytes goes as net_chunks(len) messages; chunk c
+ * is the bytes [c * NET_AM_CHUNK, + net_chunk_len(len, c)). */
+static int net_chunks(size_t len) { return (int)((len + NET_AM_CHUNK - 1) / NET_AM_CHUNK); }
+static int net_chunk_len(size_t len, int c)
+{
+    size_t off = (size_t)c * NET_AM_CHUNK;
+    return (int)(len - off < NET_AM_CHUNK ? len - off : NET_AM_CHUNK);
+}
+
 /* A slot's message, arrived but waiting for an earlier one of its source
  * (matched to another slot and not complete yet). */
 struct net_slot {
@@ -205,15 +221,15 @@ static int net_large_begin(struct net_am *am, int src, const struct net_wire *w,
         if (!to)
             return util_error(ORMA_ERR_NOMEM, "net: no memory to drop %zu bytes from rank %d", l->len, src);
     }
-    l->nreq = (int)((l->len + NET_AM_CHUNK - 1) / NET_AM_CHUNK);
+    l->nreq = net_chunks(l->len);
     l->reqs = malloc((size_t)l->nreq * sizeof *l->reqs);
     if (!l->reqs) {
         free(l->scratch);
         return util_error(ORMA_ERR_NOMEM, "net: no memory to receive from rank %d", src);
     }
     for (int c = 0; c < l->nreq; c++) {
-        size_t off = (size_t)c * NET_AM_CHUNK, n = l->len - off < NET_AM_CHUNK ? l->len - off : NET_AM_CHUNK;
-        int rc = PMPI_Irecv(to + off, (int)n, MPI_BYTE, src, NET_TAG_DATA, am->comm, &l->reqs[c]);
+        int rc = PMPI_Irecv(to + (size_t)c * NET_AM_CHUNK, net_chunk_len(l->len, c), MPI_BYTE, src, NET_TAG_DATA,
+                            am->comm, &l->reqs[c]);
         if (rc != MPI_SUCCESS) /* the engine is broken from here on: say so */
             return net_mpi_error(am, "posting a payload receive", rc);
     }
@@ -253,7 +269,7 @@ static int net_slot_dispatch(struct net_am *am, int i, int *n_p)
     const unsigned char *hdr = s->buf + sizeof w;
     am->seq_in[s->src]++;
     int status = ORMA_SUCCESS;
-    if (sizeof w + w.hlen + w.len <= NET_AM_SLOT_BYTES) {
+    if (net_eager(w.hlen, w.len)) {
         net_deliver(am, s->src, w.id, hdr, w.hlen, hdr + w.hlen, (size_t)w.len);
         (*n_p)++;
     } else {
@@ -322,7 +338,7 @@ static int net_send_buffer(struct net_am *am, int *i_p)
 
 static int net_data_send(struct net_am *am, int dst, const void *data, size_t len)
 {
-    int nreq = (int)((len + NET_AM_CHUNK - 1) / NET_AM_CHUNK);
+    int nreq = net_chunks(len);
     if (am->ndreq + nreq > am->capdreq) {
         int cap = am->capdreq ? 2 * am->capdreq : 16;
         while (cap < am->ndreq + nreq)
@@ -334,9 +350,8 @@ static int net_data_send(struct net_am *am, int dst, const void *data, size_t le
         am->capdreq = cap;
     }
     for (int c = 0; c < nreq; c++) {
-        size_t off = (size_t)c * NET_AM_CHUNK, n = len - off < NET_AM_CHUNK ? len - off : NET_AM_CHUNK;
-        int rc = PMPI_Isend((const char *)data + off, (int)n, MPI_BYTE, dst, NET_TAG_DATA, am->comm,
-                            &am->dreq[am->ndreq]);
+        int rc = PMPI_Isend((const char *)data + (size_t)c * NET_AM_CHUNK, net_chunk_len(len, c), MPI_BYTE, dst,
+                            NET_TAG_DATA, am->comm, &am->dreq[am->ndreq]);
         if (rc != MPI_SUCCESS)
             return net_mpi_error(am, "sending a payload", rc);
         am->ndreq++;
@@ -355,7 +370,7 @@ int net_am_send(struct net_am *am, int dst, int id, const void *hdr, size_t hlen
     if (status)
         return status;
     struct net_wire w = {.id = (uint16_t)id, .hlen = (uint16_t)hlen, .seq = am->seq_out[dst], .len = len};
-    int eager = sizeof w + hlen + len <= NET_AM_SLOT_BYTES;
+    int eager = net_eager(hlen, len);
     unsigned char *b = am->sbuf[i];
     memcpy(b, &w, sizeof w);
     if (hlen)
