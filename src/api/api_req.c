@@ -2,9 +2,14 @@
 #include "api_rma.h"
 #include "rma_req.h"
 
-/* The operation's status, then a request for it. */
-static int api_req_finish(const char *call, int op_status, orma_request *request_p)
+/* The operation's status, then a request for it.  Over the net transport
+ * an operation is only queued until its epoch's next flush ([004]): the
+ * request's is done now, so that the request is complete when created. */
+static int api_req_finish(const char *call, int op_status, orma_win win, orma_request *request_p)
 {
+    struct rma_win *w = op_status ? NULL : rma_win_lookup(win);
+    if (w && w->net)
+        op_status = rma_flush(w);
     if (op_status)
         return op_status;
     int status = rma_req_create(ORMA_SUCCESS, request_p);
@@ -26,7 +31,7 @@ static int api_req_check(const char *call, orma_request *request_p)
 #define API_REQ(call, request_p, expr)                                                                       \
     do {                                                                                                     \
         int status_ = api_req_check(call, request_p);                                                        \
-        return status_ ? status_ : api_req_finish(call, (expr), request_p);                                  \
+        return status_ ? status_ : api_req_finish(call, (expr), win, request_p);                             \
     } while (0)
 
 int orma_rput(const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,

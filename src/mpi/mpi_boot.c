@@ -8,6 +8,7 @@
  * their creation fails with a message saying so. */
 #include "mpi_orma.h"
 #include "boot_job.h"
+#include "rma_net.h"
 #include "util_config.h"
 #include "util_log.h"
 #include "util_random.h"
@@ -76,22 +77,32 @@ static void mpi_orma_start(void)
         orma_finalize();
 }
 
-int MPI_Init(int *argc, char ***argv)
+/* The host MPI at the thread level asked for -- MPI_THREAD_MULTIPLE when
+ * ORMA_PROGRESS_THREAD=1 wants a thread of orma's calling it too. */
+static int mpi_init_at(int *argc, char ***argv, int required, int *provided)
 {
-    int rc = PMPI_Init(argc, argv);
-    if (rc == MPI_SUCCESS)
-        mpi_orma_start();
+    util_config_load(); /* orma_init loads it again: the same values */
+    int want = util_config.progress_thread ? MPI_THREAD_MULTIPLE : required;
+    int got = MPI_THREAD_SINGLE;
+    int rc = required < 0 && !util_config.progress_thread ? PMPI_Init(argc, argv)
+                                                          : PMPI_Init_thread(argc, argv, want, &got);
+    if (rc != MPI_SUCCESS)
+        return rc;
+    if (provided)
+        *provided = got;
+    /* the user's threads: as asked (orma's own thread is no caller of theirs) */
+    mpi_thread_multiple =
+        required >= 0 && got == MPI_THREAD_MULTIPLE && (required == MPI_THREAD_MULTIPLE || !util_config.progress_thread);
+    rma_net_thread_ok = got == MPI_THREAD_MULTIPLE;
+    mpi_orma_start();
     return rc;
 }
 
+int MPI_Init(int *argc, char ***argv) { return mpi_init_at(argc, argv, -1, NULL); }
+
 int MPI_Init_thread(int *argc, char ***argv, int required, int *provided)
 {
-    int rc = PMPI_Init_thread(argc, argv, required, provided);
-    if (rc == MPI_SUCCESS) {
-        mpi_thread_multiple = provided && *provided == MPI_THREAD_MULTIPLE;
-        mpi_orma_start();
-    }
-    return rc;
+    return mpi_init_at(argc, argv, required, provided);
 }
 
 void mpi_abort(MPI_Comm comm, int code)

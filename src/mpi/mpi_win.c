@@ -4,11 +4,14 @@
  * allgather), shared_query, attach/detach and freeing. */
 #include "mpi_orma.h"
 #include "api_team.h"
+#include "net_am.h"
+#include "util_config.h"
 #include "util_status.h"
 
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct mpi_win *mpi_wins[MPI_WIN_MAX];
 
@@ -114,7 +117,11 @@ int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Ai
     int rank, n;
     PMPI_Comm_rank(dup, &rank);
     PMPI_Comm_size(dup, &n);
-    struct rma_team team = {rank, n, mpi_win_allgather, &dup};
+    struct rma_team team = {rank, n, mpi_win_allgather, &dup, NULL, NULL};
+    if (!strcmp(util_config.transport, "net")) { /* between every two ranks (net_am.h) */
+        team.net = &net_am_ops;
+        team.net_comm = &dup;
+    }
     void *mem = base;
     orma_win ow = ORMA_WIN_NULL;
     status = api_win_create_team(&team, flavor, base, status ? 0 : (size_t)size,

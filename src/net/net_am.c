@@ -2,6 +2,7 @@
  * liborma-mpi the MPI_ names are orma's or a profiling tool's. */
 #include "net_am.h"
 #include "util_status.h"
+#include "util_wait.h"
 
 #include <orma.h>
 
@@ -58,7 +59,7 @@ struct net_large {
 struct net_am {
     MPI_Comm comm;
     int rank, size;
-    struct net_am_handler handlers[NET_AM_HANDLERS];
+    struct net_handler handlers[NET_AM_HANDLERS];
     struct net_slot *slots;
     MPI_Request rreq[NET_AM_SLOTS];
     unsigned char (*sbuf)[NET_AM_SLOT_BYTES];
@@ -175,7 +176,7 @@ err:
     return status;
 }
 
-int net_am_handle(struct net_am *am, int id, const struct net_am_handler *h)
+int net_am_handle(struct net_am *am, int id, const struct net_handler *h)
 {
     if (id < 0 || id >= NET_AM_HANDLERS)
         return util_error(ORMA_ERR_ARG, "net: handler %d is not in 0..%d", id, NET_AM_HANDLERS - 1);
@@ -189,7 +190,7 @@ int net_am_size(const struct net_am *am) { return am->size; }
 static void net_deliver(struct net_am *am, int src, int id, const void *hdr, size_t hlen, const void *data,
                         size_t len)
 {
-    const struct net_am_handler *h = &am->handlers[id];
+    const struct net_handler *h = &am->handlers[id];
     if (h->deliver)
         h->deliver(h->arg, src, hdr, hlen, data, len);
     am->received++;
@@ -213,7 +214,7 @@ static int net_large_begin(struct net_am *am, int src, const struct net_wire *w,
     l->hlen = w->hlen;
     l->len = (size_t)w->len;
     memcpy(l->hdr, hdr, w->hlen);
-    const struct net_am_handler *h = &am->handlers[w->id];
+    const struct net_handler *h = &am->handlers[w->id];
     l->dst = h->place ? h->place(h->arg, src, hdr, w->hlen, l->len) : NULL;
     char *to = l->dst;
     if (!to) {
@@ -406,6 +407,37 @@ int net_am_flush(struct net_am *am)
     }
 }
 
+/* Until the collective req completes, progressing meanwhile: a peer still
+ * flushing may need our receives before it can reach the collective. */
+static int net_am_wait_collective(struct net_am *am, MPI_Request *req, int rc, const char *what)
+{
+    int status = ORMA_SUCCESS;
+    for (int done = 0; rc == MPI_SUCCESS && !status && !done;) {
+        MPI_Status st;
+        rc = PMPI_Test(req, &done, &st);
+        if (rc == MPI_SUCCESS && !done)
+            status = net_am_progress(am, NULL);
+        if (rc == MPI_SUCCESS && !done && util_wait_hook) /* the layers above: their other endpoints */
+            util_wait_hook();
+    }
+    if (rc != MPI_SUCCESS)
+        status = net_mpi_error(am, what, rc);
+    return status;
+}
+
+int net_am_sum_scatter(struct net_am *am, const uint32_t *counts, uint32_t *mine)
+{
+    MPI_Request req;
+    int rc = PMPI_Ireduce_scatter_block(counts, mine, 1, MPI_UINT32_T, MPI_SUM, am->comm, &req);
+    return net_am_wait_collective(am, &req, rc, "summing the counts of a synchronization");
+}
+
+void net_am_abandon(struct net_am **am_p)
+{
+    net_am_free(*am_p);
+    *am_p = NULL;
+}
+
 int net_am_close(struct net_am **am_p)
 {
     struct net_am *am = *am_p;
@@ -417,23 +449,57 @@ int net_am_close(struct net_am **am_p)
     if (!status) {
         for (int r = 0; r < am->size; r++)
             ones[r] = 1;
-        /* Not blocking: a peer still flushing needs our progress (its large
-         * payloads wait for our receives), and we need its count. */
         MPI_Request req;
         int rc = PMPI_Ireduce_scatter(am->sent_to, &expected, ones, MPI_UINT64_T, MPI_SUM, am->comm, &req);
-        for (int done = 0; rc == MPI_SUCCESS && !status && !done;) {
-            MPI_Status st;
-            rc = PMPI_Test(&req, &done, &st);
-            if (rc == MPI_SUCCESS && !done)
-                status = net_am_progress(am, NULL);
-        }
-        if (rc != MPI_SUCCESS)
-            status = net_mpi_error(am, "counting the messages in flight", rc);
+        status = net_am_wait_collective(am, &req, rc, "counting the messages in flight");
     }
     free(ones);
-    while (!status && (am->received < expected || am->nlarge))
+    while (!status && (am->received < expected || am->nlarge)) {
         status = net_am_progress(am, NULL);
+        if (util_wait_hook)
+            util_wait_hook();
+    }
     net_am_free(am);
     *am_p = NULL;
     return status;
 }
+
+/* The table (net_ops.h): an endpoint is a net_am. */
+static int net_ops_open(const void *comm, struct net_ep **ep_p)
+{
+    return net_am_open(*(const MPI_Comm *)comm, (struct net_am **)ep_p);
+}
+static int net_ops_close(struct net_ep **ep_p) { return net_am_close((struct net_am **)ep_p); }
+static void net_ops_abandon(struct net_ep **ep_p) { net_am_abandon((struct net_am **)ep_p); }
+static int net_ops_handle(struct net_ep *ep, int id, const struct net_handler *h)
+{
+    return net_am_handle((struct net_am *)ep, id, h);
+}
+static int net_ops_send(struct net_ep *ep, int dst, int id, const void *hdr, size_t hlen, const void *data,
+                        size_t len)
+{
+    return net_am_send((struct net_am *)ep, dst, id, hdr, hlen, data, len);
+}
+static int net_ops_flush(struct net_ep *ep) { return net_am_flush((struct net_am *)ep); }
+static int net_ops_progress(struct net_ep *ep, int *n_p) { return net_am_progress((struct net_am *)ep, n_p); }
+static int net_ops_sum_scatter(struct net_ep *ep, const uint32_t *counts, uint32_t *mine)
+{
+    return net_am_sum_scatter((struct net_am *)ep, counts, mine);
+}
+static int net_ops_rank(const struct net_ep *ep) { return net_am_rank((const struct net_am *)ep); }
+static int net_ops_size(const struct net_ep *ep) { return net_am_size((const struct net_am *)ep); }
+
+const struct net_ops net_am_ops = {
+    .name = "mpi",
+    .eager = NET_AM_SLOT_BYTES - sizeof(struct net_wire) - NET_AM_HDR_MAX,
+    .open = net_ops_open,
+    .close = net_ops_close,
+    .abandon = net_ops_abandon,
+    .handle = net_ops_handle,
+    .send = net_ops_send,
+    .flush = net_ops_flush,
+    .progress = net_ops_progress,
+    .sum_scatter = net_ops_sum_scatter,
+    .rank = net_ops_rank,
+    .size = net_ops_size,
+};

@@ -38,6 +38,8 @@
 #ifndef ORMA_NET_AM_H
 #define ORMA_NET_AM_H
 
+#include "net_ops.h"
+
 #include <mpi.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -50,17 +52,6 @@
 
 struct net_am;
 
-/* What a handler number means at the receiver. */
-struct net_am_handler {
-    /* Where the len bytes of a large payload go, contiguous; called when
-     * its header arrives.  NULL (or no place function): the payload is
-     * received and dropped, and deliver sees data == NULL. */
-    void *(*place)(void *arg, int src, const void *hdr, size_t hlen, size_t len);
-    /* The whole message: data points at the payload (in a slot, valid
-     * during the call only, or where place said). */
-    void (*deliver)(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len);
-    void *arg;
-};
 
 /* Collective over comm: a net_am over a duplicate of it. */
 int net_am_open(MPI_Comm comm, struct net_am **am_p);
@@ -69,8 +60,12 @@ int net_am_open(MPI_Comm comm, struct net_am **am_p);
  * handler may send once a rank has begun closing. */
 int net_am_close(struct net_am **am_p);
 
+/* Local: everything freed at once, whatever is in flight (the job is
+ * ending, or a collective open failed elsewhere). */
+void net_am_abandon(struct net_am **am_p);
+
 /* Handler id (0 .. NET_AM_HANDLERS-1) runs h; set before anyone sends it. */
-int net_am_handle(struct net_am *am, int id, const struct net_am_handler *h);
+int net_am_handle(struct net_am *am, int id, const struct net_handler *h);
 
 int net_am_send(struct net_am *am, int dst, int id, const void *hdr, size_t hlen, const void *data, size_t len);
 /* Until every send of this rank is complete here (its buffers reusable). */
@@ -82,5 +77,14 @@ int net_am_progress(struct net_am *am, int *delivered_p);
 /* This rank and the communicator's size. */
 int net_am_rank(const struct net_am *am);
 int net_am_size(const struct net_am *am);
+
+/* Collective, progressing while it waits (a peer may need our receives to
+ * reach the call): rank r receives in *mine the sum over all ranks of their
+ * counts[r]. */
+int net_am_sum_scatter(struct net_am *am, const uint32_t *counts, uint32_t *mine);
+
+/* net_am as the net transport of the layers above (net_ops.h): comm points
+ * at an MPI_Comm. */
+extern const struct net_ops net_am_ops;
 
 #endif

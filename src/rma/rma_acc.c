@@ -103,11 +103,20 @@ int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rm
     return status;
 }
 
+int rma_acc_execute_plain(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+{
+    return rma_acc_locked(win, op, w, rma_acc_plain);
+}
+
+_Thread_local int rma_acc_for_peer;
+
 /* The same choice as rma_acc_try's: hardware atomics only once the target
  * was found contended, else the stripes. */
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
     struct rma_target *t = &win->targets[op->target];
+    if (rma_acc_for_peer)
+        return rma_acc_execute_plain(win, op, w);
     if (t->lock_type != ORMA_LOCK_EXCLUSIVE && w->path == RMA_PATH_DIRECT && w->shared && t->acc_contended &&
         rma_acc_hw(win, op, w->ptr)) {
         t->acc_contended--;

@@ -36,6 +36,14 @@
 
 /* Perform an ACC or CAS operation at w, its target being open. */
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
+/* The same under the stripes, never with hardware atomics: for a rank
+ * updating its own memory for another (the net transport's target side,
+ * perhaps on a thread of its own), which must not write the hw_busy slots
+ * its own rank's accumulates write (rma_stripe.h: one writer each). */
+int rma_acc_execute_plain(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
+/* Set while this thread updates its rank's memory for another rank:
+ * rma_acc_execute then takes rma_acc_execute_plain's way. */
+extern _Thread_local int rma_acc_for_peer;
 
 /* body(op) with everybody else's accumulates kept away from the bytes
  * [op->offset, op->offset + op->len) of the target: nothing to do under an

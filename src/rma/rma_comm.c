@@ -3,6 +3,7 @@
 #include "rma_acc.h"
 #include "rma_comm.h"
 #include "rma_lock.h"
+#include "rma_net.h"
 #include "dtype_derived.h"
 #include "shm_cma.h"
 #include "util_config.h"
@@ -19,7 +20,7 @@ void rma_copy_chunked(void *dst, const void *src, size_t len)
         util_copy(d + done, s + done, len - done < RMA_COPY_CHUNK ? len - done : RMA_COPY_CHUNK);
 }
 
-static int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w)
+int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w)
 {
     struct rma_target *t = &win->targets[target];
     switch (t->path) {
@@ -224,6 +225,8 @@ int rma_comm_slow(struct rma_win *win, const struct rma_op *op)
     struct rma_target *t = &win->targets[target];
     if (op->len == 0)
         return ORMA_SUCCESS;
+    if (t->path == RMA_PATH_NET)
+        return rma_net_queue(win, op);
     /* Resolve now, so a bad address of a dynamic window is reported by the
      * call that made it, not by the closing synchronization. */
     struct rma_where w;

@@ -32,6 +32,10 @@ struct rma_region_copy {
     uint64_t base, size, seg_seq, seg_off, map_lo, map_hi;
 };
 
+/* Where the bytes [offset, offset + len) of target are (offset: the
+ * address, in dynamic windows), or why not. */
+int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w);
+
 /* Perform op now if its target can be accessed, else queue it. */
 int rma_comm_slow(struct rma_win *win, const struct rma_op *op);
 
@@ -220,7 +224,7 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
 static inline int rma_flush_try(struct rma_win *win, int target)
 {
     int state = win->epoch_state, acc = RMA_EPOCH_ACCESS(state);
-    if (rma_epoch_peek(state, RMA_EV_FLUSH) != state || target >= win->nranks ||
+    if (rma_epoch_peek(state, RMA_EV_FLUSH) != state || target >= win->nranks || win->net ||
         (acc == RMA_ACC_LOCK && target >= 0 && !win->targets[target].lock_type))
         return 0;
     atomic_thread_fence(memory_order_seq_cst);

@@ -12,6 +12,7 @@
  * the new epoch take the inline path without reading anybody's control
  * block. */
 #include "rma_comm.h"
+#include "rma_net.h"
 #include "util_config.h"
 
 int rma_fence(struct rma_win *win, int assert)
@@ -21,6 +22,11 @@ int rma_fence(struct rma_win *win, int assert)
     int opens = !(assert & ORMA_MODE_NOSUCCEED);
     if (closes && win->nqueued)
         status = rma_comm_drain(win, RMA_ACC_FENCE);
+    if (win->net) {
+        int rc = rma_net_fence(win, closes);
+        if (!status)
+            status = rc;
+    }
     rma_access_reset(win);
     if (opens) {
         win->fence_epoch++;

@@ -9,6 +9,7 @@
  * single-copy syscalls -- so flush is a memory fence and unlock a release. */
 #include "rma_comm.h"
 #include "rma_lock.h"
+#include "rma_net.h"
 
 void rma_lock_wait(struct rma_ctl_rank *c, int type, uint64_t ticket)
 {
@@ -27,7 +28,9 @@ int rma_lock(struct rma_win *win, int type, int target, int assert)
     struct rma_target *t = &win->targets[target];
     if (win->nlocked == 0)
         rma_access_reset(win);
-    if (!(assert & ORMA_MODE_NOCHECK)) {
+    if (t->path == RMA_PATH_NET) { /* nothing until unlock or flush ([004] 4.3) */
+        t->lock_held = !(assert & ORMA_MODE_NOCHECK);
+    } else if (!(assert & ORMA_MODE_NOCHECK)) {
         rma_lock_acquire(t->ctl, type);
         t->lock_held = 1;
     }
@@ -50,10 +53,18 @@ static void rma_target_unlock(struct rma_target *t)
 
 int rma_unlock(struct rma_win *win, int target)
 {
-    rma_target_unlock(&win->targets[target]);
+    struct rma_target *t = &win->targets[target];
+    int status = ORMA_SUCCESS;
+    if (t->path == RMA_PATH_NET) {
+        status = rma_net_unlock(win, target, t->lock_held ? t->lock_type : 0);
+        t->lock_held = 0;
+        t->lock_type = 0;
+    } else {
+        rma_target_unlock(t);
+    }
     if (--win->nlocked == 0)
         rma_access_reset(win);
-    return ORMA_SUCCESS;
+    return status;
 }
 
 /* Lock and unlock whole, for a face's call tried before its checked layers
@@ -78,8 +89,8 @@ int rma_unlock_try(struct rma_win *win, int target)
 {
     int state = win->epoch_state;
     if ((unsigned)target >= (unsigned)win->nranks || RMA_EPOCH_ACCESS(state) != RMA_ACC_LOCK ||
-        !win->targets[target].lock_type)
-        return 0;
+        !win->targets[target].lock_type || win->targets[target].path == RMA_PATH_NET)
+        return 0; /* the net transport's unlock may fail: the checked path reports it */
     int next = rma_epoch_peek(state, win->nlocked == 1 ? RMA_EV_UNLOCK_LAST : RMA_EV_UNLOCK);
     if (next < 0)
         return 0;
@@ -96,19 +107,25 @@ int rma_lock_all(struct rma_win *win, int assert)
 
 int rma_unlock_all(struct rma_win *win)
 {
-    for (int r = 0; r < win->nranks; r++)
-        if (win->targets[r].lock_type || win->targets[r].lock_held)
+    int status = ORMA_SUCCESS;
+    for (int r = 0; r < win->nranks; r++) {
+        if (win->targets[r].path == RMA_PATH_NET) {
+            int rc = rma_net_unlock(win, r, win->nocheck ? 0 : ORMA_LOCK_SHARED);
+            if (!status)
+                status = rc;
+        } else if (win->targets[r].lock_type || win->targets[r].lock_held) {
             rma_target_unlock(&win->targets[r]);
+        }
+    }
     if (win->nocheck) /* no lock taken: the releases above published nothing */
         atomic_thread_fence(memory_order_seq_cst);
     rma_access_reset(win);
     win->nocheck = 0;
-    return ORMA_SUCCESS;
+    return status;
 }
 
 int rma_flush(struct rma_win *win)
 {
-    (void)win;
     atomic_thread_fence(memory_order_seq_cst);
-    return ORMA_SUCCESS;
+    return win->net ? rma_net_flush(win, -1) : ORMA_SUCCESS;
 }

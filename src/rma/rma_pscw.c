@@ -16,18 +16,21 @@
  * nothing may complete an epoch before the target has even posted it, and
  * a sum would then let the target's previous wait end one origin early. */
 #include "rma_comm.h"
+#include "rma_net.h"
 #include "util_status.h"
 
 int rma_post(struct rma_win *win, const int *ranks, int n, int assert)
 {
-    (void)assert; /* NOCHECK, NOSTORE and NOPUT save nothing here */
+    /* NOCHECK, NOSTORE and NOPUT save nothing on shared memory; NOCHECK
+     * saves the net transport's messages */
     for (int i = 0; i < n; i++) {
         struct rma_target *o = &win->targets[ranks[i]];
         o->in_exposure = 1;
         o->complete_expected++;
-        util_wake_add(&rma_ctl_post_from(win->ctl, o->ctl)[win->rank], 1);
+        if (o->path != RMA_PATH_NET)
+            util_wake_add(&rma_ctl_post_from(win->ctl, o->ctl)[win->rank], 1);
     }
-    return ORMA_SUCCESS;
+    return win->net ? rma_net_post(win, ranks, n, assert) : ORMA_SUCCESS;
 }
 
 int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
@@ -45,10 +48,19 @@ int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
 int rma_complete(struct rma_win *win)
 {
     int status = win->nqueued ? rma_comm_drain(win, RMA_ACC_START) : ORMA_SUCCESS;
+    if (win->net) {
+        int rc = rma_net_complete(win);
+        if (!status)
+            status = rc;
+    }
     for (int r = 0; r < win->nranks; r++) {
         struct rma_target *t = &win->targets[r];
         if (!t->in_access)
             continue;
+        if (t->path == RMA_PATH_NET) {
+            t->in_access = 0;
+            continue;
+        }
         t->in_access = 0;
         atomic_fetch_add_explicit(&rma_ctl_complete_from(win->ctl, t->ctl)[win->rank], 1, memory_order_release);
         util_wake_add(&t->ctl->complete_any, 1);
@@ -63,15 +75,18 @@ int rma_exposure_done(struct rma_win *win)
     _Atomic uint32_t *done = rma_ctl_complete_from(win->ctl, win->my_ctl);
     for (int r = 0; r < win->nranks; r++) {
         struct rma_target *o = &win->targets[r];
-        if (o->in_exposure &&
+        if (o->in_exposure && o->path != RMA_PATH_NET &&
             !util_seq_geq(atomic_load_explicit(&done[r], memory_order_acquire), o->complete_expected))
             return 0;
     }
-    return 1;
+    return win->net ? rma_net_exposure_done(win) : 1;
 }
 
 void rma_wait(struct rma_win *win)
 {
+    struct util_backoff b = {0};
+    while (win->net && !rma_exposure_done(win)) /* messages: polled, not woken */
+        util_backoff_pause(&b);
     for (;;) {
         uint32_t seen = atomic_load_explicit(&win->my_ctl->complete_any.value, memory_order_acquire);
         if (rma_exposure_done(win))

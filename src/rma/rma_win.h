@@ -10,6 +10,9 @@
 
 #include <orma.h>
 #include <stddef.h>
+
+struct net_ops;
+struct rma_net;
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -18,8 +21,9 @@ enum rma_path {
     RMA_PATH_DIRECT, /* mapped here: load and store */
     RMA_PATH_CMA,    /* private memory of another process: single-copy syscalls */
     RMA_PATH_DYNAMIC, /* decided per access from the target's region table */
-    RMA_PATH_PART    /* create on private memory whose whole pages were adopted
+    RMA_PATH_PART,   /* create on private memory whose whole pages were adopted
                         (shm_adopt.h): DIRECT inside [lo, hi), CMA elsewhere */
+    RMA_PATH_NET     /* active messages over the net transport (rma_net.h) */
 };
 
 /* A segment of a dynamic-window target mapped here on first access. */
@@ -125,6 +129,8 @@ struct rma_win {
                                     our table, max_attach of them, or NULL */
     struct rma_win_hints hints;
     char *acc_buf;            /* accumulates in chunks (rma_acc.c), or NULL */
+    struct rma_net *net;      /* targets over the net transport (rma_net.h), or NULL */
+    int net_only;             /* every target but this rank is one of them */
 };
 
 /* The handle table: a freed or forged handle is detected, never followed. */
@@ -153,6 +159,12 @@ struct rma_team {
     int rank, size;
     int (*allgather)(void *ctx, const void *mine, size_t len, void *all);
     void *ctx;
+    /* The net transport between the team's ranks (net_ops.h), or NULL;
+     * net_comm is passed to its open.  With it, every other rank is
+     * reached over it (ORMA_TRANSPORT=net) -- except in shared windows,
+     * whose memory every rank must load and store. */
+    const struct net_ops *net;
+    const void *net_comm;
 };
 
 /* Collective over team (NULL: the whole job).  arg_status is the caller's verdict on its own

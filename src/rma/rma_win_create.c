@@ -11,6 +11,7 @@
  * creation count and its job rank, and the names travel in the records. */
 #include "rma_win.h"
 #include "rma_heap.h"
+#include "rma_net.h"
 #include "boot_job.h"
 #include "shm_barrier.h"
 #include "util_config.h"
@@ -294,6 +295,8 @@ void rma_win_release(struct rma_win *win)
     shm_seg_unmap(&win->ctl_seg);
     shm_seg_unmap(&win->data_seg);
     rma_win_unregister(win);
+    if (win->net) /* orma_finalize, or a failed creation: no collective part */
+        rma_net_abandon(win);
     free(win->targets);
     free(win->queue);
     free(win->acc_buf);
@@ -344,7 +347,7 @@ static int rma_win_check_hints(const struct rma_win_hints *h, const struct rma_w
 int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t size, int disp_unit,
                    const struct rma_win_hints *hints, int arg_status, orma_win *handle_p, struct rma_win **win_p)
 {
-    struct rma_team job = {boot_job.rank, boot_job.size, rma_job_allgather, NULL};
+    struct rma_team job = {boot_job.rank, boot_job.size, rma_job_allgather, NULL, NULL, NULL};
     if (!team)
         team = &job;
     orma_win handle = ORMA_WIN_NULL;
@@ -408,8 +411,18 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         win->my_hw_busy = rma_ctl_hw_busy(win->ctl, win->my_ctl);
         status = rma_win_register(win, &handle);
     }
+    if (!status && !team->net && flavor != ORMA_WIN_FLAVOR_SHARED && !rma_win_alone(win) &&
+        !strcmp(util_config.transport, "net"))
+        status = util_error(ORMA_ERR_UNSUPPORTED, "window %u: ORMA_TRANSPORT=net, but no net transport reaches "
+                            "rank %d from rank %d (it comes with liborma-mpi under mpirun)", win->id,
+                            win->rank == 0 ? 1 : 0, win->rank);
     status = rma_win_agree(team, status, "window creation");
     rma_win_unlink_names(win);
+    if (!status && team->net && flavor != ORMA_WIN_FLAVOR_SHARED && !rma_win_alone(win)) {
+        status = rma_net_open(win, team->net, team->net_comm);
+        win->net_only = win->net != NULL; /* every other rank: ORMA_TRANSPORT=net */
+        status = rma_win_agree(team, status, "opening the net transport");
+    }
     if (status)
         goto err_free;
     free(recs);
@@ -433,15 +446,18 @@ err_free:
 
 int rma_win_barrier(struct rma_win *win)
 {
-    if (win->nranks > 1)
+    if (win->nranks > 1 && !win->net_only)
         shm_barrier_wait(rma_ctl_barrier(win->ctl), win->nranks, win->rank, &win->barrier_episode);
     return ORMA_SUCCESS;
 }
 
 int rma_win_free(struct rma_win *win)
 {
-    /* Nobody may still be reading or writing our memory when we unmap. */
+    /* Nobody may still be reading or writing our memory when we unmap:
+     * everything of the net transport delivered, then everybody here. */
+    int status = rma_net_close(win);
+    win->net_only = 0;
     rma_win_barrier(win);
     rma_win_release(win);
-    return ORMA_SUCCESS;
+    return status;
 }

@@ -23,6 +23,14 @@
       "0: defer every operation to the closing synchronization call")           \
     X(MAX_ATTACH, max_attach, UINT, "64",                                       \
       "regions one rank may attach to one dynamic window")                      \
+    X(TRANSPORT, transport, STRING, "auto",                                     \
+      "how ranks reach each other: auto (shared memory on one node, the net " \
+      "transport between nodes) or net (the net transport between every two " \
+      "ranks, shared windows excepted; needs liborma-mpi or mpirun)")         \
+    X(PROGRESS_THREAD, progress_thread, BOOL, "0",                              \
+      "1: a thread handles what arrives over the net transport while the "    \
+      "rank computes or waits outside orma (passive-target progress; under "  \
+      "liborma-mpi it asks MPI for MPI_THREAD_MULTIPLE)")                     \
     X(CHECK, check, BOOL, "0",                                                  \
       "1: also check that origin and target type signatures (sequences of "     \
       "basic types) match, as MPI requires; 0: only that the data sizes match") \

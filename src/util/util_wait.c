@@ -18,6 +18,14 @@ static void util_futex_wait(_Atomic uint32_t *addr, uint32_t expected, uint32_t 
     syscall(SYS_futex, (uint32_t *)addr, FUTEX_WAIT, expected, &ts, NULL, 0);
 }
 
+void (*util_wait_hook)(void);
+
+static uint32_t util_sleep_cap(void)
+{
+    uint32_t cap = util_config.sleep_us ? util_config.sleep_us : 1;
+    return util_wait_hook && cap > UTIL_WAIT_HOOK_US ? UTIL_WAIT_HOOK_US : cap;
+}
+
 void util_wake_slow(struct util_waitword *w)
 {
     syscall(SYS_futex, (uint32_t *)&w->value, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
@@ -27,6 +35,8 @@ void util_wake_slow(struct util_waitword *w)
  * last, 0 once the yielding budget is spent and the caller should sleep. */
 int util_backoff_relax(struct util_backoff *b)
 {
+    if (util_wait_hook)
+        util_wait_hook();
     if (b->phase == 0) {
         if (b->step < util_config.spin) {
             b->step++;
@@ -55,8 +65,10 @@ void util_wait_slow(struct util_waitword *w, uint32_t target)
     while (util_backoff_relax(&b))
         if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
             return;
-    uint32_t sleep_us = util_config.sleep_us ? util_config.sleep_us : 1;
     for (;;) {
+        if (util_wait_hook)
+            util_wait_hook();
+        uint32_t sleep_us = util_sleep_cap();
         atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
         uint32_t v = atomic_load_explicit(&w->value, memory_order_seq_cst);
         if (util_seq_geq(v, target)) {
@@ -74,7 +86,7 @@ void util_backoff_pause(struct util_backoff *b)
     if (util_backoff_relax(b))
         return;
     /* growing sleeps of 10 us steps, up to ORMA_SLEEP_US */
-    uint32_t cap = util_config.sleep_us ? util_config.sleep_us : 1;
+    uint32_t cap = util_sleep_cap();
     if (b->step * 10 < cap)
         b->step++;
     uint32_t us = b->step * 10 < cap ? b->step * 10 : cap;

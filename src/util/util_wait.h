@@ -25,6 +25,13 @@ struct util_waitword {
 /* true when a is at or past b, modulo 2^32 */
 static inline int util_seq_geq(uint32_t a, uint32_t b) { return (int32_t)(a - b) >= 0; }
 
+/* Called over and over by every waiter while it waits, when set: a layer
+ * that must make progress of its own while its rank waits for something
+ * else (the net transport: its target's side) sets it.  Waiters then never
+ * sleep longer than UTIL_WAIT_HOOK_US at a time. */
+extern void (*util_wait_hook)(void);
+#define UTIL_WAIT_HOOK_US 50
+
 void util_wait_slow(struct util_waitword *w, uint32_t target);
 void util_wake_slow(struct util_waitword *w);
 

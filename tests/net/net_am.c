@@ -158,7 +158,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "net_am: rank %d: open failed: %s\n", me, orma_error_message());
         MPI_Abort(MPI_COMM_WORLD, 1);
     }
-    struct net_am_handler h = {.place = place, .deliver = deliver}, hd = {.deliver = deliver_drop};
+    struct net_handler h = {.place = place, .deliver = deliver}, hd = {.deliver = deliver_drop};
     expect(net_am_rank(am), me, "net_am_rank");
     expect(net_am_size(am), nranks, "net_am_size");
     expect(net_am_handle(am, H_DATA, &h), ORMA_SUCCESS, "net_am_handle");

@@ -1,0 +1,69 @@
+/* rma_net.h -- windows whose targets are reached over the net transport
+ * (net_ops.h): targets on other nodes, or every other rank when
+ * ORMA_TRANSPORT=net.  The protocols are those of [004] section 4, where
+ * every synchronization does almost nothing when it opens an epoch and
+ * everything when it closes it:
+ *
+ * - an operation to such a target is only queued (RMA_PATH_NET);
+ * - fence: the closing fence sums, over all ranks, "does rank i have
+ *   operations for rank j" (a reduce-scatter: no barrier anywhere), then
+ *   every origin sends its operations, the last to each target flagged;
+ *   a target returns once as many flagged last operations as the sum said
+ *   have been handled;
+ * - PSCW: post sends each origin a zero-byte message (none with NOCHECK);
+ *   start does nothing; complete waits for those messages, sends its
+ *   operations, the last flagged -- or, to a target it had nothing for, the
+ *   flag alone; wait returns once every origin's flag is in;
+ * - lock: nothing until unlock (or a flush), which sends a lock request and
+ *   waits for the grant, sends the operations with the gets last, the last
+ *   flagged to release the lock; a lone small operation travels inside the
+ *   request.  The target queues a conflicting request in the same ticket
+ *   lock its own rank and the ranks of its node use (rma_lock.h).
+ *
+ * Every flag says "once this many of my operations have been handled
+ * here" (upto): a large payload is delivered when it has landed, which may
+ * be after the small messages sent behind it (net_am.h).
+ *
+ * Unlock and flush wait for the target's acknowledgement (or, when the last
+ * operation is a get, for its data): MPI's unified model lets the target
+ * read its memory right after the origin's unlock and a barrier, so the
+ * operations must be done there, exclusive lock or not.
+ *
+ * Progress: the target handles what arrives whenever this rank waits in
+ * orma (util_wait's hook) and in every synchronization call. */
+#ifndef ORMA_RMA_NET_H
+#define ORMA_RMA_NET_H
+
+#include "net_ops.h"
+#include "rma_win.h"
+
+/* Open the endpoint of a window being created (collective over its
+ * ranks); its targets other than this rank become RMA_PATH_NET. */
+int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *comm);
+/* Collective: everything in flight delivered, then freed. */
+int rma_net_close(struct rma_win *win);
+/* Local: freed at once (orma_finalize, a failed creation). */
+void rma_net_abandon(struct rma_win *win);
+
+/* Queue an operation to a net target (rma_comm_slow). */
+int rma_net_queue(struct rma_win *win, const struct rma_op *op);
+
+/* The synchronizations' net parts (rma_fence.c, rma_pscw.c,
+ * rma_passive.c call them when win->net is set). */
+int rma_net_fence(struct rma_win *win, int closes);
+int rma_net_post(struct rma_win *win, const int *ranks, int n, int assert);
+int rma_net_complete(struct rma_win *win);
+int rma_net_exposure_done(struct rma_win *win);
+/* lock: the type taken, 0 with NOCHECK. */
+int rma_net_unlock(struct rma_win *win, int target, int lock);
+int rma_net_flush(struct rma_win *win, int target); /* target < 0: all */
+
+/* Handle what has arrived for every window, without waiting. */
+void rma_net_poll(void);
+
+/* Set by a face whose transport may be called from a second thread
+ * (liborma-mpi under MPI_THREAD_MULTIPLE): ORMA_PROGRESS_THREAD=1 then
+ * starts one with the first net window. */
+extern int rma_net_thread_ok;
+
+#endif

@@ -1,0 +1,180 @@
+/* rma_net_impl.h -- the net transport's side of a window, inside rma:
+ * what travels (requests origin -> target, responses back), the state of
+ * a window's endpoint, and the functions its files share:
+ *   rma_net.c         progress, the progress thread, entry points, endpoint
+ *   rma_net_target.c  what a target does with a request
+ *   rma_net_origin.c  operations sent, responses received
+ *   rma_net_sync.c    the protocols of rma_net.h
+ * Every function here runs with rma_net_mu held (rma_net.c). */
+#ifndef ORMA_RMA_NET_IMPL_H
+#define ORMA_RMA_NET_IMPL_H
+
+#include "rma_net.h"
+#include "rma_comm.h"
+
+#include <orma.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum { RMA_NET_H_REQ = 0, RMA_NET_H_RSP = 1 }; /* handler numbers */
+
+/* What an origin sends a target (struct rma_net_req.kind). */
+enum { RMA_NET_SYNC, RMA_NET_PUT, RMA_NET_GET, RMA_NET_ACC, RMA_NET_CAS, RMA_NET_TYPE };
+/* What a target sends an origin (struct rma_net_rsp.kind). */
+enum { RMA_NET_REPLY, RMA_NET_POST, RMA_NET_GRANT, RMA_NET_ACK, RMA_NET_ERR };
+
+/* What a target does once upto of the origin's operations are handled. */
+#define RMA_NET_F_FENCE 1u   /* the origin's last of a fence epoch */
+#define RMA_NET_F_DONE 2u    /* its last of a PSCW access epoch (complete) */
+#define RMA_NET_F_RELEASE 4u /* release the lock it holds here */
+#define RMA_NET_F_ACK 8u     /* acknowledge */
+#define RMA_NET_F_GRANT 16u  /* say that the lock is granted */
+
+struct rma_net_req {
+    uint8_t kind;
+    uint8_t op;         /* ACC: enum orma_op */
+    uint8_t lock;       /* 0, or the ORMA_LOCK_* to hold before anything else */
+    uint8_t flags;      /* RMA_NET_F_* */
+    uint16_t typeid_;   /* ACC, CAS */
+    uint8_t has_origin; /* ACC: 0 without origin data (NO_OP) */
+    uint8_t pad;
+    uint32_t tid;       /* typed: the target layout, as the origin numbered
+                           it (TYPE: the number it gives); else 0 */
+    uint32_t pad2;
+    uint64_t offset, len; /* the bytes reached at the target */
+    uint64_t upto;      /* the flags act once this many of the origin's
+                           operations (this one included) are handled */
+    uint64_t token;     /* GET, ACC with a result, CAS: where the reply goes,
+                           an address at the origin (odd: a struct
+                           rma_net_unpack, plus one); else 0 */
+    uint64_t tcount;    /* typed: elements of the target layout */
+    int64_t torigin;    /* typed: where its origin is, from offset */
+};
+_Static_assert(sizeof(struct rma_net_req) <= 64, "a request header fits net_am's");
+
+/* Typed data coming back (get, get_accumulate): packed on the wire,
+ * unpacked into the origin's layout when it lands. */
+struct rma_net_unpack {
+    void *dst;
+    size_t count, len;
+    orma_type type;
+    _Alignas(16) unsigned char buf[];
+};
+
+/* A layout sent to a target once ([004] section 6: cached there). */
+struct rma_net_tsent {
+    orma_type type;
+    int target;
+    uint32_t id;
+};
+
+struct rma_net_rsp {
+    uint8_t kind;
+    uint8_t pad[3];
+    int32_t status; /* ERR */
+    uint64_t token; /* REPLY */
+};
+
+struct rma_net_action {
+    uint64_t upto;
+    uint32_t flags;
+};
+
+/* A request that waits at the target for its lock, kept whole. */
+struct rma_net_parked {
+    struct rma_net_req req;
+    size_t len;
+    unsigned char data[];
+};
+
+/* A response waiting to be sent: handlers never send (a send may progress,
+ * and so run handlers inside handlers); rma_net_progress sends these. */
+struct rma_net_out {
+    int dst;
+    struct rma_net_rsp rsp;
+    const void *data;
+    size_t len;
+    void *owned; /* freed once the send no longer needs it */
+};
+
+enum { RMA_NET_UNLOCKED, RMA_NET_WAITING, RMA_NET_HELD };
+
+struct rma_net_peer {
+    /* this rank as origin, the peer as target */
+    uint64_t ops_out;   /* operations sent to it */
+    uint32_t posts_in;  /* its posts received */
+    uint32_t acks_in, acks_want;
+    uint8_t granted;    /* the lock of this epoch is held there */
+    /* this rank as target, the peer as origin */
+    uint64_t ops_in;    /* its operations handled here */
+    uint32_t done_in;   /* its completes received */
+    struct rma_net_action *act;
+    size_t nact, capact;
+    uint8_t lock_state; /* RMA_NET_UNLOCKED, WAITING, HELD */
+    uint8_t lock_type;
+    uint64_t ticket;
+    struct rma_net_parked *parked;
+    orma_type *types;   /* the layouts it sent, by its number - 1 */
+    size_t ntypes, captypes;
+};
+
+struct rma_net {
+    const struct net_ops *ops;
+    struct net_ep *ep;
+    struct rma_win *win;
+    struct rma_net_peer *peer;
+    struct rma_op *queue; /* operations of the open epoch, in issue order */
+    size_t nqueued, capqueue;
+    uint64_t fence_expect, fence_in;
+    uint64_t replies_pending;
+    int status;         /* the first error a target reported */
+    uint32_t nwaiting;  /* lock requests waiting here */
+    struct rma_net_out *out;
+    size_t nout, capout;
+    void **scratch;     /* reply buffers to free after the next flush */
+    size_t nscratch, capscratch;
+    void **held;        /* large payloads' buffers (rma_net_scratch_new) */
+    size_t nheld, capheld;
+    struct rma_net_tsent *tsent; /* layouts sent, held until the window goes */
+    size_t ntsent, captsent;
+    struct rma_net *next;
+};
+
+/* Grow *p (cap entries of size bytes) to hold need; says so when it cannot. */
+int rma_net_grow(void **p, size_t *cap, size_t need, size_t size);
+
+/* rma_net_target.c */
+/* Queue a response to dst (sent by rma_net_progress; owned: freed once
+ * the send needs it no more). */
+void rma_net_respond(struct rma_net *n, int dst, int kind, uint64_t token, const void *data, size_t len,
+                     void *owned, int status);
+void *rma_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t len);
+void rma_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len);
+void rma_net_locks(struct rma_net *n);
+
+/* rma_net_origin.c */
+void *rma_net_rsp_place(void *arg, int src, const void *hdr, size_t hlen, size_t len);
+void rma_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len);
+void rma_net_unpacked(uint64_t token, const void *data, size_t len);
+int rma_net_queue_(struct rma_win *win, const struct rma_op *op);
+int rma_net_send_sync(struct rma_net *n, int target, int lock, uint32_t flags);
+int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32_t flags);
+void rma_net_op_sent(const struct rma_op *op);
+int rma_net_send_target(struct rma_net *n, int target, uint32_t flags, int gets_last, int *last_get_p);
+int rma_net_has_ops(const struct rma_net *n, int target);
+
+/* rma_net.c */
+int rma_net_send_out(struct rma_net *n);
+int rma_net_flush_sends(struct rma_net *n);
+void rma_net_wait(struct rma_net *n, int (*cond)(struct rma_net *, long), long arg);
+int rma_net_take_status(struct rma_net *n, int status);
+
+/* rma_net_sync.c: the entry points' bodies */
+int rma_net_fence_(struct rma_win *win, int closes);
+int rma_net_post_(struct rma_win *win, const int *ranks, int n_ranks, int assert);
+int rma_net_complete_(struct rma_win *win);
+int rma_net_exposure_done_(struct rma_win *win);
+int rma_net_unlock_(struct rma_win *win, int target, int lock);
+int rma_net_flush_(struct rma_win *win, int target);
+
+#endif

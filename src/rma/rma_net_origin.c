@@ -1,0 +1,302 @@
+/* rma_net_origin.c -- an origin's side of the net transport: operations
+ * queued until their epoch closes, sent as requests (typed ones packed,
+ * their target layout sent once and cached there), and the responses that
+ * come back. */
+#include "rma_net_impl.h"
+#include "dtype_derived.h"
+#include "dtype_iter.h"
+#include "dtype_serial.h"
+#include "dtype_type.h"
+#include "util_status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void *rma_net_rsp_place(void *arg, int src, const void *hdr, size_t hlen, size_t len)
+{
+    (void)arg;
+    (void)src;
+    struct rma_net_rsp r;
+    if (hlen != sizeof r)
+        return NULL;
+    memcpy(&r, hdr, sizeof r);
+    if (r.kind != RMA_NET_REPLY)
+        return NULL;
+    if (r.token & 1) {
+        struct rma_net_unpack *u = (struct rma_net_unpack *)(uintptr_t)(r.token - 1);
+        return len == u->len ? u->buf : NULL;
+    }
+    return (void *)(uintptr_t)r.token;
+}
+
+/* Typed data back from a target: into the origin's layout. */
+void rma_net_unpacked(uint64_t token, const void *data, size_t len)
+{
+    struct rma_net_unpack *u = (struct rma_net_unpack *)(uintptr_t)(token - 1);
+    if (data && len == u->len)
+        dtype_unpack(u->dst, u->count, u->type, 0, len, data);
+    dtype_release(u->type);
+    free(u);
+}
+
+void rma_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len)
+{
+    struct rma_net *n = arg;
+    struct rma_net_rsp r;
+    if (hlen != sizeof r) {
+        util_error(ORMA_ERR_PEER, "window %u: a response of %zu bytes from rank %d", n->win->id, hlen, src);
+        return;
+    }
+    memcpy(&r, hdr, sizeof r);
+    struct rma_net_peer *p = &n->peer[src];
+    switch (r.kind) {
+    case RMA_NET_REPLY:
+        if (r.token & 1)
+            rma_net_unpacked(r.token, data, len);
+        else if (len && data && data != (void *)(uintptr_t)r.token)
+            memcpy((void *)(uintptr_t)r.token, data, len);
+        n->replies_pending--;
+        break;
+    case RMA_NET_POST:
+        p->posts_in++;
+        break;
+    case RMA_NET_GRANT:
+        p->granted = 1;
+        break;
+    case RMA_NET_ACK:
+        p->acks_in++;
+        break;
+    default:
+        if (!n->status)
+            n->status = util_error(r.status ? r.status : ORMA_ERR_PEER,
+                                   "window %u: rank %d could not carry out an operation of rank %d (%s)",
+                                   n->win->id, src, n->win->rank, orma_strerror(r.status));
+        break;
+    }
+}
+
+int rma_net_queue_(struct rma_win *win, const struct rma_op *op)
+{
+    struct rma_net *n = win->net;
+    int status = rma_net_grow((void **)&n->queue, &n->capqueue, n->nqueued + 1, sizeof *n->queue);
+    if (status)
+        return status;
+    n->queue[n->nqueued++] = *op;
+    orma_type types[3] = {op->otype, op->ttype, op->rtype};
+    for (int i = 0; i < 3 && op->ttype; i++) /* the user may free them before the epoch ends */
+        if (types[i])
+            dtype_hold(types[i]);
+    return ORMA_SUCCESS;
+}
+
+int rma_net_send_sync(struct rma_net *n, int target, int lock, uint32_t flags)
+{
+    struct rma_net_req q = {.kind = RMA_NET_SYNC, .lock = (uint8_t)lock, .flags = (uint8_t)flags,
+                            .upto = n->peer[target].ops_out};
+    return n->ops->send(n->ep, target, RMA_NET_H_REQ, &q, sizeof q, NULL, 0);
+}
+
+/* The number of layout t at target, sent there first if it is new. */
+static int rma_net_type_id(struct rma_net *n, int target, orma_type t, uint32_t *id_p)
+{
+    for (size_t i = 0; i < n->ntsent; i++)
+        if (n->tsent[i].type == t && n->tsent[i].target == target) {
+            *id_p = n->tsent[i].id;
+            return ORMA_SUCCESS;
+        }
+    size_t len = 0;
+    dtype_serialize(t, NULL, 0, &len);
+    if (len > n->ops->eager) /* it must arrive before what uses it: one eager message */
+        return util_error(ORMA_ERR_UNSUPPORTED, "window %u: a target layout of %zu bytes serialized is more "
+                          "than the net transport sends ahead (%zu)", n->win->id, len, n->ops->eager);
+    unsigned char *buf = malloc(len ? len : 1);
+    int status = buf ? dtype_serialize(t, buf, len, &len) : util_error(ORMA_ERR_NOMEM, "out of memory");
+    if (!status)
+        status = rma_net_grow((void **)&n->tsent, &n->captsent, n->ntsent + 1, sizeof *n->tsent);
+    uint32_t id = 0;
+    for (size_t i = 0; i < n->ntsent; i++)
+        if (n->tsent[i].target == target && n->tsent[i].id > id)
+            id = n->tsent[i].id;
+    struct rma_net_req q = {.kind = RMA_NET_TYPE, .tid = id + 1};
+    if (!status)
+        status = n->ops->send(n->ep, target, RMA_NET_H_REQ, &q, sizeof q, buf, len);
+    free(buf);
+    if (status)
+        return status;
+    dtype_hold(t);
+    n->tsent[n->ntsent++] = (struct rma_net_tsent){t, target, q.tid};
+    *id_p = q.tid;
+    return ORMA_SUCCESS;
+}
+
+/* A buffer the sends of this epoch use, freed after its closing flush. */
+static void *rma_net_epoch_buffer(struct rma_net *n, size_t len)
+{
+    if (rma_net_grow((void **)&n->scratch, &n->capscratch, n->nscratch + 1, sizeof *n->scratch))
+        return NULL;
+    void *b = malloc(len ? len : 1);
+    if (b)
+        n->scratch[n->nscratch++] = b;
+    return b;
+}
+
+/* Where typed data of len bytes coming back goes: a record to unpack it
+ * into (dst, count, type), as an odd token. */
+static int rma_net_unpack_token(void *dst, size_t count, orma_type type, size_t len, uint64_t *token_p)
+{
+    struct rma_net_unpack *u = malloc(sizeof *u + (len ? len : 1));
+    if (!u)
+        return util_error(ORMA_ERR_NOMEM, "out of memory for %zu bytes of typed data", len);
+    u->dst = dst;
+    u->count = count;
+    u->len = len;
+    u->type = type;
+    dtype_hold(type);
+    *token_p = (uintptr_t)u + 1;
+    return ORMA_SUCCESS;
+}
+
+/* The typed parts of op's request: the layout's number, and the data
+ * packed (put, accumulate) or the record its reply unpacks into. */
+static int rma_net_typed_req(struct rma_net *n, const struct rma_op *op, struct rma_net_req *q, const void **data_p,
+                             size_t *len_p)
+{
+    int status = rma_net_type_id(n, op->target, op->ttype, &q->tid);
+    size_t dsize = op->ttype->size * op->tcount;
+    q->tcount = op->tcount;
+    q->torigin = op->torigin;
+    if (status)
+        return status;
+    if ((op->kind == RMA_OP_PUT || op->kind == RMA_OP_ACC) && op->origin && op->otype) {
+        void *packed = rma_net_epoch_buffer(n, dsize);
+        if (!packed)
+            return util_error(ORMA_ERR_NOMEM, "out of memory packing %zu bytes", dsize);
+        dtype_pack(op->origin, op->ocount, op->otype, 0, dsize, packed);
+        *data_p = packed;
+        *len_p = dsize;
+    }
+    if (op->kind == RMA_OP_GET)
+        status = rma_net_unpack_token(op->origin, op->ocount, op->otype, dsize, &q->token);
+    else if (op->kind == RMA_OP_ACC && op->result && op->rtype)
+        status = rma_net_unpack_token(op->result, op->rcount, op->rtype, dsize, &q->token);
+    return status;
+}
+
+/* Send one queued operation to its target, with lock (0 or a lock type to
+ * take first) and flags. */
+int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32_t flags)
+{
+    struct rma_net_peer *p = &n->peer[op->target];
+    struct rma_net_req q = {.lock = (uint8_t)lock,
+                            .flags = (uint8_t)flags,
+                            .offset = op->offset,
+                            .len = op->len};
+    const void *data = NULL;
+    size_t len = 0;
+    unsigned char pair[2 * 16];
+    switch (op->kind) {
+    case RMA_OP_PUT:
+        q.kind = RMA_NET_PUT;
+        data = op->origin;
+        len = op->len;
+        break;
+    case RMA_OP_GET:
+        q.kind = RMA_NET_GET;
+        q.token = (uintptr_t)op->origin;
+        break;
+    case RMA_OP_ACC:
+        q.kind = RMA_NET_ACC;
+        q.op = op->op;
+        q.typeid_ = op->typeid_;
+        q.has_origin = op->origin != NULL;
+        q.token = (uintptr_t)op->result;
+        data = op->origin;
+        len = op->origin ? op->len : 0;
+        break;
+    default: /* CAS: the new element, then the one to compare with */
+        if (op->len > sizeof pair / 2)
+            return util_error(ORMA_ERR_ARG, "compare-and-swap of %zu bytes", op->len);
+        q.kind = RMA_NET_CAS;
+        q.typeid_ = op->typeid_;
+        q.has_origin = 1;
+        q.token = (uintptr_t)op->result;
+        memcpy(pair, op->origin, op->len);
+        memcpy(pair + op->len, op->compare, op->len);
+        data = pair;
+        len = 2 * op->len;
+        break;
+    }
+    if (op->ttype) {
+        int status = rma_net_typed_req(n, op, &q, &data, &len);
+        if (status) { /* the flags still go: the target counts on them */
+            if (q.token & 1)
+                rma_net_unpacked(q.token, NULL, 0);
+            int rc = flags ? rma_net_send_sync(n, op->target, lock, flags) : ORMA_SUCCESS;
+            return status ? status : rc;
+        }
+    }
+    q.upto = ++p->ops_out;
+    if (q.token)
+        n->replies_pending++;
+    return n->ops->send(n->ep, op->target, RMA_NET_H_REQ, &q, sizeof q, data, len);
+}
+
+
+/* What the queue held for a sent operation, let go. */
+void rma_net_op_sent(const struct rma_op *op)
+{
+    orma_type types[3] = {op->otype, op->ttype, op->rtype};
+    for (int i = 0; i < 3 && op->ttype; i++)
+        if (types[i])
+            dtype_release(types[i]);
+}
+
+/* Send the queued operations to target (gets_last: gets after the rest,
+ * [004]'s lock epochs), the last with flags -- or the flags alone when
+ * there is none and flags is not 0 -- and drop them from the queue.
+ * *last_get_p: the last one sent was a get (its data acknowledges it). */
+int rma_net_send_target(struct rma_net *n, int target, uint32_t flags, int gets_last, int *last_get_p)
+{
+    int status = ORMA_SUCCESS;
+    size_t count = 0, last = SIZE_MAX;
+    for (int pass = 0; pass < 1 + gets_last; pass++)
+        for (size_t i = 0; i < n->nqueued; i++) {
+            const struct rma_op *op = &n->queue[i];
+            if (op->target != target || (gets_last && (op->kind == RMA_OP_GET) != pass))
+                continue;
+            count++;
+            last = i;
+        }
+    if (last_get_p)
+        *last_get_p = count && n->queue[last].kind == RMA_OP_GET;
+    for (int pass = 0; pass < 1 + gets_last; pass++)
+        for (size_t i = 0; i < n->nqueued; i++) {
+            const struct rma_op *op = &n->queue[i];
+            if (op->target != target || (gets_last && (op->kind == RMA_OP_GET) != pass))
+                continue;
+            int rc = rma_net_send_op(n, op, 0, i == last ? flags : 0);
+            if (!status)
+                status = rc;
+        }
+    if (!count && flags) {
+        int rc = rma_net_send_sync(n, target, 0, flags);
+        if (!status)
+            status = rc;
+    }
+    size_t keep = 0;
+    for (size_t i = 0; i < n->nqueued; i++)
+        if (n->queue[i].target != target)
+            n->queue[keep++] = n->queue[i];
+        else
+            rma_net_op_sent(&n->queue[i]);
+    n->nqueued = keep;
+    return status;
+}
+
+int rma_net_has_ops(const struct rma_net *n, int target)
+{
+    for (size_t i = 0; i < n->nqueued; i++)
+        if (n->queue[i].target == target)
+            return 1;
+    return 0;
+}

@@ -1,0 +1,191 @@
+/* rma_net_sync.c -- the synchronizations over the net transport, as
+ * rma_net.h and [004] section 4 say. */
+#include "rma_net_impl.h"
+#include "util_status.h"
+#include "util_wait.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static int rma_net_replies_in(struct rma_net *n, long arg)
+{
+    (void)arg;
+    return n->replies_pending == 0;
+}
+
+static int rma_net_acks_in(struct rma_net *n, long t)
+{
+    return n->replies_pending == 0 && util_seq_geq(n->peer[t].acks_in, n->peer[t].acks_want);
+}
+
+static int rma_net_granted(struct rma_net *n, long t) { return n->peer[t].granted; }
+
+static int rma_net_posted(struct rma_net *n, long t)
+{
+    return util_seq_geq(n->peer[t].posts_in, n->win->targets[t].post_expected);
+}
+
+static int rma_net_fenced(struct rma_net *n, long arg)
+{
+    (void)arg;
+    return n->fence_in >= n->fence_expect && n->replies_pending == 0;
+}
+
+/* The first error a target reported, once. */
+int rma_net_take_status(struct rma_net *n, int status)
+{
+    int s = n->status;
+    n->status = ORMA_SUCCESS;
+    return status ? status : s;
+}
+
+int rma_net_fence_(struct rma_win *win, int closes)
+{
+    struct rma_net *n = win->net;
+    if (!closes)
+        return ORMA_SUCCESS; /* opening: nothing at all ([004] 4.1) */
+    uint32_t *counts = calloc((size_t)win->nranks, sizeof *counts), mine = 0;
+    if (!counts)
+        return util_error(ORMA_ERR_NOMEM, "window %u: fence: out of memory", win->id);
+    for (size_t i = 0; i < n->nqueued; i++)
+        counts[n->queue[i].target] = 1;
+    int status = n->ops->sum_scatter(n->ep, counts, &mine);
+    n->fence_expect += mine;
+    for (int r = 0; r < win->nranks; r++) {
+        if (!counts[r])
+            continue;
+        int rc = rma_net_send_target(n, r, RMA_NET_F_FENCE, 0, NULL);
+        if (!status)
+            status = rc;
+    }
+    free(counts);
+    rma_net_wait(n, rma_net_fenced, 0);
+    int rc = rma_net_flush_sends(n);
+    return rma_net_take_status(n, status ? status : rc);
+}
+
+int rma_net_post_(struct rma_win *win, const int *ranks, int n_ranks, int assert)
+{
+    struct rma_net *n = win->net;
+    int status = ORMA_SUCCESS;
+    if (assert & ORMA_MODE_NOCHECK)
+        return status;
+    for (int i = 0; i < n_ranks; i++) {
+        if (win->targets[ranks[i]].path != RMA_PATH_NET)
+            continue;
+        rma_net_respond(n, ranks[i], RMA_NET_POST, 0, NULL, 0, NULL, 0);
+    }
+    int rc = rma_net_send_out(n);
+    return status ? status : rc;
+}
+
+int rma_net_complete_(struct rma_win *win)
+{
+    struct rma_net *n = win->net;
+    int status = ORMA_SUCCESS;
+    for (int r = 0; r < win->nranks; r++) {
+        struct rma_target *t = &win->targets[r];
+        if (!t->in_access || t->path != RMA_PATH_NET)
+            continue;
+        if (!win->nocheck)
+            rma_net_wait(n, rma_net_posted, r);
+        int rc = rma_net_send_target(n, r, RMA_NET_F_DONE, 0, NULL);
+        if (!status)
+            status = rc;
+    }
+    rma_net_wait(n, rma_net_replies_in, 0);
+    int rc = rma_net_flush_sends(n);
+    return rma_net_take_status(n, status ? status : rc);
+}
+
+int rma_net_exposure_done_(struct rma_win *win)
+{
+    struct rma_net *n = win->net;
+    rma_net_poll();
+    for (int r = 0; r < win->nranks; r++) {
+        struct rma_target *o = &win->targets[r];
+        if (o->in_exposure && o->path == RMA_PATH_NET && !util_seq_geq(n->peer[r].done_in, o->complete_expected))
+            return 0;
+    }
+    rma_net_flush_sends(n); /* our replies' data out before the user may change it */
+    return 1;
+}
+
+/* The operations queued for target in a passive epoch with lock (a lock
+ * type, 0 with NOCHECK), done there: the lock taken first when needed,
+ * the last flagged with flags | ACK (none when it is a get), and waited
+ * for. */
+static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint32_t flags)
+{
+    struct rma_net *n = win->net;
+    struct rma_net_peer *p = &n->peer[target];
+    int status = ORMA_SUCCESS, last_get = 0;
+    if (lock && !p->granted) {
+        /* [004] 4.3: a lone operation that fits a message travels inside
+         * the lock request; else ask, and wait for the grant. */
+        size_t idx = SIZE_MAX, count = 0;
+        for (size_t i = 0; i < n->nqueued; i++)
+            if (n->queue[i].target == target)
+                idx = i, count++;
+        if (count == 1 && (flags & RMA_NET_F_RELEASE) && n->queue[idx].len <= n->ops->eager - 64) {
+            const struct rma_op *op = &n->queue[idx];
+            int get = op->kind == RMA_OP_GET || op->result;
+            if (!get)
+                p->acks_want++;
+            status = rma_net_send_op(n, op, lock, flags | (get ? 0 : RMA_NET_F_ACK));
+            rma_net_op_sent(op);
+            n->nqueued--;
+            memmove(n->queue + idx, n->queue + idx + 1, (n->nqueued - idx) * sizeof *n->queue);
+            rma_net_wait(n, rma_net_acks_in, target);
+            p->granted = 0;
+            return status;
+        }
+        if (!count && (flags & RMA_NET_F_RELEASE))
+            return ORMA_SUCCESS; /* nothing was done there: nothing to do */
+        status = rma_net_send_sync(n, target, lock, RMA_NET_F_GRANT);
+        rma_net_wait(n, rma_net_granted, target);
+    }
+    if (!lock)
+        flags &= ~RMA_NET_F_RELEASE;
+    if (!rma_net_has_ops(n, target)) {
+        if (flags) /* release: no acknowledgement needed, nothing was pending */
+            status = rma_net_send_sync(n, target, 0, flags);
+    } else {
+        int rc = rma_net_send_target(n, target, flags, 1, &last_get);
+        if (!last_get) {
+            rc = rc ? rc : rma_net_send_sync(n, target, 0, RMA_NET_F_ACK);
+            p->acks_want++;
+        }
+        if (!status)
+            status = rc;
+        rma_net_wait(n, rma_net_acks_in, target);
+    }
+    if (flags & RMA_NET_F_RELEASE)
+        p->granted = 0;
+    return status;
+}
+
+int rma_net_unlock_(struct rma_win *win, int target, int lock)
+{
+    int status = rma_net_passive_send(win, target, lock, RMA_NET_F_RELEASE);
+    int rc = rma_net_flush_sends(win->net);
+    return rma_net_take_status(win->net, status ? status : rc);
+}
+
+int rma_net_flush_(struct rma_win *win, int target)
+{
+    struct rma_net *n = win->net;
+    int status = ORMA_SUCCESS;
+    for (int r = target < 0 ? 0 : target; r < (target < 0 ? win->nranks : target + 1); r++) {
+        if (win->targets[r].path != RMA_PATH_NET || !rma_net_has_ops(n, r))
+            continue;
+        struct rma_target *t = &win->targets[r];
+        int all = RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK_ALL;
+        int lock = all ? (win->nocheck ? 0 : ORMA_LOCK_SHARED) : (t->lock_held ? t->lock_type : 0);
+        int rc = rma_net_passive_send(win, r, lock, 0);
+        if (!status)
+            status = rc;
+    }
+    int rc = rma_net_flush_sends(n);
+    return rma_net_take_status(n, status ? status : rc);
+}

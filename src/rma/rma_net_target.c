@@ -1,0 +1,320 @@
+/* rma_net_target.c -- what a target does with the requests of the net
+ * transport: operations on its own memory (accumulates with the shm
+ * path's rules), the lock it holds for an origin in the ticket lock its
+ * own rank uses, the layouts an origin sent, and the flags that end an
+ * origin's epoch here once all of its operations are in. */
+#include "rma_net_impl.h"
+#include "rma_acc.h"
+#include "rma_lock.h"
+#include "dtype_derived.h"
+#include "dtype_iter.h"
+#include "dtype_serial.h"
+#include "dtype_type.h"
+#include "util_status.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void rma_net_respond(struct rma_net *n, int dst, int kind, uint64_t token, const void *data, size_t len,
+                            void *owned, int status)
+{
+    if (rma_net_grow((void **)&n->out, &n->capout, n->nout + 1, sizeof *n->out)) {
+        free(owned);
+        return; /* the origin will wait: said already, loudly */
+    }
+    struct rma_net_out *o = &n->out[n->nout++];
+    memset(o, 0, sizeof *o);
+    o->dst = dst;
+    o->rsp.kind = (uint8_t)kind;
+    o->rsp.status = status;
+    o->rsp.token = token;
+    o->data = data;
+    o->len = len;
+    o->owned = owned;
+}
+
+/* Where the bytes [offset, offset + len) of our own window are, or NULL
+ * after saying why (naming the origin). */
+static char *rma_net_local(struct rma_net *n, int src, const struct rma_net_req *q, struct rma_where *w)
+{
+    struct rma_win *win = n->win;
+    if (q->len > SIZE_MAX || q->offset > SIZE_MAX ||
+        rma_where_resolve(win, win->rank, (size_t)q->len, (size_t)q->offset, w) != ORMA_SUCCESS)
+        goto bad;
+    if (win->targets[win->rank].path != RMA_PATH_DYNAMIC &&
+        (q->offset > win->size || q->len > win->size - q->offset))
+        goto bad;
+    if (w->path != RMA_PATH_DIRECT) { /* our own private memory: our address */
+        w->path = RMA_PATH_DIRECT;
+        w->ptr = (char *)w->raddr;
+    }
+    return w->ptr;
+bad:
+    util_error(ORMA_ERR_RANGE, "window %u: rank %d's access of %llu bytes at %llu lies outside rank %d's window",
+               win->id, src, (unsigned long long)q->len, (unsigned long long)q->offset, win->rank);
+    rma_net_respond(n, src, RMA_NET_ERR, 0, NULL, 0, NULL, ORMA_ERR_RANGE);
+    return NULL;
+}
+
+static void rma_net_release(struct rma_net *n, struct rma_net_peer *p)
+{
+    if (p->lock_state == RMA_NET_HELD)
+        rma_lock_release(n->win->my_ctl, p->lock_type);
+    p->lock_state = RMA_NET_UNLOCKED;
+}
+
+/* Carry out src's actions whose operations are all in. */
+static void rma_net_actions(struct rma_net *n, int src)
+{
+    struct rma_net_peer *p = &n->peer[src];
+    while (p->nact && p->act[0].upto <= p->ops_in) {
+        uint32_t f = p->act[0].flags;
+        memmove(p->act, p->act + 1, (p->nact - 1) * sizeof *p->act);
+        p->nact--;
+        if (f & RMA_NET_F_FENCE)
+            n->fence_in++;
+        if (f & RMA_NET_F_DONE)
+            p->done_in++;
+        if (f & RMA_NET_F_RELEASE)
+            rma_net_release(n, p);
+        if (f & RMA_NET_F_GRANT)
+            rma_net_respond(n, src, RMA_NET_GRANT, 0, NULL, 0, NULL, 0);
+        if (f & RMA_NET_F_ACK)
+            rma_net_respond(n, src, RMA_NET_ACK, 0, NULL, 0, NULL, 0);
+    }
+}
+
+/* An accumulate or compare-and-swap of src's on our memory at w, with the
+ * shm path's rules (stripes, hardware atomics: rma_acc.c) -- as if our own
+ * rank were its origin.  A result goes back to src. */
+static void rma_net_apply_acc(struct rma_net *n, int src, const struct rma_net_req *q, const void *data,
+                              const struct rma_where *w)
+{
+    struct rma_win *win = n->win;
+    void *result = NULL;
+    if (q->token && !(result = malloc((size_t)q->len))) {
+        util_error(ORMA_ERR_NOMEM, "window %u: no memory for the result of rank %d's accumulate", win->id, src);
+        rma_net_respond(n, src, RMA_NET_ERR, 0, NULL, 0, NULL, ORMA_ERR_NOMEM);
+        rma_net_respond(n, src, RMA_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
+        return;
+    }
+    struct rma_op op = {.kind = q->kind == RMA_NET_CAS ? RMA_OP_CAS : RMA_OP_ACC,
+                        .op = q->op,
+                        .typeid_ = q->typeid_,
+                        .target = win->rank,
+                        .origin = q->has_origin ? (void *)data : NULL,
+                        .result = result,
+                        .compare = q->kind == RMA_NET_CAS ? (const char *)data + q->len : NULL,
+                        .len = (size_t)q->len,
+                        .offset = (size_t)q->offset};
+    int status = rma_acc_execute_plain(win, &op, w);
+    if (status)
+        rma_net_respond(n, src, RMA_NET_ERR, 0, NULL, 0, NULL, status);
+    if (result)
+        rma_net_respond(n, src, RMA_NET_REPLY, q->token, result, (size_t)q->len, result, 0);
+}
+
+/* A layout src sent (TYPE): kept under its number. */
+static void rma_net_type_in(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len)
+{
+    struct rma_net_peer *p = &n->peer[src];
+    orma_type t = NULL;
+    if (q->tid != p->ntypes + 1 || dtype_deserialize(data, len, &t) != ORMA_SUCCESS ||
+        rma_net_grow((void **)&p->types, &p->captypes, p->ntypes + 1, sizeof *p->types)) {
+        util_error(ORMA_ERR_PEER, "window %u: rank %d sent layout %u, which rank %d cannot take (%s)", n->win->id,
+                   src, q->tid, n->win->rank, orma_error_message());
+        if (t)
+            orma_type_free(&t);
+        return;
+    }
+    p->types[p->ntypes++] = t;
+}
+
+static orma_type rma_net_type_of(struct rma_net *n, int src, uint32_t tid)
+{
+    struct rma_net_peer *p = &n->peer[src];
+    return tid >= 1 && tid <= p->ntypes ? p->types[tid - 1] : NULL;
+}
+
+/* A typed request of src on our memory at w (its reach checked). */
+static void rma_net_typed(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len,
+                          const struct rma_where *w)
+{
+    struct rma_win *win = n->win;
+    orma_type tt = rma_net_type_of(n, src, q->tid);
+    size_t dsize = 0;
+    int status = ORMA_SUCCESS;
+    if (!tt || __builtin_mul_overflow(tt->size, (size_t)q->tcount, &dsize) ||
+        ((q->kind == RMA_NET_PUT || (q->kind == RMA_NET_ACC && q->has_origin)) && len != dsize))
+        status = util_error(ORMA_ERR_PEER, "window %u: rank %d's typed operation names layout %u and %llu "
+                            "elements, which do not match its %zu bytes", win->id, src, q->tid,
+                            (unsigned long long)q->tcount, len);
+    char *tbase = w->ptr + q->torigin;
+    void *out = NULL;
+    if (!status && (q->kind == RMA_NET_GET || q->token) && !(out = malloc(dsize ? dsize : 1)))
+        status = util_error(ORMA_ERR_NOMEM, "window %u: no memory for rank %d's typed reply", win->id, src);
+    if (!status && q->kind == RMA_NET_PUT)
+        dtype_unpack(tbase, (size_t)q->tcount, tt, 0, dsize, data);
+    else if (!status && q->kind == RMA_NET_GET)
+        dtype_pack(tbase, (size_t)q->tcount, tt, 0, dsize, out);
+    else if (!status) {
+        orma_type basic = &orma_predefined_types.types[q->typeid_];
+        struct rma_op op = {.kind = RMA_OP_ACC, .op = q->op, .typeid_ = q->typeid_, .target = win->rank,
+                            .origin = q->has_origin ? (void *)data : NULL, .result = out,
+                            .len = (size_t)q->len, .offset = (size_t)q->offset,
+                            .otype = q->has_origin ? basic : NULL, .ttype = tt, .rtype = out ? basic : NULL,
+                            .ocount = dsize / basic->size, .tcount = (size_t)q->tcount, .rcount = dsize / basic->size,
+                            .torigin = (ptrdiff_t)q->torigin};
+        rma_acc_for_peer = 1;
+        status = rma_typed_execute(win, &op, w);
+        rma_acc_for_peer = 0;
+    }
+    if (status) {
+        free(out);
+        rma_net_respond(n, src, RMA_NET_ERR, 0, NULL, 0, NULL, status);
+        out = NULL;
+    }
+    if (out)
+        rma_net_respond(n, src, RMA_NET_REPLY, q->token, out, dsize, out, 0);
+    else if (status && q->token) /* the origin still counts on a reply */
+        rma_net_respond(n, src, RMA_NET_REPLY, q->token, NULL, 0, NULL, 0);
+}
+
+/* Handle request q of src (its lock, if it names one, is held). */
+static void rma_net_handle(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len)
+{
+    struct rma_net_peer *p = &n->peer[src];
+    struct rma_where w;
+    char *at = NULL;
+    if (q->kind == RMA_NET_TYPE) {
+        rma_net_type_in(n, src, q, data, len);
+        return; /* not an operation: never flagged */
+    }
+    if (q->kind != RMA_NET_SYNC && !(at = rma_net_local(n, src, q, &w)) && q->token)
+        rma_net_respond(n, src, RMA_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
+    if (!at)
+        ;
+    else if (q->tid)
+        rma_net_typed(n, src, q, data, len, &w);
+    else if (q->kind == RMA_NET_PUT) {
+        if (data && at != data && len == q->len)
+            memcpy(at, data, len);
+    } else if (q->kind == RMA_NET_GET) {
+        rma_net_respond(n, src, RMA_NET_REPLY, q->token, at, (size_t)q->len, NULL, 0);
+    } else {
+        rma_acc_for_peer = 1;
+        rma_net_apply_acc(n, src, q, data, &w);
+        rma_acc_for_peer = 0;
+    }
+    if (q->kind != RMA_NET_SYNC)
+        p->ops_in++;
+    if (q->flags && rma_net_grow((void **)&p->act, &p->capact, p->nact + 1, sizeof *p->act) == ORMA_SUCCESS)
+        p->act[p->nact++] = (struct rma_net_action){q->upto, q->flags};
+    rma_net_actions(n, src);
+}
+
+/* Take src's lock here: 1 when held, 0 when it waits (rma_net_locks). */
+static int rma_net_lock_take(struct rma_net *n, int src, int type)
+{
+    struct rma_net_peer *p = &n->peer[src];
+    struct rma_ctl_rank *c = n->win->my_ctl;
+    p->lock_type = (uint8_t)type;
+    p->ticket = atomic_fetch_add_explicit(&c->lock_req, type == ORMA_LOCK_EXCLUSIVE ? RMA_LOCK_EXCL_ONE : 1,
+                                          memory_order_seq_cst);
+    if (rma_lock_granted(c, type, p->ticket)) {
+        p->lock_state = RMA_NET_HELD;
+        return 1;
+    }
+    p->lock_state = RMA_NET_WAITING;
+    n->nwaiting++;
+    return 0;
+}
+
+/* A large payload's scratch buffer (accumulates, and anything parked),
+ * allocated when its header arrives, freed when it has been handled. */
+static void *rma_net_scratch_new(struct rma_net *n, size_t len)
+{
+    if (rma_net_grow((void **)&n->held, &n->capheld, n->nheld + 1, sizeof *n->held))
+        return NULL;
+    void *b = malloc(len ? len : 1);
+    if (b)
+        n->held[n->nheld++] = b;
+    return b;
+}
+
+/* Whether data is such a buffer; if so it is forgotten (the caller frees). */
+static int rma_net_scratch_take(struct rma_net *n, const void *data)
+{
+    for (size_t i = 0; i < n->nheld; i++)
+        if (n->held[i] == data) {
+            n->held[i] = n->held[--n->nheld];
+            return 1;
+        }
+    return 0;
+}
+
+void *rma_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t len)
+{
+    struct rma_net *n = arg;
+    struct rma_net_req q;
+    if (hlen != sizeof q)
+        return NULL;
+    memcpy(&q, hdr, sizeof q);
+    struct rma_where w;
+    if (q.kind == RMA_NET_PUT && !q.lock && !q.tid && len == q.len)
+        return rma_net_local(n, src, &q, &w); /* straight into the window (NULL: said why) */
+    return rma_net_scratch_new(n, len);
+}
+
+void rma_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len)
+{
+    struct rma_net *n = arg;
+    struct rma_net_req q;
+    if (hlen != sizeof q) {
+        util_error(ORMA_ERR_PEER, "window %u: a request of %zu bytes from rank %d", n->win->id, hlen, src);
+        return;
+    }
+    memcpy(&q, hdr, sizeof q);
+    void *scratch = data && rma_net_scratch_take(n, data) ? (void *)data : NULL;
+    if (q.kind == RMA_NET_PUT && len && !data) /* dropped: its place said why */
+        q.kind = RMA_NET_SYNC, n->peer[src].ops_in++;
+    struct rma_net_peer *p = &n->peer[src];
+    if (q.lock && p->lock_state != RMA_NET_HELD && !rma_net_lock_take(n, src, q.lock)) {
+        struct rma_net_parked *k = malloc(sizeof *k + len);
+        if (!k) {
+            util_error(ORMA_ERR_NOMEM, "window %u: no memory to queue rank %d's lock request", n->win->id, src);
+        } else {
+            k->req = q;
+            k->len = len;
+            if (len && data)
+                memcpy(k->data, data, len);
+            p->parked = k;
+        }
+        free(scratch);
+        return;
+    }
+    rma_net_handle(n, src, &q, data, len);
+    free(scratch);
+}
+
+/* Lock requests that were waiting: granted ones are handled now. */
+void rma_net_locks(struct rma_net *n)
+{
+    for (int again = 1; again && n->nwaiting;) {
+        again = 0;
+        for (int r = 0; r < n->win->nranks; r++) {
+            struct rma_net_peer *p = &n->peer[r];
+            if (p->lock_state != RMA_NET_WAITING || !rma_lock_granted(n->win->my_ctl, p->lock_type, p->ticket))
+                continue;
+            p->lock_state = RMA_NET_HELD;
+            n->nwaiting--;
+            struct rma_net_parked *k = p->parked;
+            p->parked = NULL;
+            if (k) {
+                rma_net_handle(n, r, &k->req, k->len ? k->data : NULL, k->len);
+                free(k);
+            }
+            again = 1; /* it may have released the lock again */
+        }
+    }
+}
