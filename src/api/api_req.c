@@ -9,7 +9,7 @@ static int api_req_finish(const char *call, int op_status, orma_win win, orma_re
 {
     struct rma_win *w = op_status ? NULL : rma_win_lookup(win);
     if (w && w->net)
-        op_status = rma_flush(w);
+        op_status = rma_flush(w, -1, 1);
     if (op_status)
         return op_status;
     int status = rma_req_create(ORMA_SUCCESS, request_p);

@@ -178,7 +178,7 @@ int orma_win_unlock_all(orma_win handle)
     return rma_unlock_all(win);
 }
 
-static int api_flush(const char *call, int rank, int all, orma_win handle)
+static int api_flush(const char *call, int rank, int all, int local, orma_win handle)
 {
     struct rma_win *win = api_state == 1 ? rma_win_lookup(handle) : NULL;
     if (win && (all || rank >= 0) && rma_flush_try(win, all ? -1 : rank))
@@ -193,13 +193,13 @@ static int api_flush(const char *call, int rank, int all, orma_win handle)
         return status;
     if (!all && RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && !win->targets[rank].lock_type)
         return util_error(ORMA_ERR_RMA_SYNC, "%s: rank %d is not locked", call, rank);
-    return rma_flush(win);
+    return rma_flush(win, all ? -1 : rank, local);
 }
 
-int orma_win_flush(int rank, orma_win win) { return api_flush("orma_win_flush", rank, 0, win); }
-int orma_win_flush_local(int rank, orma_win win) { return api_flush("orma_win_flush_local", rank, 0, win); }
-int orma_win_flush_all(orma_win win) { return api_flush("orma_win_flush_all", -1, 1, win); }
-int orma_win_flush_local_all(orma_win win) { return api_flush("orma_win_flush_local_all", -1, 1, win); }
+int orma_win_flush(int rank, orma_win win) { return api_flush("orma_win_flush", rank, 0, 0, win); }
+int orma_win_flush_local(int rank, orma_win win) { return api_flush("orma_win_flush_local", rank, 0, 1, win); }
+int orma_win_flush_all(orma_win win) { return api_flush("orma_win_flush_all", -1, 1, 0, win); }
+int orma_win_flush_local_all(orma_win win) { return api_flush("orma_win_flush_local_all", -1, 1, 1, win); }
 
 int orma_win_sync(orma_win handle)
 {

@@ -69,6 +69,8 @@ struct net_am {
     struct net_large *large; /* large payloads being received */
     int nlarge, caplarge;
     uint32_t *seq_out, *seq_in; /* per rank: next seq to send to, to deliver from */
+    unsigned char *large_from;  /* per rank: its large payload on the way in
+                                   (its later messages wait behind it) */
     uint64_t *sent_to;          /* messages sent to each rank */
     uint64_t received;          /* messages delivered here */
     int nfull;                  /* slots arrived and not yet handled */
@@ -132,6 +134,7 @@ static void net_am_free(struct net_am *am)
     free(am->large);
     free(am->seq_out);
     free(am->seq_in);
+    free(am->large_from);
     free(am->sent_to);
     free(am);
 }
@@ -160,8 +163,9 @@ int net_am_open(MPI_Comm comm, struct net_am **am_p)
     am->sbuf = malloc(NET_AM_SENDS * sizeof *am->sbuf);
     am->seq_out = calloc((size_t)am->size, sizeof *am->seq_out);
     am->seq_in = calloc((size_t)am->size, sizeof *am->seq_in);
+    am->large_from = calloc((size_t)am->size, 1);
     am->sent_to = calloc((size_t)am->size, sizeof *am->sent_to);
-    if (!am->slots || !am->sbuf || !am->seq_out || !am->seq_in || !am->sent_to) {
+    if (!am->slots || !am->sbuf || !am->seq_out || !am->seq_in || !am->sent_to || !am->large_from) {
         status = util_error(ORMA_ERR_NOMEM, "net: no memory for the buffers of %d ranks", am->size);
         goto err;
     }
@@ -235,11 +239,12 @@ static int net_large_begin(struct net_am *am, int src, const struct net_wire *w,
             return net_mpi_error(am, "posting a payload receive", rc);
     }
     am->nlarge++;
+    am->large_from[src] = 1;
     return ORMA_SUCCESS;
 }
 
 /* Deliver the large payloads that have landed, keeping the others in
- * their order. */
+ * their order (at most one per source: its later messages wait). */
 static int net_large_progress(struct net_am *am, int *n_p)
 {
     int kept = 0;
@@ -252,6 +257,7 @@ static int net_large_progress(struct net_am *am, int *n_p)
             am->large[kept++] = *l;
             continue;
         }
+        am->large_from[l->src] = 0;
         net_deliver(am, l->src, l->id, l->hdr, l->hlen, l->dst, l->len);
         free(l->scratch);
         free(l->reqs);
@@ -298,18 +304,25 @@ int net_am_progress(struct net_am *am, int *delivered_p)
         am->nfull++;
     }
     /* Slots complete in any order; a source's messages are handled in the
-     * order it sent them (their seq). */
-    for (int again = am->nfull > 0; again && !status;) {
-        again = 0;
-        for (int i = 0; i < NET_AM_SLOTS && !status; i++)
-            if (am->slots[i].full && am->slots[i].seq == am->seq_in[am->slots[i].src]) {
-                am->nfull--;
-                status = net_slot_dispatch(am, i, &n);
-                again = am->nfull > 0;
+     * order it sent them (their seq), none while a large payload of the
+     * source's is still on its way in.  Each that lands may free the
+     * messages behind it. */
+    for (;;) {
+        for (int again = am->nfull > 0; again && !status;) {
+            again = 0;
+            for (int i = 0; i < NET_AM_SLOTS && !status; i++) {
+                struct net_slot *s = &am->slots[i];
+                if (s->full && s->seq == am->seq_in[s->src] && !am->large_from[s->src]) {
+                    am->nfull--;
+                    status = net_slot_dispatch(am, i, &n);
+                    again = am->nfull > 0;
+                }
             }
+        }
+        int before = n;
+        if (status || !am->nlarge || (status = net_large_progress(am, &n)) || n == before || !am->nfull)
+            break;
     }
-    if (!status && am->nlarge)
-        status = net_large_progress(am, &n);
     if (delivered_p)
         *delivered_p = n;
     return status;

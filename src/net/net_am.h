@@ -11,11 +11,10 @@
  * larger payload follows its header on a tag of its own, received straight
  * into the memory the handler's place function names -- no copy.
  *
- * Order.  MPI's non-overtaking rule keeps a source's messages in order,
- * and handlers see them in that order -- except that a large message is
- * delivered once its payload has landed, which may be after messages the
- * source sent later.  Protocols that need "all of a source's messages are
- * in" count them (the fence of [004] sends the count with the last).
+ * Order.  Handlers see a source's messages in the order it sent them,
+ * always: the messages behind a large one wait (in their slots) until its
+ * payload has landed and it was delivered -- so that, as [004] assumes of
+ * its networks, "this message is in" means "and all sent before it".
  *
  * Progress.  Nothing arrives unless the rank calls net_am_progress, or a
  * call that progresses (send, flush, close): the layers above poll it in

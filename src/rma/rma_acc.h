@@ -121,7 +121,7 @@ static inline int rma_hw_drain(struct rma_win *win, int target)
             continue; /* ours is even: we are here */
         _Atomic uint32_t *busy = &win->targets[o].hw_busy[target];
         uint32_t v = atomic_load_explicit(busy, memory_order_seq_cst);
-        struct util_backoff backoff = {0};
+        struct util_backoff backoff = {.quiet = 1}; /* we hold stripes (rma_stripe.h) */
         busy_seen |= (int)(v & 1);
         while ((v & 1) && atomic_load_explicit(busy, memory_order_acquire) == v)
             util_backoff_pause(&backoff);

@@ -258,6 +258,8 @@ int rma_lock_try(struct rma_win *win, int type, int target, int assert);
 int rma_unlock_try(struct rma_win *win, int target);
 int rma_lock_all(struct rma_win *win, int assert);
 int rma_unlock_all(struct rma_win *win);
-int rma_flush(struct rma_win *win);
+/* target < 0: every target; local: flush_local (complete at the origin
+ * only) */
+int rma_flush(struct rma_win *win, int target, int local);
 
 #endif

@@ -139,6 +139,8 @@ static void rma_net_thread_stop(void)
 
 static void rma_net_poll_hook(void) { rma_net_poll(); }
 
+int rma_net_active(void) { return util_wait_hook == rma_net_poll_hook; }
+
 /* Poll until cond(n, arg) holds. */
 void rma_net_wait(struct rma_net *n, int (*cond)(struct rma_net *, long), long arg)
 {
@@ -152,15 +154,31 @@ void rma_net_wait(struct rma_net *n, int (*cond)(struct rma_net *, long), long a
 
 /* ---- the entry points: one thread at a time (the progress thread) --- */
 
+/* Every entry point handles what has arrived first: a rank that only
+ * calls orma (spinning on a flush of its own memory, say) still serves the
+ * others ([004]: the progress engine runs in every call). */
 #define RMA_NET_ENTRY(call)                                                                                  \
     do {                                                                                                     \
         pthread_mutex_lock(&rma_net_mu);                                                                     \
+        rma_net_poll();                                                                                      \
         int status_ = (call);                                                                                \
         pthread_mutex_unlock(&rma_net_mu);                                                                   \
         return status_;                                                                                      \
     } while (0)
 
-int rma_net_queue(struct rma_win *win, const struct rma_op *op) { RMA_NET_ENTRY(rma_net_queue_(win, op)); }
+/* Queueing polls every RMA_NET_POLL_OPS operations only: it is most of an
+ * operation's cost. */
+#define RMA_NET_POLL_OPS 16
+int rma_net_queue(struct rma_win *win, const struct rma_op *op)
+{
+    static unsigned calls;
+    pthread_mutex_lock(&rma_net_mu);
+    if (++calls % RMA_NET_POLL_OPS == 0)
+        rma_net_poll();
+    int status = rma_net_queue_(win, op);
+    pthread_mutex_unlock(&rma_net_mu);
+    return status;
+}
 int rma_net_fence(struct rma_win *win, int closes) { RMA_NET_ENTRY(rma_net_fence_(win, closes)); }
 int rma_net_post(struct rma_win *win, const int *ranks, int n, int assert)
 {
@@ -169,7 +187,10 @@ int rma_net_post(struct rma_win *win, const int *ranks, int n, int assert)
 int rma_net_complete(struct rma_win *win) { RMA_NET_ENTRY(rma_net_complete_(win)); }
 int rma_net_exposure_done(struct rma_win *win) { RMA_NET_ENTRY(rma_net_exposure_done_(win)); }
 int rma_net_unlock(struct rma_win *win, int target, int lock) { RMA_NET_ENTRY(rma_net_unlock_(win, target, lock)); }
-int rma_net_flush(struct rma_win *win, int target) { RMA_NET_ENTRY(rma_net_flush_(win, target)); }
+int rma_net_flush(struct rma_win *win, int target, int local)
+{
+    RMA_NET_ENTRY(rma_net_flush_(win, target, local));
+}
 
 /* ---- the endpoint ---------------------------------------------------- */
 
@@ -240,7 +261,11 @@ static int rma_net_end(struct rma_win *win, int collective)
         rma_net_thread_stop();
     for (int r = 0; r < win->nranks; r++) {
         free(n->peer[r].act);
-        free(n->peer[r].parked);
+        while (n->peer[r].parked) {
+            struct rma_net_parked *k = n->peer[r].parked;
+            n->peer[r].parked = k->next;
+            free(k);
+        }
     }
     for (size_t i = 0; i < n->nscratch; i++)
         free(n->scratch[i]);

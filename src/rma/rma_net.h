@@ -56,10 +56,13 @@ int rma_net_complete(struct rma_win *win);
 int rma_net_exposure_done(struct rma_win *win);
 /* lock: the type taken, 0 with NOCHECK. */
 int rma_net_unlock(struct rma_win *win, int target, int lock);
-int rma_net_flush(struct rma_win *win, int target); /* target < 0: all */
+/* target < 0: all; local: flush_local (complete here only) */
+int rma_net_flush(struct rma_win *win, int target, int local);
 
 /* Handle what has arrived for every window, without waiting. */
 void rma_net_poll(void);
+/* Whether any window uses the net transport. */
+int rma_net_active(void);
 
 /* Set by a face whose transport may be called from a second thread
  * (liborma-mpi under MPI_THREAD_MULTIPLE): ORMA_PROGRESS_THREAD=1 then

@@ -21,14 +21,13 @@ enum { RMA_NET_H_REQ = 0, RMA_NET_H_RSP = 1 }; /* handler numbers */
 /* What an origin sends a target (struct rma_net_req.kind). */
 enum { RMA_NET_SYNC, RMA_NET_PUT, RMA_NET_GET, RMA_NET_ACC, RMA_NET_CAS, RMA_NET_TYPE };
 /* What a target sends an origin (struct rma_net_rsp.kind). */
-enum { RMA_NET_REPLY, RMA_NET_POST, RMA_NET_GRANT, RMA_NET_ACK, RMA_NET_ERR };
+enum { RMA_NET_REPLY, RMA_NET_POST, RMA_NET_ACK, RMA_NET_ERR };
 
 /* What a target does once upto of the origin's operations are handled. */
 #define RMA_NET_F_FENCE 1u   /* the origin's last of a fence epoch */
 #define RMA_NET_F_DONE 2u    /* its last of a PSCW access epoch (complete) */
 #define RMA_NET_F_RELEASE 4u /* release the lock it holds here */
 #define RMA_NET_F_ACK 8u     /* acknowledge */
-#define RMA_NET_F_GRANT 16u  /* say that the lock is granted */
 
 struct rma_net_req {
     uint8_t kind;
@@ -82,6 +81,7 @@ struct rma_net_action {
 
 /* A request that waits at the target for its lock, kept whole. */
 struct rma_net_parked {
+    struct rma_net_parked *next;
     struct rma_net_req req;
     size_t len;
     unsigned char data[];
@@ -104,7 +104,8 @@ struct rma_net_peer {
     uint64_t ops_out;   /* operations sent to it */
     uint32_t posts_in;  /* its posts received */
     uint32_t acks_in, acks_want;
-    uint8_t granted;    /* the lock of this epoch is held there */
+    uint8_t asked;      /* the lock of this epoch was asked for there */
+    uint64_t unacked;   /* operations sent to it since its last acknowledgement */
     /* this rank as target, the peer as origin */
     uint64_t ops_in;    /* its operations handled here */
     uint32_t done_in;   /* its completes received */
@@ -113,7 +114,7 @@ struct rma_net_peer {
     uint8_t lock_state; /* RMA_NET_UNLOCKED, WAITING, HELD */
     uint8_t lock_type;
     uint64_t ticket;
-    struct rma_net_parked *parked;
+    struct rma_net_parked *parked, *parked_tail; /* its requests behind its lock */
     orma_type *types;   /* the layouts it sent, by its number - 1 */
     size_t ntypes, captypes;
 };
@@ -160,7 +161,7 @@ int rma_net_queue_(struct rma_win *win, const struct rma_op *op);
 int rma_net_send_sync(struct rma_net *n, int target, int lock, uint32_t flags);
 int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32_t flags);
 void rma_net_op_sent(const struct rma_op *op);
-int rma_net_send_target(struct rma_net *n, int target, uint32_t flags, int gets_last, int *last_get_p);
+int rma_net_send_target(struct rma_net *n, int target, uint32_t flags, int gets_last, int ack, int *acked_p);
 int rma_net_has_ops(const struct rma_net *n, int target);
 
 /* rma_net.c */
@@ -175,6 +176,6 @@ int rma_net_post_(struct rma_win *win, const int *ranks, int n_ranks, int assert
 int rma_net_complete_(struct rma_win *win);
 int rma_net_exposure_done_(struct rma_win *win);
 int rma_net_unlock_(struct rma_win *win, int target, int lock);
-int rma_net_flush_(struct rma_win *win, int target);
+int rma_net_flush_(struct rma_win *win, int target, int local);
 
 #endif

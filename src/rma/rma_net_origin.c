@@ -60,9 +60,6 @@ void rma_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, const
     case RMA_NET_POST:
         p->posts_in++;
         break;
-    case RMA_NET_GRANT:
-        p->granted = 1;
-        break;
     case RMA_NET_ACK:
         p->acks_in++;
         break;
@@ -253,9 +250,10 @@ void rma_net_op_sent(const struct rma_op *op)
 
 /* Send the queued operations to target (gets_last: gets after the rest,
  * [004]'s lock epochs), the last with flags -- or the flags alone when
- * there is none and flags is not 0 -- and drop them from the queue.
- * *last_get_p: the last one sent was a get (its data acknowledges it). */
-int rma_net_send_target(struct rma_net *n, int target, uint32_t flags, int gets_last, int *last_get_p)
+ * there is none and flags is not 0 -- and drop them from the queue.  ack:
+ * ask for an acknowledgement too, unless the last one is answered anyway
+ * (a get, a fetching accumulate): *acked_p says whether it was asked. */
+int rma_net_send_target(struct rma_net *n, int target, uint32_t flags, int gets_last, int ack, int *acked_p)
 {
     int status = ORMA_SUCCESS;
     size_t count = 0, last = SIZE_MAX;
@@ -267,8 +265,11 @@ int rma_net_send_target(struct rma_net *n, int target, uint32_t flags, int gets_
             count++;
             last = i;
         }
-    if (last_get_p)
-        *last_get_p = count && n->queue[last].kind == RMA_OP_GET;
+    int answered = count && (n->queue[last].kind == RMA_OP_GET || n->queue[last].result);
+    if (ack && !answered)
+        flags |= RMA_NET_F_ACK;
+    if (acked_p)
+        *acked_p = (flags & RMA_NET_F_ACK) != 0;
     for (int pass = 0; pass < 1 + gets_last; pass++)
         for (size_t i = 0; i < n->nqueued; i++) {
             const struct rma_op *op = &n->queue[i];

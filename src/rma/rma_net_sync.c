@@ -18,8 +18,6 @@ static int rma_net_acks_in(struct rma_net *n, long t)
     return n->replies_pending == 0 && util_seq_geq(n->peer[t].acks_in, n->peer[t].acks_want);
 }
 
-static int rma_net_granted(struct rma_net *n, long t) { return n->peer[t].granted; }
-
 static int rma_net_posted(struct rma_net *n, long t)
 {
     return util_seq_geq(n->peer[t].posts_in, n->win->targets[t].post_expected);
@@ -54,7 +52,7 @@ int rma_net_fence_(struct rma_win *win, int closes)
     for (int r = 0; r < win->nranks; r++) {
         if (!counts[r])
             continue;
-        int rc = rma_net_send_target(n, r, RMA_NET_F_FENCE, 0, NULL);
+        int rc = rma_net_send_target(n, r, RMA_NET_F_FENCE, 0, 0, NULL);
         if (!status)
             status = rc;
     }
@@ -89,7 +87,7 @@ int rma_net_complete_(struct rma_win *win)
             continue;
         if (!win->nocheck)
             rma_net_wait(n, rma_net_posted, r);
-        int rc = rma_net_send_target(n, r, RMA_NET_F_DONE, 0, NULL);
+        int rc = rma_net_send_target(n, r, RMA_NET_F_DONE, 0, 0, NULL);
         if (!status)
             status = rc;
     }
@@ -111,24 +109,34 @@ int rma_net_exposure_done_(struct rma_win *win)
     return 1;
 }
 
-/* The operations queued for target in a passive epoch with lock (a lock
- * type, 0 with NOCHECK), done there: the lock taken first when needed,
- * the last flagged with flags | ACK (none when it is a get), and waited
- * for. */
-static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint32_t flags)
+/* The operations queued for target in a passive epoch, sent, and waited
+ * for: local, until they are complete here (the gets' data in, our
+ * buffers free to reuse); else complete there too (its acknowledgement, or
+ * the data of a last get: the target handles a source's requests in
+ * order).  lock: the type held in this epoch, 0 with NOCHECK.
+ *
+ * [004] 4.3 asks for the lock and waits for the grant before sending the
+ * operations, except for a lone operation, which travels inside the
+ * request.  Here the lone operation does so too, and otherwise the request
+ * goes first in the same stream, the operations right behind it: the
+ * target keeps them until the lock is granted ([004]'s "additional
+ * queuing at the target"), which saves the grant's round trip. */
+static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint32_t flags, int local)
 {
     struct rma_net *n = win->net;
     struct rma_net_peer *p = &n->peer[target];
-    int status = ORMA_SUCCESS, last_get = 0;
-    if (lock && !p->granted) {
-        /* [004] 4.3: a lone operation that fits a message travels inside
-         * the lock request; else ask, and wait for the grant. */
-        size_t idx = SIZE_MAX, count = 0;
-        for (size_t i = 0; i < n->nqueued; i++)
-            if (n->queue[i].target == target)
-                idx = i, count++;
-        if (count == 1 && (flags & RMA_NET_F_RELEASE) && n->queue[idx].len <= n->ops->eager - 64) {
-            const struct rma_op *op = &n->queue[idx];
+    int status = ORMA_SUCCESS;
+    size_t idx = SIZE_MAX, count = 0;
+    for (size_t i = 0; i < n->nqueued; i++)
+        if (n->queue[i].target == target)
+            idx = i, count++;
+    if (!lock)
+        flags &= ~RMA_NET_F_RELEASE;
+    if (lock && !p->asked) {
+        if (!count)
+            return ORMA_SUCCESS; /* nothing was done there: nothing to do */
+        const struct rma_op *op = &n->queue[idx];
+        if (count == 1 && (flags & RMA_NET_F_RELEASE) && !op->ttype && op->len <= n->ops->eager - 64) {
             int get = op->kind == RMA_OP_GET || op->result;
             if (!get)
                 p->acks_want++;
@@ -137,52 +145,49 @@ static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint3
             n->nqueued--;
             memmove(n->queue + idx, n->queue + idx + 1, (n->nqueued - idx) * sizeof *n->queue);
             rma_net_wait(n, rma_net_acks_in, target);
-            p->granted = 0;
             return status;
         }
-        if (!count && (flags & RMA_NET_F_RELEASE))
-            return ORMA_SUCCESS; /* nothing was done there: nothing to do */
-        status = rma_net_send_sync(n, target, lock, RMA_NET_F_GRANT);
-        rma_net_wait(n, rma_net_granted, target);
+        status = rma_net_send_sync(n, target, lock, 0);
+        p->asked = 1;
     }
-    if (!lock)
-        flags &= ~RMA_NET_F_RELEASE;
-    if (!rma_net_has_ops(n, target)) {
-        if (flags) /* release: no acknowledgement needed, nothing was pending */
-            status = rma_net_send_sync(n, target, 0, flags);
-    } else {
-        int rc = rma_net_send_target(n, target, flags, 1, &last_get);
-        if (!last_get) {
-            rc = rc ? rc : rma_net_send_sync(n, target, 0, RMA_NET_F_ACK);
-            p->acks_want++;
-        }
-        if (!status)
-            status = rc;
-        rma_net_wait(n, rma_net_acks_in, target);
+    int acked = 0, rc = ORMA_SUCCESS;
+    if (count) {
+        rc = rma_net_send_target(n, target, flags, 1, !local, &acked);
+        p->unacked = local ? p->unacked + count : 0;
+    } else if (flags || (!local && p->unacked)) {
+        /* an unlock or flush after flush_local: what was sent must be done there */
+        acked = !local && p->unacked;
+        rc = rma_net_send_sync(n, target, 0, flags | (acked ? RMA_NET_F_ACK : 0));
+        p->unacked = 0;
     }
+    if (acked)
+        p->acks_want++;
+    if (!status)
+        status = rc;
+    rma_net_wait(n, local ? rma_net_replies_in : rma_net_acks_in, target);
     if (flags & RMA_NET_F_RELEASE)
-        p->granted = 0;
+        p->asked = 0;
     return status;
 }
 
 int rma_net_unlock_(struct rma_win *win, int target, int lock)
 {
-    int status = rma_net_passive_send(win, target, lock, RMA_NET_F_RELEASE);
+    int status = rma_net_passive_send(win, target, lock, RMA_NET_F_RELEASE, 0);
     int rc = rma_net_flush_sends(win->net);
     return rma_net_take_status(win->net, status ? status : rc);
 }
 
-int rma_net_flush_(struct rma_win *win, int target)
+int rma_net_flush_(struct rma_win *win, int target, int local)
 {
     struct rma_net *n = win->net;
     int status = ORMA_SUCCESS;
     for (int r = target < 0 ? 0 : target; r < (target < 0 ? win->nranks : target + 1); r++) {
-        if (win->targets[r].path != RMA_PATH_NET || !rma_net_has_ops(n, r))
+        if (win->targets[r].path != RMA_PATH_NET || (!rma_net_has_ops(n, r) && (local || !n->peer[r].unacked)))
             continue;
         struct rma_target *t = &win->targets[r];
         int all = RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK_ALL;
         int lock = all ? (win->nocheck ? 0 : ORMA_LOCK_SHARED) : (t->lock_held ? t->lock_type : 0);
-        int rc = rma_net_passive_send(win, r, lock, 0);
+        int rc = rma_net_passive_send(win, r, lock, 0, local);
         if (!status)
             status = rc;
     }

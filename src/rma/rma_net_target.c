@@ -77,8 +77,6 @@ static void rma_net_actions(struct rma_net *n, int src)
             p->done_in++;
         if (f & RMA_NET_F_RELEASE)
             rma_net_release(n, p);
-        if (f & RMA_NET_F_GRANT)
-            rma_net_respond(n, src, RMA_NET_GRANT, 0, NULL, 0, NULL, 0);
         if (f & RMA_NET_F_ACK)
             rma_net_respond(n, src, RMA_NET_ACK, 0, NULL, 0, NULL, 0);
     }
@@ -230,6 +228,28 @@ static int rma_net_lock_take(struct rma_net *n, int src, int type)
     return 0;
 }
 
+/* Keep src's request until its lock is granted here (rma_net_locks). */
+static void rma_net_park(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len)
+{
+    struct rma_net_peer *p = &n->peer[src];
+    struct rma_net_parked *k = malloc(sizeof *k + len);
+    if (!k) {
+        util_error(ORMA_ERR_NOMEM, "window %u: no memory to queue rank %d's request behind its lock", n->win->id,
+                   src);
+        return;
+    }
+    k->req = *q;
+    k->len = data ? len : 0;
+    k->next = NULL;
+    if (k->len)
+        memcpy(k->data, data, len);
+    if (p->parked_tail)
+        p->parked_tail->next = k;
+    else
+        p->parked = k;
+    p->parked_tail = k;
+}
+
 /* A large payload's scratch buffer (accumulates, and anything parked),
  * allocated when its header arrives, freed when it has been handled. */
 static void *rma_net_scratch_new(struct rma_net *n, size_t len)
@@ -261,9 +281,10 @@ void *rma_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t
         return NULL;
     memcpy(&q, hdr, sizeof q);
     struct rma_where w;
-    if (q.kind == RMA_NET_PUT && !q.lock && !q.tid && len == q.len)
+    struct rma_net_peer *p = &n->peer[src];
+    if (q.kind == RMA_NET_PUT && !q.lock && !q.tid && len == q.len && p->lock_state != RMA_NET_WAITING)
         return rma_net_local(n, src, &q, &w); /* straight into the window (NULL: said why) */
-    return rma_net_scratch_new(n, len);
+    return rma_net_scratch_new(n, len); /* combined, unpacked, or kept until the lock is ours */
 }
 
 void rma_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len)
@@ -279,25 +300,18 @@ void rma_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const
     if (q.kind == RMA_NET_PUT && len && !data) /* dropped: its place said why */
         q.kind = RMA_NET_SYNC, n->peer[src].ops_in++;
     struct rma_net_peer *p = &n->peer[src];
-    if (q.lock && p->lock_state != RMA_NET_HELD && !rma_net_lock_take(n, src, q.lock)) {
-        struct rma_net_parked *k = malloc(sizeof *k + len);
-        if (!k) {
-            util_error(ORMA_ERR_NOMEM, "window %u: no memory to queue rank %d's lock request", n->win->id, src);
-        } else {
-            k->req = q;
-            k->len = len;
-            if (len && data)
-                memcpy(k->data, data, len);
-            p->parked = k;
-        }
-        free(scratch);
-        return;
-    }
-    rma_net_handle(n, src, &q, data, len);
+    /* While src waits for the lock here, its requests wait behind it. */
+    if (p->lock_state == RMA_NET_WAITING ||
+        (q.lock && p->lock_state != RMA_NET_HELD && !rma_net_lock_take(n, src, q.lock)))
+        rma_net_park(n, src, &q, data, len);
+    else
+        rma_net_handle(n, src, &q, data, len);
     free(scratch);
 }
 
-/* Lock requests that were waiting: granted ones are handled now. */
+/* Lock requests that were waiting: once granted, the request that asked
+ * and those behind it are handled in order -- until one asks for the lock
+ * again (a later epoch) and must wait once more. */
 void rma_net_locks(struct rma_net *n)
 {
     for (int again = 1; again && n->nwaiting;) {
@@ -308,9 +322,12 @@ void rma_net_locks(struct rma_net *n)
                 continue;
             p->lock_state = RMA_NET_HELD;
             n->nwaiting--;
-            struct rma_net_parked *k = p->parked;
-            p->parked = NULL;
-            if (k) {
+            for (struct rma_net_parked *k; (k = p->parked);) {
+                if (k->req.lock && p->lock_state != RMA_NET_HELD && !rma_net_lock_take(n, r, k->req.lock))
+                    break; /* it heads the queue again, with its ticket */
+                p->parked = k->next;
+                if (!p->parked)
+                    p->parked_tail = NULL;
                 rma_net_handle(n, r, &k->req, k->len ? k->data : NULL, k->len);
                 free(k);
             }

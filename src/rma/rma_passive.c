@@ -124,8 +124,8 @@ int rma_unlock_all(struct rma_win *win)
     return status;
 }
 
-int rma_flush(struct rma_win *win)
+int rma_flush(struct rma_win *win, int target, int local)
 {
     atomic_thread_fence(memory_order_seq_cst);
-    return win->net ? rma_net_flush(win, -1) : ORMA_SUCCESS;
+    return win->net ? rma_net_flush(win, target, local) : ORMA_SUCCESS;
 }

@@ -56,7 +56,9 @@ static inline int rma_stripe_lock(_Atomic uint32_t *stripes, uint64_t mask)
     int waited = 0;
     for (uint64_t m = mask; m; m &= m - 1) {
         unsigned s = (unsigned)__builtin_ctzll(m);
-        struct util_backoff backoff = {0};
+        /* quiet: lower stripes may be ours already, and the net transport's
+         * target side (the hook) takes stripes */
+        struct util_backoff backoff = {.quiet = 1};
         while (atomic_exchange_explicit(&stripes[s], 1, memory_order_seq_cst)) {
             waited = 1;
             while (atomic_load_explicit(&stripes[s], memory_order_relaxed))

@@ -35,7 +35,7 @@ void util_wake_slow(struct util_waitword *w)
  * last, 0 once the yielding budget is spent and the caller should sleep. */
 int util_backoff_relax(struct util_backoff *b)
 {
-    if (util_wait_hook)
+    if (util_wait_hook && !b->quiet)
         util_wait_hook();
     if (b->phase == 0) {
         if (b->step < util_config.spin) {

@@ -65,6 +65,8 @@ static inline uint32_t util_wake_add(struct util_waitword *w, uint32_t delta)
 struct util_backoff {
     uint32_t step;
     uint32_t phase;       /* 0 spinning, 1 yielding, 2 sleeping */
+    uint32_t quiet;       /* 1: never call util_wait_hook -- for a waiter
+                             holding a lock that the hook's work may take */
     uint64_t yield_until; /* end of the yielding phase, ns */
 };
 void util_backoff_pause(struct util_backoff *b);

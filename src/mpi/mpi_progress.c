@@ -1,0 +1,82 @@
+/* mpi_progress.c -- the host MPI's blocking calls in which a program most
+ * often waits while other ranks use its windows (a barrier, a receive, a
+ * wait, a common collective): while any window uses the net transport, liborma-mpi makes them
+ * wait by testing, handling what arrives for orma meanwhile, so that a
+ * passive target sitting in them still grants locks and carries out
+ * operations -- as the host MPI's own one-sided calls progress inside
+ * every call of its own ([004] section 4.3).
+ *
+ * Whether a call waits this way must be the same on every rank, whatever
+ * windows each has: a blocking collective does not match a nonblocking
+ * one.  So it is decided once, for the whole job, by the setting that
+ * makes net windows (ORMA_TRANSPORT=net); otherwise these are the host's
+ * calls, untouched.  Only the MPI_ names are defined: a
+ * profiling tool above liborma-mpi that calls PMPI_ reaches the host
+ * directly, and then only ORMA_PROGRESS_THREAD=1 helps. */
+#include "mpi_orma.h"
+#include "rma_net.h"
+#include "util_config.h"
+
+#include <string.h>
+
+static int mpi_progressing(void) { return mpi_orma_ready && !strcmp(util_config.transport, "net"); }
+
+static int mpi_progress_wait(MPI_Request *req, MPI_Status *status)
+{
+    int done = 0, rc;
+    while ((rc = PMPI_Test(req, &done, status)) == MPI_SUCCESS && !done)
+        rma_net_poll();
+    return rc;
+}
+
+/* MPI_name(params): the host's blocking call (args), or while net
+ * windows exist its nonblocking form iname (iargs, ending in &req), waited for
+ * by testing. */
+#define MPI_PROGRESSING(name, iname, params, args, iargs)                                                         \
+    int MPI_##name params                                                                                    \
+    {                                                                                                        \
+        if (!mpi_progressing())                                                                               \
+            return PMPI_##name args;                                                                         \
+        MPI_Request req;                                                                                     \
+        int rc = PMPI_##iname iargs;                                                                         \
+        return rc != MPI_SUCCESS ? rc : mpi_progress_wait(&req, MPI_STATUS_IGNORE);                          \
+    }
+
+MPI_PROGRESSING(Barrier, Ibarrier, (MPI_Comm comm), (comm), (comm, &req))
+MPI_PROGRESSING(Bcast, Ibcast, (void *buf, int count, MPI_Datatype type, int root, MPI_Comm comm),
+                (buf, count, type, root, comm), (buf, count, type, root, comm, &req))
+MPI_PROGRESSING(Reduce, Ireduce,
+                (const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, int root, MPI_Comm comm),
+                (in, out, count, type, op, root, comm), (in, out, count, type, op, root, comm, &req))
+MPI_PROGRESSING(Allreduce, Iallreduce, (const void *in, void *out, int count, MPI_Datatype type, MPI_Op op, MPI_Comm comm),
+                (in, out, count, type, op, comm), (in, out, count, type, op, comm, &req))
+MPI_PROGRESSING(Allgather, Iallgather,
+                (const void *in, int icount, MPI_Datatype itype, void *out, int ocount, MPI_Datatype otype,
+                 MPI_Comm comm),
+                (in, icount, itype, out, ocount, otype, comm), (in, icount, itype, out, ocount, otype, comm, &req))
+
+int MPI_Recv(void *buf, int count, MPI_Datatype type, int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!mpi_progressing())
+        return PMPI_Recv(buf, count, type, source, tag, comm, status);
+    MPI_Request req;
+    int rc = PMPI_Irecv(buf, count, type, source, tag, comm, &req);
+    return rc != MPI_SUCCESS ? rc : mpi_progress_wait(&req, status);
+}
+
+int MPI_Wait(MPI_Request *req, MPI_Status *status)
+{
+    if (!mpi_progressing())
+        return PMPI_Wait(req, status);
+    return mpi_progress_wait(req, status);
+}
+
+int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
+{
+    if (!mpi_progressing())
+        return PMPI_Waitall(count, reqs, statuses);
+    int done = 0, rc;
+    while ((rc = PMPI_Testall(count, reqs, &done, statuses)) == MPI_SUCCESS && !done)
+        rma_net_poll();
+    return rc;
+}
