@@ -111,6 +111,10 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
             o->unpaired = 1;
             continue;
         }
+        if (IS("--net") && eq == NULL) {
+            o->net = 1;
+            continue;
+        }
         const char **dst = IS("--sizes") ? &sizes
                          : IS("--json") ? &o->json_path
                          : IS("--csv") ? &o->csv_path

@@ -12,6 +12,8 @@
  *   --sync LIST    only these synchronization modes (suite-defined names)
  *   --backends LIST  what runs the suite (pingpong: orma, mpi-rma, mpi-p2p,
  *                  orma-mpi; the MPI program of the MPI backends: theirs)
+ *   --net          MPI backends over the host MPI's TCP transport, orma-mpi
+ *                  with ORMA_TRANSPORT=net (pp_mpi.c)
  *   --unpaired     latency, multiput: mpi-rma and orma-mpi in separate MPI
  *                  jobs, not paired in one (pp_mpi.h)
  */
@@ -40,6 +42,7 @@ typedef struct bench_opts {
     const char *syncs;     /* NULL: every synchronization mode */
     const char *backends;  /* NULL: the suite's default (orma) */
     int unpaired;          /* --unpaired */
+    int net;               /* --net */
 } bench_opts;
 
 /* Parse argv[first..argc-1].  Returns 0, 1 when --help was given, or -1

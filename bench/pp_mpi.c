@@ -33,10 +33,20 @@ static const char *const openmpi_flags[] = {"--allow-run-as-root",
                                             "none", NULL};
 static const char *const no_flags[] = {NULL};
 
+/* --net: each host MPI over TCP alone, as between nodes -- its
+ * point-to-point and its own one-sided calls (Open MPI's osc pt2pt, which
+ * is what it uses without an RDMA network; MPICH's over UCX's TCP
+ * transport, its shared memory off) -- and liborma-mpi's windows over the
+ * net transport, on the same point-to-point. */
+static const char *const openmpi_net[] = {"--mca", "pml", "ob1", "--mca", "btl", "tcp,self", "--mca", "osc",
+                                          "pt2pt", "-x", "ORMA_TRANSPORT=net", NULL};
+static const char *const mpich_net[] = {"-genv", "UCX_TLS", "tcp,self", "-genv", "MPIR_CVAR_NOLOCAL", "1",
+                                        "-genv", "ORMA_TRANSPORT", "net", NULL};
+
 const pp_mpi_variant pp_mpi_variants[] = {
-    {"openmpi", "ompi", openmpi_flags, PP_ENV_X},
-    {"mpich", "mpich", no_flags, PP_ENV_GENV},
-    {NULL, NULL, NULL, PP_ENV_X},
+    {"openmpi", "ompi", openmpi_flags, openmpi_net, PP_ENV_X},
+    {"mpich", "mpich", no_flags, mpich_net, PP_ENV_GENV},
+    {NULL, NULL, NULL, NULL, PP_ENV_X},
 };
 
 const char *const pp_backend_names[] = {"orma", "mpi-rma", "mpi-p2p",
@@ -160,7 +170,10 @@ static void make_args(const bench_ctx *ctx, const char *backends,
         a->argv[k++] = "--quick";
     if (o->quiet)
         a->argv[k++] = "--quiet";
-    const char *filters[3][2] = {{"--window", o->windows},
+    /* --net: no shared windows (osc pt2pt has none; orma's stay on shared
+     * memory) */
+    const char *windows = o->windows != NULL || !o->net ? o->windows : "allocate,create,create_allocmem,dynamic";
+    const char *filters[3][2] = {{"--window", windows},
                                  {"--sync", o->syncs},
                                  {"--op", ops}};
     for (int i = 0; i < 3; i++) {
@@ -199,7 +212,7 @@ static int run_job(const bench_ctx *ctx, const pp_mpi_variant *v,
                backends, v->name, v->name, ctx->size, v->name, ctx->suite,
                lib != NULL ? ", liborma-mpi-" : "", lib != NULL ? v->name : "",
                lib != NULL ? ".so preloaded" : "");
-    int rc = pp_mpi_launch(v, mpirun, ctx->size, lib, prog, a.argv);
+    int rc = pp_mpi_launch(v, mpirun, ctx->size, lib, prog, a.argv, ctx->opts->net);
     long got = bench_report_load(ctx, json);
     unlink(json);
     if (rc != 0)

@@ -32,6 +32,7 @@ typedef struct pp_mpi_variant {
                                  liborma-mpi-<name>.so */
     const char *tag;          /* short name for column heads */
     const char *const *flags; /* mpirun's flags before -n, NULL-terminated */
+    const char *const *net_flags; /* --net: more of them, NULL-terminated */
     pp_mpi_env env;
 } pp_mpi_variant;
 
@@ -65,15 +66,16 @@ int pp_mpi_run(const bench_ctx *ctx, const char *const *ops);
  * without the variant's liborma-mpi, pp_mpi_run's separate jobs. */
 int pp_mpi_run_paired(const bench_ctx *ctx, const char *const *ops);
 
-/* Rank 0: one MPI job -- mpirun.<variant> [flags] -n nranks [LD_PRELOAD of
- * lib when not NULL] prog args... -- with this environment less orma-run's
+/* Rank 0: one MPI job -- mpirun.<variant> [flags] [net_flags when net] -n
+ * nranks [LD_PRELOAD of lib when not NULL] prog args... -- with this
+ * environment less orma-run's
  * ORMA_BOOT_* (the job is not an orma-run job), stdout discarded (its
  * results come back through --json), stderr passed on.  Waits for it.
  * Returns its exit status (128 + signal when killed), or -1 after
  * printing why it could not start. */
 int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun, int nranks,
                   const char *lib, const char *prog,
-                  const char *const *args);
+                  const char *const *args, int net);
 
 /* Rank 0: the result of "<backend>/<variant>" (variant NULL: backend as
  * it is) of this run, as bench_report_find. */

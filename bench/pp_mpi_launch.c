@@ -64,7 +64,7 @@ static _Noreturn void exec_job(const char *mpirun, char **argv, char **env,
 
 int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun, int nranks,
                   const char *lib, const char *prog,
-                  const char *const *args)
+                  const char *const *args, int net)
 {
     const char *argv[MAX_ARGS];
     char preload[4096], np[16];
@@ -72,6 +72,8 @@ int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun, int nranks,
     argv[k++] = mpirun;
     for (int i = 0; v->flags[i] != NULL; i++)
         argv[k++] = v->flags[i];
+    for (int i = 0; net && v->net_flags[i] != NULL; i++)
+        argv[k++] = v->net_flags[i];
     snprintf(np, sizeof np, "%d", nranks);
     argv[k++] = "-n";
     argv[k++] = np;
