@@ -3,9 +3,8 @@
  * ranks: the node-local communicator from MPI_Comm_split_type, a job token
  * drawn by its rank 0 and broadcast, and orma's own shared job segment from
  * there (boot_job.h).  A job spread over several nodes has one orma job per
- * node: windows over communicators within a node work as on one node;
- * those spanning nodes need the net transport, which is not built yet, and
- * their creation fails with a message saying so. */
+ * node: windows reach the ranks of their own node through shared memory,
+ * those of other nodes over the net transport (mpi_win.c, rma_net.h). */
 #include "mpi_orma.h"
 #include "boot_job.h"
 #include "rma_net.h"
@@ -28,6 +27,7 @@ int mpi_thread_clash(struct mpi_win *w, const char *call)
 }
 
 int mpi_orma_ready;
+int mpi_job_spans_nodes;
 char mpi_orma_why[160];
 MPI_Group mpi_node_group = MPI_GROUP_NULL;
 
@@ -51,6 +51,9 @@ static void mpi_orma_start(void)
     PMPI_Comm_split_type(MPI_COMM_WORLD, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
     PMPI_Comm_rank(node, &nrank);
     PMPI_Comm_size(node, &nsize);
+    int world = 0;
+    PMPI_Comm_size(MPI_COMM_WORLD, &world);
+    mpi_job_spans_nodes = nsize < world; /* the same verdict everywhere */
     PMPI_Comm_group(node, &mpi_node_group);
     char token[40] = {0};
     if (nrank == 0 && util_random_hex(16, token) != ORMA_SUCCESS)

@@ -47,6 +47,9 @@ int mpi_attr_delete_all(struct mpi_win *w);
 /* Whether orma runs under this MPI job (all ranks on one node), and why
  * not when it does not. */
 extern int mpi_orma_ready;
+/* The job's ranks are on more than one node (then windows may use the net
+ * transport, and mpi_progress.c's calls wait by testing). */
+extern int mpi_job_spans_nodes;
 extern char mpi_orma_why[160];
 
 /* The group of this node's ranks in MPI_COMM_WORLD: orma's job. */

@@ -8,9 +8,9 @@
  *
  * Whether a call waits this way must be the same on every rank, whatever
  * windows each has: a blocking collective does not match a nonblocking
- * one.  So it is decided once, for the whole job, by the setting that
- * makes net windows (ORMA_TRANSPORT=net); otherwise these are the host's
- * calls, untouched.  Only the MPI_ names are defined: a
+ * one.  So it is decided once, for the whole job, by what makes net
+ * windows (a job over several nodes, or ORMA_TRANSPORT=net); otherwise
+ * these are the host's calls, untouched.  Only the MPI_ names are defined: a
  * profiling tool above liborma-mpi that calls PMPI_ reaches the host
  * directly, and then only ORMA_PROGRESS_THREAD=1 helps. */
 #include "mpi_orma.h"
@@ -19,7 +19,10 @@
 
 #include <string.h>
 
-static int mpi_progressing(void) { return mpi_orma_ready && !strcmp(util_config.transport, "net"); }
+static int mpi_progressing(void)
+{
+    return mpi_orma_ready && (mpi_job_spans_nodes || !strcmp(util_config.transport, "net"));
+}
 
 static int mpi_progress_wait(MPI_Request *req, MPI_Status *status)
 {

@@ -26,14 +26,14 @@ static int mpi_win_register(struct mpi_win *w, MPI_Win *win)
     return 0;
 }
 
-/* Whether comm can hold an orma window: an intracommunicator whose ranks
- * are all on this node.  Every rank of comm reaches the same verdict (a
- * communicator spanning nodes has ranks off every rank's node), so failing
- * here fails everywhere without a collective. */
-static int mpi_win_comm_usable(const char *call, MPI_Comm comm)
+/* Whether comm can hold an orma window: an intracommunicator.  *here_p
+ * (malloc'd, or NULL when all are): here[r] is 1 when comm's rank r is on
+ * this node (in this orma job); the others are reached over the net
+ * transport. */
+static int mpi_win_comm_usable(const char *call, MPI_Comm comm, unsigned char **here_p)
 {
-    char why[200];
     int inter = 0, n = 0, off = 0;
+    *here_p = NULL;
     if (!mpi_orma_ready)
         return mpi_comm_error(comm, call, MPI_ERR_UNSUPPORTED_OPERATION, mpi_orma_why);
     if (comm == MPI_COMM_NULL || PMPI_Comm_test_inter(comm, &inter) != MPI_SUCCESS)
@@ -44,23 +44,27 @@ static int mpi_win_comm_usable(const char *call, MPI_Comm comm)
     PMPI_Comm_group(comm, &g);
     PMPI_Group_size(g, &n);
     int *in = malloc(((size_t)n + 1) * sizeof *in), *out = malloc(((size_t)n + 1) * sizeof *out);
-    if (in && out) {
+    unsigned char *here = malloc((size_t)n + 1);
+    if (in && out && here) {
         for (int i = 0; i < n; i++)
             in[i] = i;
         PMPI_Group_translate_ranks(g, n, in, mpi_node_group, out);
-        for (int i = 0; i < n; i++)
-            off += out[i] == MPI_UNDEFINED;
+        for (int i = 0; i < n; i++) {
+            here[i] = out[i] != MPI_UNDEFINED;
+            off += !here[i];
+        }
     }
     free(in);
     free(out);
     PMPI_Group_free(&g);
-    if (!in || !out)
+    if (!in || !out || !here) {
+        free(here);
         return mpi_comm_error(comm, call, MPI_ERR_NO_MEM, "out of memory");
-    if (off) {
-        snprintf(why, sizeof why, "%d of the communicator's %d ranks are on other nodes, and orma's transport "
-                 "between nodes is not built yet", off, n);
-        return mpi_comm_error(comm, call, MPI_ERR_UNSUPPORTED_OPERATION, why);
     }
+    if (off)
+        *here_p = here;
+    else
+        free(here);
     return MPI_SUCCESS;
 }
 
@@ -90,12 +94,15 @@ static int mpi_win_allgather(void *ctx, const void *mine, size_t len, void *all)
 int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                  MPI_Comm comm, void *baseptr, MPI_Win *win)
 {
-    int rc = mpi_win_comm_usable(call, comm);
+    unsigned char *here = NULL;
+    int rc = mpi_win_comm_usable(call, comm, &here);
     if (rc)
         return rc;
     MPI_Comm dup;
-    if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS)
+    if (PMPI_Comm_dup(comm, &dup) != MPI_SUCCESS) {
+        free(here);
         return mpi_comm_error(comm, call, MPI_ERR_INTERN, "duplicating the communicator failed");
+    }
     __attribute__((cleanup(mpi_thread_leave))) int alone = mpi_thread_enter();
     struct mpi_win *w = calloc(1, sizeof *w);
     int status = ORMA_SUCCESS;
@@ -117,16 +124,15 @@ int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Ai
     int rank, n;
     PMPI_Comm_rank(dup, &rank);
     PMPI_Comm_size(dup, &n);
-    struct rma_team team = {rank, n, mpi_win_allgather, &dup, NULL, NULL};
-    if (!strcmp(util_config.transport, "net")) { /* between every two ranks (net_am.h) */
-        team.net = &net_am_ops;
-        team.net_comm = &dup;
-    }
+    /* the net transport (net_am.h) for the ranks on other nodes, or all
+     * with ORMA_TRANSPORT=net */
+    struct rma_team team = {rank, n, mpi_win_allgather, &dup, &net_am_ops, &dup, here};
     void *mem = base;
     orma_win ow = ORMA_WIN_NULL;
     status = api_win_create_team(&team, flavor, base, status ? 0 : (size_t)size,
                                  disp_unit > INT_MAX ? 1 : (int)disp_unit, oi,
                                  baseptr ? &mem : NULL, &ow, status);
+    free(here);
     if (oi != ORMA_INFO_NULL)
         orma_info_free(&oi);
     if (!status && !mpi_win_register(w, win)) {

@@ -194,7 +194,7 @@ int rma_net_flush(struct rma_win *win, int target, int local)
 
 /* ---- the endpoint ---------------------------------------------------- */
 
-int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *comm)
+int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *comm, int all)
 {
     struct rma_net *n = calloc(1, sizeof *n);
     if (!n || !(n->peer = calloc((size_t)win->nranks, sizeof *n->peer))) {
@@ -220,9 +220,12 @@ int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *com
         free(n);
         return status;
     }
+    int nnet = 0;
     for (int r = 0; r < win->nranks; r++)
-        if (r != win->rank)
+        if (r != win->rank && (all || win->targets[r].off_node)) {
             win->targets[r].path = RMA_PATH_NET;
+            nnet++;
+        }
     win->net = n;
     pthread_mutex_lock(&rma_net_mu);
     n->next = rma_net_all;
@@ -230,7 +233,7 @@ int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *com
     util_wait_hook = rma_net_poll_hook;
     pthread_mutex_unlock(&rma_net_mu);
     rma_net_thread_start();
-    util_info("window %u: every other rank over the net transport (%s)", win->id, ops->name);
+    util_info("window %u: %d of its %d ranks over the net transport (%s)", win->id, nnet, win->nranks, ops->name);
     return ORMA_SUCCESS;
 }
 

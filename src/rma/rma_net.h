@@ -38,8 +38,9 @@
 #include "rma_win.h"
 
 /* Open the endpoint of a window being created (collective over its
- * ranks); its targets other than this rank become RMA_PATH_NET. */
-int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *comm);
+ * ranks); its targets on other nodes -- all but this rank when all --
+ * become RMA_PATH_NET. */
+int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *comm, int all);
 /* Collective: everything in flight delivered, then freed. */
 int rma_net_close(struct rma_win *win);
 /* Local: freed at once (orma_finalize, a failed creation). */

@@ -50,6 +50,7 @@ struct rma_target {
     uint8_t in_exposure; /* in the group of the open PSCW exposure epoch */
     uint8_t lock_type;   /* ORMA_LOCK_* held or requested in this epoch, or 0 */
     uint8_t lock_held;   /* the lock word was taken (not with NOCHECK) */
+    uint8_t off_node;    /* on another node: reached over the net transport only */
     uint8_t shared;      /* its memory is a shared segment every rank maps:
                             hardware atomics work on it (rma_atomic.h) */
     uint8_t hw;          /* some origin may update its memory, or part of it,
@@ -131,6 +132,8 @@ struct rma_win {
     char *acc_buf;            /* accumulates in chunks (rma_acc.c), or NULL */
     struct rma_net *net;      /* targets over the net transport (rma_net.h), or NULL */
     int net_only;             /* every target but this rank is one of them */
+    int leader;               /* the lowest rank on this node: it makes the control segment */
+    int local_rank, nlocal;   /* among the ranks on this node (shared-memory barrier) */
 };
 
 /* The handle table: a freed or forged handle is detected, never followed. */
@@ -160,11 +163,14 @@ struct rma_team {
     int (*allgather)(void *ctx, const void *mine, size_t len, void *all);
     void *ctx;
     /* The net transport between the team's ranks (net_ops.h), or NULL;
-     * net_comm is passed to its open.  With it, every other rank is
-     * reached over it (ORMA_TRANSPORT=net) -- except in shared windows,
-     * whose memory every rank must load and store. */
+     * net_comm is passed to its open.  It reaches the ranks on other nodes,
+     * and with ORMA_TRANSPORT=net every other rank -- except in shared
+     * windows, whose memory every rank must load and store. */
     const struct net_ops *net;
     const void *net_comm;
+    /* here[r]: team rank r is on this node (in this orma job); NULL: all
+     * are. */
+    const unsigned char *here;
 };
 
 /* Collective over team (NULL: the whole job).  arg_status is the caller's verdict on its own

@@ -50,7 +50,9 @@ static int rma_job_allgather(void *ctx, const void *mine, size_t len, void *all)
 }
 
 /* Nobody else will open the window's objects: unlink them at once. */
-static int rma_win_alone(const struct rma_win *win) { return win->nranks == 1; }
+/* Alone on this node: nobody else opens our shared objects, so their names
+ * go at once. */
+static int rma_win_alone(const struct rma_win *win) { return win->nlocal == 1; }
 
 /* The first failure among the ranks, reported once per rank. */
 static int rma_win_agree(const struct rma_team *team, int status, const char *what)
@@ -74,7 +76,7 @@ static int rma_win_create_ctl(struct rma_win *win, uint32_t max_attach)
 {
     char name[SHM_NAME_MAX];
     boot_job_name(name, sizeof name, "w%u-r%d-c", win->id, boot_job.rank);
-    size_t len = rma_ctl_size((uint32_t)win->nranks, max_attach, shm_barrier_size(win->nranks));
+    size_t len = rma_ctl_size((uint32_t)win->nranks, max_attach, shm_barrier_size(win->nlocal));
     int status = shm_seg_create(name, len, &win->ctl_seg);
     if (status)
         return status;
@@ -241,9 +243,14 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     t->path = rec->path;
     t->shared = rec->path == RMA_PATH_DIRECT;
     t->hw = rec->path == RMA_PATH_DIRECT || rec->path == RMA_PATH_PART;
-    t->ctl = rma_ctl_block(win->ctl, r);
+    t->ctl = rma_ctl_block(win->ctl, r); /* on another node: a block nobody uses */
     t->hw_busy = rma_ctl_hw_busy(win->ctl, t->ctl);
     t->stripes = rma_ctl_stripes(win->ctl, t->ctl);
+    if (t->off_node) {
+        t->path = RMA_PATH_NET; /* rma_net_open */
+        t->shared = t->hw = 0;
+        return ORMA_SUCCESS;
+    }
     if (r == win->rank && (t->path == RMA_PATH_CMA || t->path == RMA_PATH_DIRECT || t->path == RMA_PATH_PART)) {
         t->path = RMA_PATH_DIRECT; /* our own memory: plain copies */
         t->base = win->base;
@@ -311,7 +318,7 @@ static void rma_win_unlink_names(struct rma_win *win)
         shm_seg_unlink(win->data_seg.name);
     if (win->adopt.addr)
         shm_seg_unlink(win->adopt.name);
-    if (win->rank == 0) {
+    if (win->rank == win->leader) {
         shm_seg_unlink(win->ctl_seg.name);
         if (win->flavor == ORMA_WIN_FLAVOR_SHARED)
             shm_seg_unlink(win->data_seg.name);
@@ -344,10 +351,22 @@ static int rma_win_check_hints(const struct rma_win_hints *h, const struct rma_w
     return ORMA_SUCCESS;
 }
 
+/* A rank the net transport must reach (on another node, or any other with
+ * ORMA_TRANSPORT=net, shared windows excepted), or -1.  The same answer at
+ * every rank: all see the same nodes and settings. */
+static int rma_win_far(const struct rma_win *win, int flavor)
+{
+    int all = !strcmp(util_config.transport, "net") && flavor != ORMA_WIN_FLAVOR_SHARED;
+    for (int r = 0; r < win->nranks; r++)
+        if (win->targets[r].off_node || (all && r != win->rank))
+            return r;
+    return -1;
+}
+
 int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t size, int disp_unit,
                    const struct rma_win_hints *hints, int arg_status, orma_win *handle_p, struct rma_win **win_p)
 {
-    struct rma_team job = {boot_job.rank, boot_job.size, rma_job_allgather, NULL, NULL, NULL};
+    struct rma_team job = {boot_job.rank, boot_job.size, rma_job_allgather, NULL, NULL, NULL, NULL};
     if (!team)
         team = &job;
     orma_win handle = ORMA_WIN_NULL;
@@ -365,14 +384,36 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         win->access_gen = 1; /* targets start at 0: not ready */
         win->targets = calloc((size_t)win->nranks, sizeof *win->targets);
         win->hints = *hints;
+        win->leader = -1;
+        for (int r = 0; r < team->size; r++) {
+            if (team->here && !team->here[r])
+                continue;
+            if (win->leader < 0)
+                win->leader = r;
+            if (r == team->rank)
+                win->local_rank = win->nlocal;
+            win->nlocal++;
+        }
+        for (int r = 0; win->targets && team->here && r < team->size; r++)
+            win->targets[r].off_node = !team->here[r];
     }
     recs = calloc((size_t)team->size, sizeof *recs);
     rec.id = rma_win_next_id++;
     if (!status && (!win || !win->targets || !recs))
         status = util_error(ORMA_ERR_NOMEM, "out of memory creating a window");
+    /* Before anything is made: every rank reaches the same verdict. */
+    int far = win && win->targets ? rma_win_far(win, flavor) : -1;
+    if (!status && far >= 0 && flavor == ORMA_WIN_FLAVOR_SHARED)
+        status = util_error(ORMA_ERR_UNSUPPORTED, "a shared window, but rank %d is on another node than rank %d",
+                            far, team->rank);
+    else if (!status && far >= 0 && !team->net)
+        status = util_error(ORMA_ERR_UNSUPPORTED, "no path to rank %d from rank %d: %s", far, team->rank,
+                            win->targets[far].off_node ? "it is on another node, and no net transport was given"
+                                                       : "ORMA_TRANSPORT=net, and the net transport comes with "
+                                                         "liborma-mpi under mpirun");
     if (!status)
         status = rma_win_local_part(win, base, size, &rec);
-    if (!status && win->rank == 0)
+    if (!status && win->rank == win->leader)
         status = rma_win_create_ctl(win, flavor == ORMA_WIN_FLAVOR_DYNAMIC ? util_config.max_attach : 0);
 
     rec.status = status;
@@ -402,8 +443,8 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
     win->id = recs[0].id; /* the same number at every rank, for messages */
     if (flavor == ORMA_WIN_FLAVOR_SHARED)
         status = rma_win_shared_segment(team, win, recs);
-    if (!status && win->rank != 0)
-        status = rma_win_open_ctl(win, &recs[0]);
+    if (!status && win->rank != win->leader)
+        status = rma_win_open_ctl(win, &recs[win->leader]);
     for (int r = 0; r < win->nranks && !status; r++)
         status = rma_win_map_target(win, r, &recs[r]);
     if (!status) {
@@ -411,16 +452,11 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         win->my_hw_busy = rma_ctl_hw_busy(win->ctl, win->my_ctl);
         status = rma_win_register(win, &handle);
     }
-    if (!status && !team->net && flavor != ORMA_WIN_FLAVOR_SHARED && !rma_win_alone(win) &&
-        !strcmp(util_config.transport, "net"))
-        status = util_error(ORMA_ERR_UNSUPPORTED, "window %u: ORMA_TRANSPORT=net, but no net transport reaches "
-                            "rank %d from rank %d (it comes with liborma-mpi under mpirun)", win->id,
-                            win->rank == 0 ? 1 : 0, win->rank);
     status = rma_win_agree(team, status, "window creation");
     rma_win_unlink_names(win);
-    if (!status && team->net && flavor != ORMA_WIN_FLAVOR_SHARED && !rma_win_alone(win)) {
-        status = rma_net_open(win, team->net, team->net_comm);
-        win->net_only = win->net != NULL; /* every other rank: ORMA_TRANSPORT=net */
+    if (!status && far >= 0) {
+        status = rma_net_open(win, team->net, team->net_comm, !strcmp(util_config.transport, "net"));
+        win->net_only = win->net && (win->nlocal == 1 || !strcmp(util_config.transport, "net"));
         status = rma_win_agree(team, status, "opening the net transport");
     }
     if (status)
@@ -436,7 +472,7 @@ err_free:
         if (!rma_win_alone(win)) {
             if (win->data_seg.base && win->flavor == ORMA_WIN_FLAVOR_ALLOCATE)
                 shm_seg_unlink(win->data_seg.name);
-            if (win->rank == 0 && win->ctl_seg.base)
+            if (win->rank == win->leader && win->ctl_seg.base)
                 shm_seg_unlink(win->ctl_seg.name);
         }
         rma_win_release(win);
@@ -446,8 +482,8 @@ err_free:
 
 int rma_win_barrier(struct rma_win *win)
 {
-    if (win->nranks > 1 && !win->net_only)
-        shm_barrier_wait(rma_ctl_barrier(win->ctl), win->nranks, win->rank, &win->barrier_episode);
+    if (win->nlocal > 1 && !win->net_only)
+        shm_barrier_wait(rma_ctl_barrier(win->ctl), win->nlocal, win->local_rank, &win->barrier_episode);
     return ORMA_SUCCESS;
 }
 
