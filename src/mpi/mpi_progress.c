@@ -1,6 +1,7 @@
 /* mpi_progress.c -- the host MPI's blocking calls in which a program most
  * often waits while other ranks use its windows (a barrier, a receive, a
- * wait, a common collective): while any window uses the net transport, liborma-mpi makes them
+ * wait, a common collective), and those it polls with (a test, a probe):
+ * while any window uses the net transport, liborma-mpi makes them
  * wait by testing, handling what arrives for orma meanwhile, so that a
  * passive target sitting in them still grants locks and carries out
  * operations -- as the host MPI's own one-sided calls progress inside
@@ -82,4 +83,71 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
     while ((rc = PMPI_Testall(count, reqs, &done, statuses)) == MPI_SUCCESS && !done)
         rma_net_poll();
     return rc;
+}
+
+int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
+{
+    if (!mpi_progressing())
+        return PMPI_Waitany(count, reqs, index, status);
+    int done = 0, rc;
+    while ((rc = PMPI_Testany(count, reqs, index, &done, status)) == MPI_SUCCESS && !done)
+        rma_net_poll();
+    return rc;
+}
+
+int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    if (!mpi_progressing())
+        return PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
+    int rc;
+    while ((rc = PMPI_Testsome(incount, reqs, outcount, indices, statuses)) == MPI_SUCCESS && *outcount == 0)
+        rma_net_poll();
+    return rc;
+}
+
+int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
+{
+    if (!mpi_progressing())
+        return PMPI_Probe(source, tag, comm, status);
+    int found = 0, rc;
+    while ((rc = PMPI_Iprobe(source, tag, comm, &found, status)) == MPI_SUCCESS && !found)
+        rma_net_poll();
+    return rc;
+}
+
+/* The calls a program polls with: one round of orma's progress each, as
+ * the host MPI's own one-sided calls progress in them. */
+int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
+{
+    if (mpi_progressing())
+        rma_net_poll();
+    return PMPI_Test(req, flag, status);
+}
+
+int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
+{
+    if (mpi_progressing())
+        rma_net_poll();
+    return PMPI_Testall(count, reqs, flag, statuses);
+}
+
+int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
+{
+    if (mpi_progressing())
+        rma_net_poll();
+    return PMPI_Testany(count, reqs, index, flag, status);
+}
+
+int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
+{
+    if (mpi_progressing())
+        rma_net_poll();
+    return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
+}
+
+int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
+{
+    if (mpi_progressing())
+        rma_net_poll();
+    return PMPI_Iprobe(source, tag, comm, flag, status);
 }
