@@ -171,8 +171,12 @@ static void make_args(const bench_ctx *ctx, const char *backends,
     if (o->quiet)
         a->argv[k++] = "--quiet";
     /* --net: no shared windows (osc pt2pt has none; orma's stay on shared
-     * memory) */
-    const char *windows = o->windows != NULL || !o->net ? o->windows : "allocate,create,create_allocmem,dynamic";
+     * memory) in the suites that have them; ghost, as, mult and rdx use
+     * allocate windows only */
+    int flavours = !strcmp(ctx->suite, "pingpong") || !strcmp(ctx->suite, "latency") ||
+                   !strcmp(ctx->suite, "multiput");
+    const char *windows = o->windows != NULL || !o->net || !flavours ? o->windows
+                                                                     : "allocate,create,create_allocmem,dynamic";
     const char *filters[3][2] = {{"--window", windows},
                                  {"--sync", o->syncs},
                                  {"--op", ops}};
