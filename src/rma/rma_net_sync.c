@@ -99,7 +99,6 @@ int rma_net_complete_(struct rma_win *win)
 int rma_net_exposure_done_(struct rma_win *win)
 {
     struct rma_net *n = win->net;
-    rma_net_poll();
     for (int r = 0; r < win->nranks; r++) {
         struct rma_target *o = &win->targets[r];
         if (o->in_exposure && o->path == RMA_PATH_NET && !util_seq_geq(n->peer[r].done_in, o->complete_expected))
