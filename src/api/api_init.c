@@ -1,7 +1,7 @@
 /* api_init.c -- joining and leaving the job. */
 #include "api_check.h"
-#include "boot_job.h"
 #include "rma_runtime.h"
+#include "rma_world.h"
 #include "util_time.h"
 
 #include <time.h>
@@ -41,16 +41,16 @@ int orma_initialized(int *flag_p)
 }
 
 /* No message: tests and programs ask for the rank to print it. */
-int orma_rank(void) { return api_state == 1 ? boot_job.rank : ORMA_ERR_NOT_INIT; }
+int orma_rank(void) { return api_state == 1 ? rma_world_rank() : ORMA_ERR_NOT_INIT; }
 
-int orma_size(void) { return api_state == 1 ? boot_job.size : ORMA_ERR_NOT_INIT; }
+int orma_size(void) { return api_state == 1 ? rma_world_size() : ORMA_ERR_NOT_INIT; }
 
 int orma_barrier(void)
 {
     int status = api_check_init("orma_barrier");
     if (status)
         return status;
-    boot_job_barrier();
+    rma_world_barrier();
     return ORMA_SUCCESS;
 }
 

@@ -53,6 +53,8 @@ int boot_job_external(int rank, int size, const char *token)
     return ORMA_SUCCESS;
 }
 
+int boot_job_is_external(void) { return boot_ext.set; }
+
 static size_t boot_seg_size(int n)
 {
     return sizeof(struct boot_job_shared) + shm_barrier_size(n) + (size_t)n * BOOT_SLOT_SIZE;

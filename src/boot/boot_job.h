@@ -44,6 +44,9 @@ int boot_job_start(void);
  * are unlinked as soon as every rank has them mapped. */
 int boot_job_external(int rank, int size, const char *token);
 
+/* Whether boot_job_external was called (liborma-mpi's bootstrap). */
+int boot_job_is_external(void);
+
 /* Leave it: tell the launcher this rank finalized and unmap. */
 void boot_job_finish(void);
 

@@ -12,6 +12,7 @@
 #include "rma_win.h"
 #include "rma_heap.h"
 #include "rma_net.h"
+#include "rma_world.h"
 #include "boot_job.h"
 #include "shm_barrier.h"
 #include "util_config.h"
@@ -368,6 +369,8 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
 {
     struct rma_team job = {boot_job.rank, boot_job.size, rma_job_allgather, NULL, NULL, NULL, NULL};
     if (!team)
+        team = rma_world_team();
+    if (!team)
         team = &job;
     orma_win handle = ORMA_WIN_NULL;
     int status = arg_status;
@@ -410,7 +413,8 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         status = util_error(ORMA_ERR_UNSUPPORTED, "no path to rank %d from rank %d: %s", far, team->rank,
                             win->targets[far].off_node ? "it is on another node, and no net transport was given"
                                                        : "ORMA_TRANSPORT=net, and the net transport comes with "
-                                                         "liborma-mpi under mpirun");
+                                                         "mpirun (liborma-mpi, or the native API with "
+                                                         "liborma-mpirun-<mpi>.so)");
     if (!status)
         status = rma_win_local_part(win, base, size, &rec);
     if (!status && win->rank == win->leader)

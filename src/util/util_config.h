@@ -31,6 +31,10 @@
       "1: a thread handles what arrives over the net transport while the "    \
       "rank computes or waits outside orma (passive-target progress; under "  \
       "liborma-mpi it asks MPI for MPI_THREAD_MULTIPLE)")                     \
+    X(MPIRUN, mpirun, STRING, "auto",                                          \
+      "a native program under mpirun: auto (its ranks join as one job through " \
+      "liborma-mpirun-<mpi>.so when Open MPI's or MPICH's launcher started " \
+      "it), openmpi, mpich, or off (every rank a job of its own)")            \
     X(CHECK, check, BOOL, "0",                                                  \
       "1: also check that origin and target type signatures (sequences of "     \
       "basic types) match, as MPI requires; 0: only that the data sizes match") \
