@@ -136,6 +136,8 @@ static unsigned char *ser_put_node(unsigned char *p, const struct ser_nodes *s, 
 static int ser_too_small(size_t need, size_t cap, size_t *len_p)
 {
     *len_p = need;
+    if (!cap) /* sizing a buffer: no error to report */
+        return ORMA_ERR_COUNT;
     return util_error(ORMA_ERR_COUNT, "dtype_serialize: the datatype needs %zu bytes, the buffer holds %zu", need,
                       cap);
 }

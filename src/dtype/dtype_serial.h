@@ -31,7 +31,8 @@
 
 /* Write committed type t into buf (cap bytes); *len_p = bytes written.
  * When cap is too small: ORMA_ERR_COUNT, nothing written, and *len_p = the
- * length needed (call with cap 0 to size a buffer).  Errors: ORMA_ERR_TYPE
+ * length needed (call with cap 0 to size a buffer: then nothing is
+ * reported).  Errors: ORMA_ERR_TYPE
  * (invalid or uncommitted type), ORMA_ERR_ARG (NULL len_p, or NULL buf with
  * cap > 0), ORMA_ERR_NOMEM. */
 int dtype_serialize(orma_type t, void *buf, size_t cap, size_t *len_p);

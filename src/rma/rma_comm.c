@@ -225,8 +225,12 @@ int rma_comm_slow(struct rma_win *win, const struct rma_op *op)
     struct rma_target *t = &win->targets[target];
     if (op->len == 0)
         return ORMA_SUCCESS;
-    if (t->path == RMA_PATH_NET)
-        return rma_net_queue(win, op);
+    if (t->path == RMA_PATH_NET) {
+        int status = win->flavor == ORMA_WIN_FLAVOR_DYNAMIC
+                         ? rma_net_dyn_check(win, target, (uint64_t)op->offset, op->len)
+                         : ORMA_SUCCESS;
+        return status ? status : rma_net_queue(win, op);
+    }
     /* Resolve now, so a bad address of a dynamic window is reported by the
      * call that made it, not by the closing synchronization. */
     struct rma_where w;

@@ -140,6 +140,28 @@ int rma_win_detach(struct rma_win *win, const void *base)
 }
 
 /* A consistent copy of the target's region holding [addr, addr+len). */
+size_t rma_dyn_regions(struct rma_win *win, uint64_t *pairs, size_t max)
+{
+    struct rma_ctl_rank *c = win->my_ctl;
+    struct rma_region *regs = rma_ctl_regions(win->ctl, c);
+    struct util_backoff backoff = {0};
+    for (;;) {
+        uint32_t v1 = atomic_load_explicit(&c->regions_version, memory_order_acquire);
+        if (v1 & 1) { /* our own thread attaching while the progress thread asks */
+            util_backoff_pause(&backoff);
+            continue;
+        }
+        uint32_t n = atomic_load_explicit(&c->nregions, memory_order_relaxed);
+        for (uint32_t i = 0; i < n && i < max; i++) {
+            pairs[2 * i] = atomic_load_explicit(&regs[i].base, memory_order_relaxed);
+            pairs[2 * i + 1] = atomic_load_explicit(&regs[i].size, memory_order_relaxed);
+        }
+        atomic_thread_fence(memory_order_acquire);
+        if (atomic_load_explicit(&c->regions_version, memory_order_relaxed) == v1)
+            return n;
+    }
+}
+
 static int rma_dyn_find(struct rma_ctl_rank *c, struct rma_region *regs, uint64_t addr, size_t len, struct rma_region_copy *out)
 {
     struct util_backoff backoff = {0};

@@ -52,10 +52,19 @@ int rma_net_send_out(struct rma_net *n)
     return status;
 }
 
-/* Complete our sends and free the reply buffers they used. */
+/* Complete our sends and free the reply buffers they used.  Replies still
+ * queued go first: a handler run inside a send (which progresses when its
+ * buffers are all in flight) queues its reply, pointing into our window,
+ * and the synchronization call that flushes may end the epoch -- after
+ * which the window may change under an unsent reply. */
 int rma_net_flush_sends(struct rma_net *n)
 {
-    int status = n->ops->flush(n->ep);
+    int status = ORMA_SUCCESS;
+    while (n->nout && !status)
+        status = rma_net_send_out(n);
+    int rc = n->ops->flush(n->ep);
+    if (!status)
+        status = rc;
     for (size_t i = 0; i < n->nscratch; i++)
         free(n->scratch[i]);
     n->nscratch = 0;
@@ -187,6 +196,11 @@ int rma_net_post(struct rma_win *win, const int *ranks, int n, int assert)
 int rma_net_complete(struct rma_win *win) { RMA_NET_ENTRY(rma_net_complete_(win)); }
 int rma_net_exposure_done(struct rma_win *win) { RMA_NET_ENTRY(rma_net_exposure_done_(win)); }
 int rma_net_unlock(struct rma_win *win, int target, int lock) { RMA_NET_ENTRY(rma_net_unlock_(win, target, lock)); }
+int rma_net_acquire(struct rma_win *win, int target, int lock) { RMA_NET_ENTRY(rma_net_acquire_(win, target, lock)); }
+int rma_net_dyn_check(struct rma_win *win, int target, uint64_t addr, size_t len)
+{
+    RMA_NET_ENTRY(rma_net_dyn_check_(win, target, addr, len));
+}
 int rma_net_flush(struct rma_win *win, int target, int local)
 {
     RMA_NET_ENTRY(rma_net_flush_(win, target, local));
@@ -264,9 +278,15 @@ static int rma_net_end(struct rma_win *win, int collective)
         rma_net_thread_stop();
     for (int r = 0; r < win->nranks; r++) {
         free(n->peer[r].act);
+        free(n->peer[r].regions);
         while (n->peer[r].parked) {
             struct rma_net_parked *k = n->peer[r].parked;
             n->peer[r].parked = k->next;
+            free(k);
+        }
+        while (n->peer[r].early) {
+            struct rma_net_parked *k = n->peer[r].early;
+            n->peer[r].early = k->next;
             free(k);
         }
     }

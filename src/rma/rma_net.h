@@ -9,7 +9,12 @@
  *   operations for rank j" (a reduce-scatter: no barrier anywhere), then
  *   every origin sends its operations, the last to each target flagged;
  *   a target returns once as many flagged last operations as the sum said
- *   have been handled;
+ *   have been handled.  In a window of up to RMA_NET_DIRECT_FENCE ranks
+ *   every origin flags one message to every net target instead, so that
+ *   the flags themselves say how many to count: one trip, no collective.
+ *   Every request carries the number of fences its origin had made, and a
+ *   target holds it until it has made as many: a quick origin may leave a
+ *   fence while its target still handles the epoch before;
  * - PSCW: post sends each origin a zero-byte message (none with NOCHECK);
  *   start does nothing; complete waits for those messages, sends its
  *   operations, the last flagged -- or, to a target it had nothing for, the
@@ -19,6 +24,11 @@
  *   flagged to release the lock; a lone small operation travels inside the
  *   request.  The target queues a conflicting request in the same ticket
  *   lock its own rank and the ranks of its node use (rma_lock.h).
+ *   An origin holding several locks of a window at once takes them in the
+ *   order it called lock, each before the next (rma_net_acquire): taken
+ *   late, they would be taken out of that order -- its own and its node's
+ *   targets' at once, the others' at the flush -- and two origins that each
+ *   lock every rank in rank order could hold one each and wait forever.
  *
  * Every flag says "once this many of my operations have been handled
  * here" (upto): a large payload is delivered when it has landed, which may
@@ -57,6 +67,13 @@ int rma_net_complete(struct rma_win *win);
 int rma_net_exposure_done(struct rma_win *win);
 /* lock: the type taken, 0 with NOCHECK. */
 int rma_net_unlock(struct rma_win *win, int target, int lock);
+/* A dynamic window: whether [addr, addr + len) of target is inside a
+ * region it has attached -- as it told us in this access epoch, or, when
+ * not, as it tells us now (a round trip): ORMA_ERR_RANGE, said, when it is not.  So a bad
+ * address is reported by the call that made it, as on shared memory. */
+int rma_net_dyn_check(struct rma_win *win, int target, uint64_t addr, size_t len);
+/* Take target's lock now (unless asked for already) and wait for it. */
+int rma_net_acquire(struct rma_win *win, int target, int lock);
 /* target < 0: all; local: flush_local (complete here only) */
 int rma_net_flush(struct rma_win *win, int target, int local);
 

@@ -19,9 +19,16 @@
 enum { RMA_NET_H_REQ = 0, RMA_NET_H_RSP = 1 }; /* handler numbers */
 
 /* What an origin sends a target (struct rma_net_req.kind). */
-enum { RMA_NET_SYNC, RMA_NET_PUT, RMA_NET_GET, RMA_NET_ACC, RMA_NET_CAS, RMA_NET_TYPE };
+enum { RMA_NET_SYNC, RMA_NET_PUT, RMA_NET_GET, RMA_NET_ACC, RMA_NET_CAS, RMA_NET_TYPE, RMA_NET_REGIONS };
+/* RMA_NET_REGIONS: the regions attached to a dynamic window there, as a
+ * reply of at most len bytes: a count, then (base, size) pairs, uint64_t
+ * each.  Handled at once, whatever locks wait: it reads no window memory. */
 /* What a target sends an origin (struct rma_net_rsp.kind). */
 enum { RMA_NET_REPLY, RMA_NET_POST, RMA_NET_ACK, RMA_NET_ERR };
+
+/* Windows of up to this many ranks close fences without a collective
+ * (rma_net_sync.c). */
+#define RMA_NET_DIRECT_FENCE 8
 
 /* What a target does once upto of the origin's operations are handled. */
 #define RMA_NET_F_FENCE 1u   /* the origin's last of a fence epoch */
@@ -39,17 +46,23 @@ struct rma_net_req {
     uint8_t pad;
     uint32_t tid;       /* typed: the target layout, as the origin numbered
                            it (TYPE: the number it gives); else 0 */
-    uint32_t pad2;
+    uint32_t round;     /* the fences the origin had made (rma_net.h) */
     uint64_t offset, len; /* the bytes reached at the target */
     uint64_t upto;      /* the flags act once this many of the origin's
                            operations (this one included) are handled */
     uint64_t token;     /* GET, ACC with a result, CAS: where the reply goes,
-                           an address at the origin (odd: a struct
-                           rma_net_unpack, plus one); else 0 */
+                           an address at the origin (with
+                           RMA_NET_TOKEN_UNPACK: a struct rma_net_unpack's);
+                           else 0 */
     uint64_t tcount;    /* typed: elements of the target layout */
     int64_t torigin;    /* typed: where its origin is, from offset */
 };
 _Static_assert(sizeof(struct rma_net_req) <= 64, "a request header fits net_am's");
+
+/* Marks a token that is a struct rma_net_unpack: no user-space address
+ * has the top bit (Linux keeps the upper half for the kernel), while any
+ * other bit may be set -- a get into an odd address is common. */
+#define RMA_NET_TOKEN_UNPACK (UINT64_C(1) << 63)
 
 /* Typed data coming back (get, get_accumulate): packed on the wire,
  * unpacked into the origin's layout when it lands. */
@@ -115,8 +128,13 @@ struct rma_net_peer {
     uint8_t lock_type;
     uint64_t ticket;
     struct rma_net_parked *parked, *parked_tail; /* its requests behind its lock */
+    struct rma_net_parked *early, *early_tail;   /* from fences we have not made yet */
     orma_type *types;   /* the layouts it sent, by its number - 1 */
     size_t ntypes, captypes;
+    /* a dynamic window: its regions as it told us in the access epoch
+     * regions_gen (win->access_gen; it may detach between epochs) */
+    uint64_t *regions;
+    uint32_t regions_gen;
 };
 
 struct rma_net {
@@ -127,6 +145,7 @@ struct rma_net {
     struct rma_op *queue; /* operations of the open epoch, in issue order */
     size_t nqueued, capqueue;
     uint64_t fence_expect, fence_in;
+    uint32_t fences;      /* fences made on this window (every rank makes all) */
     uint64_t replies_pending;
     int status;         /* the first error a target reported */
     uint32_t nwaiting;  /* lock requests waiting here */
@@ -176,6 +195,11 @@ int rma_net_post_(struct rma_win *win, const int *ranks, int n_ranks, int assert
 int rma_net_complete_(struct rma_win *win);
 int rma_net_exposure_done_(struct rma_win *win);
 int rma_net_unlock_(struct rma_win *win, int target, int lock);
+int rma_net_acquire_(struct rma_win *win, int target, int lock);
+int rma_net_dyn_check_(struct rma_win *win, int target, uint64_t addr, size_t len);
+void rma_net_regions_reply(struct rma_net *n, int src, const struct rma_net_req *q);
+/* We have made this many fences: the requests sent after them go in. */
+void rma_net_fenced_to(struct rma_net *n, uint32_t fences);
 int rma_net_flush_(struct rma_win *win, int target, int local);
 
 #endif

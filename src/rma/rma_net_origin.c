@@ -7,6 +7,7 @@
 #include "dtype_iter.h"
 #include "dtype_serial.h"
 #include "dtype_type.h"
+#include "util_config.h"
 #include "util_status.h"
 
 #include <stdlib.h>
@@ -22,8 +23,8 @@ void *rma_net_rsp_place(void *arg, int src, const void *hdr, size_t hlen, size_t
     memcpy(&r, hdr, sizeof r);
     if (r.kind != RMA_NET_REPLY)
         return NULL;
-    if (r.token & 1) {
-        struct rma_net_unpack *u = (struct rma_net_unpack *)(uintptr_t)(r.token - 1);
+    if (r.token & RMA_NET_TOKEN_UNPACK) {
+        struct rma_net_unpack *u = (struct rma_net_unpack *)(uintptr_t)(r.token & ~RMA_NET_TOKEN_UNPACK);
         return len == u->len ? u->buf : NULL;
     }
     return (void *)(uintptr_t)r.token;
@@ -32,7 +33,7 @@ void *rma_net_rsp_place(void *arg, int src, const void *hdr, size_t hlen, size_t
 /* Typed data back from a target: into the origin's layout. */
 void rma_net_unpacked(uint64_t token, const void *data, size_t len)
 {
-    struct rma_net_unpack *u = (struct rma_net_unpack *)(uintptr_t)(token - 1);
+    struct rma_net_unpack *u = (struct rma_net_unpack *)(uintptr_t)(token & ~RMA_NET_TOKEN_UNPACK);
     if (data && len == u->len)
         dtype_unpack(u->dst, u->count, u->type, 0, len, data);
     dtype_release(u->type);
@@ -51,7 +52,7 @@ void rma_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, const
     struct rma_net_peer *p = &n->peer[src];
     switch (r.kind) {
     case RMA_NET_REPLY:
-        if (r.token & 1)
+        if (r.token & RMA_NET_TOKEN_UNPACK)
             rma_net_unpacked(r.token, data, len);
         else if (len && data && data != (void *)(uintptr_t)r.token)
             memcpy((void *)(uintptr_t)r.token, data, len);
@@ -89,8 +90,50 @@ int rma_net_queue_(struct rma_win *win, const struct rma_op *op)
 int rma_net_send_sync(struct rma_net *n, int target, int lock, uint32_t flags)
 {
     struct rma_net_req q = {.kind = RMA_NET_SYNC, .lock = (uint8_t)lock, .flags = (uint8_t)flags,
-                            .upto = n->peer[target].ops_out};
+                            .round = n->fences, .upto = n->peer[target].ops_out};
     return n->ops->send(n->ep, target, RMA_NET_H_REQ, &q, sizeof q, NULL, 0);
+}
+
+static int rma_net_regions_cover(const uint64_t *regions, uint64_t addr, size_t len)
+{
+    for (uint64_t i = 0; regions && i < regions[0]; i++) {
+        uint64_t b = regions[1 + 2 * i], s = regions[2 + 2 * i];
+        if (addr >= b && addr - b <= s && len <= s - (addr - b))
+            return 1;
+    }
+    return 0;
+}
+
+static int rma_net_no_replies(struct rma_net *n, long arg)
+{
+    (void)arg;
+    return n->replies_pending == 0;
+}
+
+int rma_net_dyn_check_(struct rma_win *win, int target, uint64_t addr, size_t len)
+{
+    struct rma_net *n = win->net;
+    struct rma_net_peer *p = &n->peer[target];
+    if (p->regions_gen == win->access_gen && rma_net_regions_cover(p->regions, addr, len))
+        return ORMA_SUCCESS;
+    size_t cap = 8 + 16 * (size_t)util_config.max_attach;
+    if (!p->regions && !(p->regions = malloc(cap)))
+        return util_error(ORMA_ERR_NOMEM, "window %u: out of memory for rank %d's regions", win->id, target);
+    p->regions[0] = 0; /* a reply without data (the target failed): none */
+    struct rma_net_req q = {.kind = RMA_NET_REGIONS, .len = cap, .token = (uintptr_t)p->regions,
+                            .upto = p->ops_out};
+    n->replies_pending++;
+    int status = n->ops->send(n->ep, target, RMA_NET_H_REQ, &q, sizeof q, NULL, 0);
+    if (status) {
+        n->replies_pending--;
+        return status;
+    }
+    rma_net_wait(n, rma_net_no_replies, 0);
+    p->regions_gen = win->access_gen;
+    if (!rma_net_regions_cover(p->regions, addr, len))
+        return util_error(ORMA_ERR_RANGE, "access of %zu bytes at address 0x%llx of rank %d is not inside "
+                          "a region attached to the dynamic window", len, (unsigned long long)addr, target);
+    return ORMA_SUCCESS;
 }
 
 /* The number of layout t at target, sent there first if it is new. */
@@ -114,7 +157,7 @@ static int rma_net_type_id(struct rma_net *n, int target, orma_type t, uint32_t 
     for (size_t i = 0; i < n->ntsent; i++)
         if (n->tsent[i].target == target && n->tsent[i].id > id)
             id = n->tsent[i].id;
-    struct rma_net_req q = {.kind = RMA_NET_TYPE, .tid = id + 1};
+    struct rma_net_req q = {.kind = RMA_NET_TYPE, .tid = id + 1, .round = n->fences};
     if (!status)
         status = n->ops->send(n->ep, target, RMA_NET_H_REQ, &q, sizeof q, buf, len);
     free(buf);
@@ -138,7 +181,7 @@ static void *rma_net_epoch_buffer(struct rma_net *n, size_t len)
 }
 
 /* Where typed data of len bytes coming back goes: a record to unpack it
- * into (dst, count, type), as an odd token. */
+ * into (dst, count, type), as a token marked RMA_NET_TOKEN_UNPACK. */
 static int rma_net_unpack_token(void *dst, size_t count, orma_type type, size_t len, uint64_t *token_p)
 {
     struct rma_net_unpack *u = malloc(sizeof *u + (len ? len : 1));
@@ -149,7 +192,7 @@ static int rma_net_unpack_token(void *dst, size_t count, orma_type type, size_t 
     u->len = len;
     u->type = type;
     dtype_hold(type);
-    *token_p = (uintptr_t)u + 1;
+    *token_p = (uintptr_t)u | RMA_NET_TOKEN_UNPACK;
     return ORMA_SUCCESS;
 }
 
@@ -186,6 +229,7 @@ int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32
     struct rma_net_peer *p = &n->peer[op->target];
     struct rma_net_req q = {.lock = (uint8_t)lock,
                             .flags = (uint8_t)flags,
+                            .round = n->fences,
                             .offset = op->offset,
                             .len = op->len};
     const void *data = NULL;
@@ -226,7 +270,7 @@ int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32
     if (op->ttype) {
         int status = rma_net_typed_req(n, op, &q, &data, &len);
         if (status) { /* the flags still go: the target counts on them */
-            if (q.token & 1)
+            if (q.token & RMA_NET_TOKEN_UNPACK)
                 rma_net_unpacked(q.token, NULL, 0);
             int rc = flags ? rma_net_send_sync(n, op->target, lock, flags) : ORMA_SUCCESS;
             return status ? status : rc;

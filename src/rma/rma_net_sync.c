@@ -37,11 +37,11 @@ int rma_net_take_status(struct rma_net *n, int status)
     return status ? status : s;
 }
 
-int rma_net_fence_(struct rma_win *win, int closes)
+/* [004]'s closing fence: one reduce-scatter of "who has operations for
+ * whom", then each origin's operations, the last to each target flagged. */
+static int rma_net_fence_summed(struct rma_net *n)
 {
-    struct rma_net *n = win->net;
-    if (!closes)
-        return ORMA_SUCCESS; /* opening: nothing at all ([004] 4.1) */
+    struct rma_win *win = n->win;
     uint32_t *counts = calloc((size_t)win->nranks, sizeof *counts), mine = 0;
     if (!counts)
         return util_error(ORMA_ERR_NOMEM, "window %u: fence: out of memory", win->id);
@@ -57,9 +57,47 @@ int rma_net_fence_(struct rma_win *win, int closes)
             status = rc;
     }
     free(counts);
-    rma_net_wait(n, rma_net_fenced, 0);
-    int rc = rma_net_flush_sends(n);
-    return rma_net_take_status(n, status ? status : rc);
+    return status;
+}
+
+/* A small window's closing fence: every origin sends each of its net
+ * targets its operations, the last flagged -- or the flag alone -- and
+ * each target counts one flag from every net peer.  No collective: the
+ * flags travel as the reduce-scatter's sums would have, one trip instead of
+ * that collective's rounds and then the operations'.  A window of p ranks
+ * sends p - 1 flags per rank, so large windows sum instead. */
+static int rma_net_fence_direct(struct rma_net *n)
+{
+    struct rma_win *win = n->win;
+    int status = ORMA_SUCCESS;
+    for (int r = 0; r < win->nranks; r++) {
+        if (r == win->rank || win->targets[r].path != RMA_PATH_NET)
+            continue;
+        n->fence_expect++;
+        int rc = rma_net_send_target(n, r, RMA_NET_F_FENCE, 0, 0, NULL);
+        if (!status)
+            status = rc;
+    }
+    return status;
+}
+
+/* Every fence is counted, closing or not, and every request carries the
+ * count its origin had reached: a target handles it only once it has made
+ * as many fences (rma_net_fenced_to).  Without that a quick origin, out of
+ * a fence once its own operations are in, could reach a target still
+ * handling the epoch before -- a third rank's get would read the new data. */
+int rma_net_fence_(struct rma_win *win, int closes)
+{
+    struct rma_net *n = win->net;
+    int status = ORMA_SUCCESS;
+    if (closes) { /* opening: nothing at all ([004] 4.1) */
+        status = win->nranks <= RMA_NET_DIRECT_FENCE ? rma_net_fence_direct(n) : rma_net_fence_summed(n);
+        rma_net_wait(n, rma_net_fenced, 0);
+        int rc = rma_net_flush_sends(n);
+        status = rma_net_take_status(n, status ? status : rc);
+    }
+    rma_net_fenced_to(n, n->fences + 1);
+    return status;
 }
 
 int rma_net_post_(struct rma_win *win, const int *ranks, int n_ranks, int assert)
@@ -174,6 +212,20 @@ int rma_net_unlock_(struct rma_win *win, int target, int lock)
     int status = rma_net_passive_send(win, target, lock, RMA_NET_F_RELEASE, 0);
     int rc = rma_net_flush_sends(win->net);
     return rma_net_take_status(win->net, status ? status : rc);
+}
+
+int rma_net_acquire_(struct rma_win *win, int target, int lock)
+{
+    struct rma_net *n = win->net;
+    struct rma_net_peer *p = &n->peer[target];
+    if (p->asked)
+        return ORMA_SUCCESS;
+    /* granted when the target handles it: requests wait there for the lock */
+    int status = rma_net_send_sync(n, target, lock, RMA_NET_F_ACK);
+    p->asked = 1;
+    p->acks_want++;
+    rma_net_wait(n, rma_net_acks_in, target);
+    return rma_net_take_status(n, status);
 }
 
 int rma_net_flush_(struct rma_win *win, int target, int local)

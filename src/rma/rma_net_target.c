@@ -134,6 +134,44 @@ static orma_type rma_net_type_of(struct rma_net *n, int src, uint32_t tid)
     return tid >= 1 && tid <= p->ntypes ? p->types[tid - 1] : NULL;
 }
 
+/* A typed accumulate: the origin's elements (data) and the result (out)
+ * are dsize bytes packed.  The elements of a pair type with padding
+ * (ORMA_DOUBLE_INT: 12 bytes of data in 16) are spread to their extent
+ * for the operation, and the result packed again. */
+static int rma_net_typed_acc(struct rma_net *n, const struct rma_net_req *q, const void *data, size_t dsize,
+                             orma_type tt, void *out, const struct rma_where *w)
+{
+    orma_type basic = &orma_predefined_types.types[q->typeid_];
+    size_t count = dsize / basic->size;
+    int padded = basic->extent != basic->size;
+    void *origin = q->has_origin ? (void *)data : NULL, *result = out;
+    if (padded && origin && (origin = malloc(count * basic->extent + 1)))
+        dtype_unpack(origin, count, basic, 0, dsize, data);
+    if (padded && result)
+        result = malloc(count * basic->extent + 1);
+    if ((q->has_origin && !origin) || (out && !result)) {
+        if (origin != data)
+            free(origin);
+        return util_error(ORMA_ERR_NOMEM, "window %u: no memory for a typed accumulate of %zu bytes", n->win->id,
+                          dsize);
+    }
+    struct rma_op op = {.kind = RMA_OP_ACC, .op = q->op, .typeid_ = q->typeid_, .target = n->win->rank,
+                        .origin = origin, .result = result, .len = (size_t)q->len, .offset = (size_t)q->offset,
+                        .otype = origin ? basic : NULL, .ttype = tt, .rtype = result ? basic : NULL,
+                        .ocount = count, .tcount = (size_t)q->tcount, .rcount = count,
+                        .torigin = (ptrdiff_t)q->torigin};
+    rma_acc_for_peer = 1;
+    int status = rma_typed_execute(n->win, &op, w);
+    rma_acc_for_peer = 0;
+    if (result != out) {
+        dtype_pack(result, count, basic, 0, dsize, out);
+        free(result);
+    }
+    if (origin != data)
+        free(origin);
+    return status;
+}
+
 /* A typed request of src on our memory at w (its reach checked). */
 static void rma_net_typed(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len,
                           const struct rma_where *w)
@@ -155,18 +193,8 @@ static void rma_net_typed(struct rma_net *n, int src, const struct rma_net_req *
         dtype_unpack(tbase, (size_t)q->tcount, tt, 0, dsize, data);
     else if (!status && q->kind == RMA_NET_GET)
         dtype_pack(tbase, (size_t)q->tcount, tt, 0, dsize, out);
-    else if (!status) {
-        orma_type basic = &orma_predefined_types.types[q->typeid_];
-        struct rma_op op = {.kind = RMA_OP_ACC, .op = q->op, .typeid_ = q->typeid_, .target = win->rank,
-                            .origin = q->has_origin ? (void *)data : NULL, .result = out,
-                            .len = (size_t)q->len, .offset = (size_t)q->offset,
-                            .otype = q->has_origin ? basic : NULL, .ttype = tt, .rtype = out ? basic : NULL,
-                            .ocount = dsize / basic->size, .tcount = (size_t)q->tcount, .rcount = dsize / basic->size,
-                            .torigin = (ptrdiff_t)q->torigin};
-        rma_acc_for_peer = 1;
-        status = rma_typed_execute(win, &op, w);
-        rma_acc_for_peer = 0;
-    }
+    else if (!status)
+        status = rma_net_typed_acc(n, q, data, dsize, tt, out, w);
     if (status) {
         free(out);
         rma_net_respond(n, src, RMA_NET_ERR, 0, NULL, 0, NULL, status);
@@ -211,6 +239,19 @@ static void rma_net_handle(struct rma_net *n, int src, const struct rma_net_req 
     rma_net_actions(n, src);
 }
 
+void rma_net_regions_reply(struct rma_net *n, int src, const struct rma_net_req *q)
+{
+    size_t max = q->len >= 8 ? (size_t)(q->len - 8) / 16 : 0;
+    uint64_t *out = n->win->flavor == ORMA_WIN_FLAVOR_DYNAMIC ? malloc(8 + 16 * max) : NULL;
+    if (!out) { /* the origin still waits: a count of none */
+        rma_net_respond(n, src, RMA_NET_REPLY, q->token, NULL, 0, NULL, 0);
+        return;
+    }
+    size_t count = rma_dyn_regions(n->win, out + 1, max);
+    out[0] = count < max ? count : max;
+    rma_net_respond(n, src, RMA_NET_REPLY, q->token, out, 8 + 16 * (size_t)out[0], out, 0);
+}
+
 /* Take src's lock here: 1 when held, 0 when it waits (rma_net_locks). */
 static int rma_net_lock_take(struct rma_net *n, int src, int type)
 {
@@ -228,14 +269,15 @@ static int rma_net_lock_take(struct rma_net *n, int src, int type)
     return 0;
 }
 
-/* Keep src's request until its lock is granted here (rma_net_locks). */
-static void rma_net_park(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len)
+/* Keep src's request, at the tail of the list head/tail: until its lock is
+ * granted here (rma_net_locks), or until we have made the fences it was
+ * sent after (rma_net_fenced_to). */
+static void rma_net_park(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len,
+                         struct rma_net_parked **head, struct rma_net_parked **tail)
 {
-    struct rma_net_peer *p = &n->peer[src];
     struct rma_net_parked *k = malloc(sizeof *k + len);
     if (!k) {
-        util_error(ORMA_ERR_NOMEM, "window %u: no memory to queue rank %d's request behind its lock", n->win->id,
-                   src);
+        util_error(ORMA_ERR_NOMEM, "window %u: no memory to queue rank %d's request", n->win->id, src);
         return;
     }
     k->req = *q;
@@ -243,11 +285,11 @@ static void rma_net_park(struct rma_net *n, int src, const struct rma_net_req *q
     k->next = NULL;
     if (k->len)
         memcpy(k->data, data, len);
-    if (p->parked_tail)
-        p->parked_tail->next = k;
+    if (*tail)
+        (*tail)->next = k;
     else
-        p->parked = k;
-    p->parked_tail = k;
+        *head = k;
+    *tail = k;
 }
 
 /* A large payload's scratch buffer (accumulates, and anything parked),
@@ -273,6 +315,8 @@ static int rma_net_scratch_take(struct rma_net *n, const void *data)
     return 0;
 }
 
+static void rma_net_admit(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len);
+
 void *rma_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t len)
 {
     struct rma_net *n = arg;
@@ -282,7 +326,8 @@ void *rma_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t
     memcpy(&q, hdr, sizeof q);
     struct rma_where w;
     struct rma_net_peer *p = &n->peer[src];
-    if (q.kind == RMA_NET_PUT && !q.lock && !q.tid && len == q.len && p->lock_state != RMA_NET_WAITING)
+    if (q.kind == RMA_NET_PUT && !q.lock && !q.tid && len == q.len && p->lock_state != RMA_NET_WAITING &&
+        !p->early && q.round <= n->fences)
         return rma_net_local(n, src, &q, &w); /* straight into the window (NULL: said why) */
     return rma_net_scratch_new(n, len); /* combined, unpacked, or kept until the lock is ours */
 }
@@ -296,17 +341,48 @@ void rma_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const
         return;
     }
     memcpy(&q, hdr, sizeof q);
+    if (q.kind == RMA_NET_REGIONS) {
+        rma_net_regions_reply(n, src, &q);
+        return;
+    }
     void *scratch = data && rma_net_scratch_take(n, data) ? (void *)data : NULL;
     if (q.kind == RMA_NET_PUT && len && !data) /* dropped: its place said why */
         q.kind = RMA_NET_SYNC, n->peer[src].ops_in++;
     struct rma_net_peer *p = &n->peer[src];
-    /* While src waits for the lock here, its requests wait behind it. */
-    if (p->lock_state == RMA_NET_WAITING ||
-        (q.lock && p->lock_state != RMA_NET_HELD && !rma_net_lock_take(n, src, q.lock)))
-        rma_net_park(n, src, &q, data, len);
+    /* Sent after a fence we have not made: our epoch before it may still
+     * have operations to handle (another origin's get), so it waits -- and
+     * src's requests behind it. */
+    if (p->early || q.round > n->fences)
+        rma_net_park(n, src, &q, data, len, &p->early, &p->early_tail);
     else
-        rma_net_handle(n, src, &q, data, len);
+        rma_net_admit(n, src, &q, data, len);
     free(scratch);
+}
+
+/* Handle src's request q now, or keep it behind the lock it waits for. */
+static void rma_net_admit(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len)
+{
+    struct rma_net_peer *p = &n->peer[src];
+    if (p->lock_state == RMA_NET_WAITING ||
+        (q->lock && p->lock_state != RMA_NET_HELD && !rma_net_lock_take(n, src, q->lock)))
+        rma_net_park(n, src, q, data, len, &p->parked, &p->parked_tail);
+    else
+        rma_net_handle(n, src, q, data, len);
+}
+
+void rma_net_fenced_to(struct rma_net *n, uint32_t fences)
+{
+    n->fences = fences;
+    for (int r = 0; r < n->win->nranks; r++) {
+        struct rma_net_peer *p = &n->peer[r];
+        for (struct rma_net_parked *k; (k = p->early) && k->req.round <= fences;) {
+            p->early = k->next;
+            if (!p->early)
+                p->early_tail = NULL;
+            rma_net_admit(n, r, &k->req, k->len ? k->data : NULL, k->len);
+            free(k);
+        }
+    }
 }
 
 /* Lock requests that were waiting: once granted, the request that asked

@@ -26,10 +26,20 @@ void rma_lock_wait(struct rma_ctl_rank *c, int type, uint64_t ticket)
 int rma_lock(struct rma_win *win, int type, int target, int assert)
 {
     struct rma_target *t = &win->targets[target];
+    int status = ORMA_SUCCESS;
     if (win->nlocked == 0)
         rma_access_reset(win);
+    /* Several locks at once: in the caller's order, each taken before the
+     * next (rma_net.h) -- so the one left untaken until now first. */
+    for (int r = 0; win->nlocked && win->net && r < win->nranks && !status; r++)
+        if (r != target && win->targets[r].path == RMA_PATH_NET && win->targets[r].lock_held)
+            status = rma_net_acquire(win, r, win->targets[r].lock_type);
+    if (status)
+        return status;
     if (t->path == RMA_PATH_NET) { /* nothing until unlock or flush ([004] 4.3) */
         t->lock_held = !(assert & ORMA_MODE_NOCHECK);
+        if (win->nlocked && t->lock_held && (status = rma_net_acquire(win, target, type)))
+            return status;
     } else if (!(assert & ORMA_MODE_NOCHECK)) {
         rma_lock_acquire(t->ctl, type);
         t->lock_held = 1;

@@ -189,5 +189,8 @@ int rma_win_attach(struct rma_win *win, void *base, size_t size);
 int rma_win_detach(struct rma_win *win, const void *base);
 /* Our adopted regions back to private memory (window teardown). */
 void rma_dyn_release(struct rma_win *win);
+/* Our own attached regions, consistent: at most max (base, size) pairs
+ * into pairs; the number of regions. */
+size_t rma_dyn_regions(struct rma_win *win, uint64_t *pairs, size_t max);
 
 #endif
