@@ -109,30 +109,49 @@ static int pieces(const unsigned char *win, size_t size, struct piece *p)
     return n;
 }
 
+/* Where the counters of a window at mem go: aligned uint64s in the head
+ * fragment and on both sides of each edge (at), and the aligned words of
+ * the whole window (first, words). */
+static void counters(const unsigned char *mem, size_t size, size_t at[5], size_t *first_p, size_t *words_p)
+{
+    size_t l, h, first = (8 - (uintptr_t)mem % 8) % 8; /* the first aligned word */
+    edges(mem, size, &l, &h);
+    size_t a[5] = {first, l - 8, l, h - 8, h};
+    memcpy(at, a, sizeof a);
+    *first_p = first;
+    *words_p = (size - first) / 8;
+}
+
 /* Every rank puts its pattern into its right neighbour's pieces, gets them
  * back, and checks its own window whole: pieces from its left neighbour,
  * the rest as it was (its own pattern of round -1). */
 static void transfers(orma_win win, unsigned char *mem, size_t size, orma_aint disp0, int dynamic)
 {
     int rank = orma_rank(), n = orma_size(), right = (rank + 1) % n, left = (rank + n - 1) % n;
-    struct piece p[5];
+    struct piece p[5], pr[5];
     int np = pieces(mem, size, p);
-    orma_aint *disps = malloc((size_t)n * sizeof *disps);
-    CHECK(disps);
+    orma_aint *disps = malloc((size_t)n * sizeof *disps), *addrs = malloc((size_t)n * sizeof *addrs);
+    CHECK(disps && addrs);
     disps[rank] = disp0;
     /* Each rank learns its right neighbour's displacement 0 (the address
-     * for a dynamic window) through a shared window of words. */
+     * for a dynamic window) and where its window lies in its pages (for its
+     * pieces: malloc need not place every rank's block alike) through a
+     * shared window of words. */
     orma_win dw;
     orma_aint *slot;
-    CHECK_OK(orma_win_allocate_shared(sizeof(orma_aint), sizeof(orma_aint), ORMA_INFO_NULL, (void **)&slot, &dw));
-    *slot = disp0;
+    CHECK_OK(orma_win_allocate_shared(2 * sizeof(orma_aint), sizeof(orma_aint), ORMA_INFO_NULL, (void **)&slot, &dw));
+    slot[0] = disp0;
+    slot[1] = (orma_aint)(uintptr_t)mem;
     CHECK_OK(orma_barrier());
     for (int r = 0; r < n; r++) {
         size_t sz;
         int du;
         orma_aint *peer;
         CHECK_OK(orma_win_shared_query(dw, r, &sz, &du, (void **)&peer));
-        disps[r] = *peer;
+        disps[r] = peer[0];
+        addrs[r] = peer[1];
+        if (r == right)
+            CHECK(pieces((const unsigned char *)(uintptr_t)peer[1], size, pr) == np);
     }
     CHECK_OK(orma_barrier());
     CHECK_OK(orma_win_free(&dw));
@@ -144,8 +163,8 @@ static void transfers(orma_win win, unsigned char *mem, size_t size, orma_aint d
             src[i] = pattern(rank, i, round);
         CHECK_OK(orma_win_lock_all(0, win));
         for (int k = 0; k < np; k++)
-            CHECK_OK(orma_put(src + p[k].off, p[k].len, ORMA_BYTE, right, disps[right] + (orma_aint)p[k].off,
-                              p[k].len, ORMA_BYTE, win));
+            CHECK_OK(orma_put(src + pr[k].off, pr[k].len, ORMA_BYTE, right, disps[right] + (orma_aint)pr[k].off,
+                              pr[k].len, ORMA_BYTE, win));
         CHECK_OK(orma_win_flush_all(win));
         CHECK_OK(orma_win_unlock_all(win));
         CHECK_OK(orma_barrier());
@@ -168,11 +187,11 @@ static void transfers(orma_win win, unsigned char *mem, size_t size, orma_aint d
         memset(back, 0, size);
         CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, right, 0, win));
         for (int k = 0; k < np; k++)
-            CHECK_OK(orma_get(back + p[k].off, p[k].len, ORMA_BYTE, right, disps[right] + (orma_aint)p[k].off,
-                              p[k].len, ORMA_BYTE, win));
+            CHECK_OK(orma_get(back + pr[k].off, pr[k].len, ORMA_BYTE, right, disps[right] + (orma_aint)pr[k].off,
+                              pr[k].len, ORMA_BYTE, win));
         CHECK_OK(orma_win_unlock(right, win));
         for (int k = 0; k < np; k++)
-            CHECK(memcmp(back + p[k].off, src + p[k].off, p[k].len) == 0);
+            CHECK(memcmp(back + pr[k].off, src + pr[k].off, pr[k].len) == 0);
         CHECK_OK(orma_barrier());
     }
 
@@ -203,26 +222,24 @@ static void transfers(orma_win win, unsigned char *mem, size_t size, orma_aint d
      * head fragment, bumped by every rank at every rank, while whole-range
      * SUMs of zeros (plain updates under the stripe locks, across both
      * edges) run over them. */
-    size_t l, h;
-    edges(mem, size, &l, &h);
-    size_t first = (8 - (uintptr_t)mem % 8) % 8; /* the first aligned word */
-    size_t words = (size - first) / 8;
     enum { NC = 5 };
-    size_t at[NC] = {first, l - 8, l, h - 8, h};
+    size_t at[NC], first, words, tat[NC], tfirst, twords;
+    counters(mem, size, at, &first, &words);
     for (int k = 0; k < NC; k++)
         memset(mem + at[k], 0, 8);
-    uint64_t *zeros = calloc(words, 8);
+    uint64_t *zeros = calloc(words + 1, 8);
     CHECK(zeros);
     CHECK_OK(orma_barrier());
     uint64_t one = 1, old;
     CHECK_OK(orma_win_lock_all(0, win));
     for (int round = 0; round < ROUNDS; round++) {
         for (int t = 0; t < n; t++) {
+            counters((const unsigned char *)(uintptr_t)addrs[t], size, tat, &tfirst, &twords);
             for (int k = 0; k < NC; k++)
-                CHECK_OK(orma_fetch_and_op(&one, &old, ORMA_UINT64, t, disps[t] + (orma_aint)at[k], ORMA_SUM,
+                CHECK_OK(orma_fetch_and_op(&one, &old, ORMA_UINT64, t, disps[t] + (orma_aint)tat[k], ORMA_SUM,
                                            win));
-            CHECK_OK(orma_accumulate(zeros, words, ORMA_UINT64, t, disps[t] + (orma_aint)first, words,
-                                         ORMA_UINT64, ORMA_SUM, win));
+            CHECK_OK(orma_accumulate(zeros, twords, ORMA_UINT64, t, disps[t] + (orma_aint)tfirst, twords,
+                                     ORMA_UINT64, ORMA_SUM, win));
         }
     }
     CHECK_OK(orma_win_unlock_all(win));
@@ -242,6 +259,7 @@ static void transfers(orma_win win, unsigned char *mem, size_t size, orma_aint d
     free(src);
     free(back);
     free(disps);
+    free(addrs);
 }
 
 /* Fill with round -1's pattern; after the window exists, the pages must be

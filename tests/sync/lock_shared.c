@@ -93,12 +93,22 @@ static void part_overlap(struct st_win *w)
     }
 }
 
+/* A lock may be taken lazily (lock_all always, lock over the net
+ * transport): hold it before counting in, by a flushed get. */
+static void hold_now(struct st_win *w)
+{
+    uint32_t seed = 0;
+    CHECK_OK(orma_get(&seed, 1, ORMA_UINT32, 0, st_disp(w, 0, SEED_AT), 1, ORMA_UINT32, w->win));
+    CHECK_OK(orma_win_flush(0, w->win));
+}
+
 static void exclusive_holder(struct st_win *w, uint32_t seed)
 {
     _Atomic uint32_t *sh = st_flag(&fl, 0, F_SHARED), *ex = st_flag(&fl, 0, F_EXCL);
     unsigned char buf[DATA_LEN];
 
     CHECK_OK(orma_win_lock(ORMA_LOCK_EXCLUSIVE, 0, 0, w->win));
+    hold_now(w);
     uint32_t e = atomic_fetch_add(ex, 1) + 1, s = atomic_load(sh);
     if (e != 1 || s != 0) {
         fprintf(stderr, "rank %d: holding the exclusive lock, %u other exclusive and %u "
@@ -125,14 +135,11 @@ static void shared_holder(struct st_win *w, int use_lock_all)
     unsigned char buf[DATA_LEN];
     uint32_t seed = 0;
 
-    if (use_lock_all) {
+    if (use_lock_all)
         CHECK_OK(orma_win_lock_all(0, w->win));
-        /* The lock is taken lazily: hold it before counting in. */
-        CHECK_OK(orma_get(&seed, 1, ORMA_UINT32, 0, st_disp(w, 0, SEED_AT), 1, ORMA_UINT32, w->win));
-        CHECK_OK(orma_win_flush(0, w->win));
-    } else {
+    else
         CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, 0, 0, w->win));
-    }
+    hold_now(w);
     atomic_fetch_add(sh, 1);
     if (atomic_load(ex) != 0) {
         fprintf(stderr, "rank %d: holding a shared lock, an exclusive holder is in too\n", rank);
