@@ -424,6 +424,19 @@ int orma_win_get_flavor(orma_win win, orma_win_flavor *flavor_p);
  *                        with ORMA_ERR_RMA_SYNC)
  *   same_size            "false" or "true": every rank gives the same size
  *   same_disp_unit       "false" or "true": every rank gives the same unit
+ *   orma_unlock_local    "false" (default) or "true": over the net transport
+ *                        (mpirun, other nodes), orma_win_unlock and
+ *                        orma_win_unlock_all return once the operations are
+ *                        complete here, without waiting for the target's
+ *                        acknowledgement.  The target still carries them out
+ *                        before its lock goes to anyone else, and this
+ *                        origin's later epochs see them; its own loads, and
+ *                        lock epochs it grants before the release arrives,
+ *                        may not yet.  A later orma_win_flush or the
+ *                        window's free waits for them.  No effect on shared
+ *                        memory, where an unlock costs nothing to wait for.
+ *                        Its default is ORMA_UNLOCK_LOCAL's (0: false), so
+ *                        that MPI programs can have it unchanged.
  * An unknown key is ignored; a known key with a value outside its set fails
  * creation with ORMA_ERR_INFO.  orma_win_get_info returns a new info object
  * (free it with orma_info_free) holding every key above and its value in

@@ -2,6 +2,7 @@
  * at creation and given back by orma_win_get_info. */
 #include "api_check.h"
 #include "api_hints.h"
+#include "util_config.h"
 
 #include <string.h>
 
@@ -48,7 +49,7 @@ static int api_hint_ordering(const char *call, const char *v, uint32_t *out)
 
 int api_hints_parse(const char *call, orma_info info, struct rma_win_hints *h)
 {
-    *h = (struct rma_win_hints){.acc_ordering = API_ORDER_ALL};
+    *h = (struct rma_win_hints){.acc_ordering = API_ORDER_ALL, .unlock_local = (uint8_t)util_config.unlock_local};
     if (info == ORMA_INFO_NULL)
         return ORMA_SUCCESS;
     char v[ORMA_INFO_VAL_MAX + 1];
@@ -68,6 +69,8 @@ int api_hints_parse(const char *call, orma_info info, struct rma_win_hints *h)
         status = api_hint_bool(call, "same_size", v, &h->same_size);
     if (!status && orma_info_get(info, "same_disp_unit", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
         status = api_hint_bool(call, "same_disp_unit", v, &h->same_disp_unit);
+    if (!status && orma_info_get(info, "orma_unlock_local", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
+        status = api_hint_bool(call, "orma_unlock_local", v, &h->unlock_local);
     return status;
 }
 
@@ -100,6 +103,8 @@ int orma_win_get_info(orma_win handle, orma_info *info_p)
         status = orma_info_set(info, "same_size", h->same_size ? "true" : "false");
     if (!status)
         status = orma_info_set(info, "same_disp_unit", h->same_disp_unit ? "true" : "false");
+    if (!status)
+        status = orma_info_set(info, "orma_unlock_local", h->unlock_local ? "true" : "false");
     if (status) {
         if (info)
             orma_info_free(&info);

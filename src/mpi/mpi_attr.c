@@ -180,7 +180,7 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
         return mpi_win_status(w, "MPI_Win_get_info", status);
     PMPI_Info_create(info_used);
     static const char *const keys[] = {"accumulate_ordering", "accumulate_ops", "no_locks", "same_size",
-                                       "same_disp_unit"};
+                                       "same_disp_unit", "orma_unlock_local"};
     for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
         char value[MPI_MAX_INFO_VAL];
         int flag = 0;

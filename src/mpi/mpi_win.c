@@ -72,7 +72,7 @@ static int mpi_win_comm_usable(const char *call, MPI_Comm comm, unsigned char **
 static int mpi_win_info(MPI_Info info, orma_info *oi_p)
 {
     static const char *const keys[] = {"accumulate_ordering", "accumulate_ops", "no_locks", "same_size",
-                                       "same_disp_unit"};
+                                       "same_disp_unit", "orma_unlock_local"};
     *oi_p = ORMA_INFO_NULL;
     if (info == MPI_INFO_NULL)
         return ORMA_SUCCESS;

@@ -170,18 +170,18 @@ static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint3
     if (!lock)
         flags &= ~RMA_NET_F_RELEASE;
     if (lock && !p->asked) {
-        if (!count)
+        if (!count && (local || !p->unacked))
             return ORMA_SUCCESS; /* nothing was done there: nothing to do */
         const struct rma_op *op = &n->queue[idx];
         if (count == 1 && (flags & RMA_NET_F_RELEASE) && !op->ttype && op->len <= n->ops->eager - 64) {
-            int get = op->kind == RMA_OP_GET || op->result;
-            if (!get)
-                p->acks_want++;
-            status = rma_net_send_op(n, op, lock, flags | (get ? 0 : RMA_NET_F_ACK));
+            int get = op->kind == RMA_OP_GET || op->result, ack = !get && !local;
+            p->acks_want += (uint32_t)ack;
+            p->unacked += (uint64_t)(!get && local);
+            status = rma_net_send_op(n, op, lock, flags | (ack ? RMA_NET_F_ACK : 0));
             rma_net_op_sent(op);
             n->nqueued--;
             memmove(n->queue + idx, n->queue + idx + 1, (n->nqueued - idx) * sizeof *n->queue);
-            rma_net_wait(n, rma_net_acks_in, target);
+            rma_net_wait(n, local ? rma_net_replies_in : rma_net_acks_in, target);
             return status;
         }
         status = rma_net_send_sync(n, target, lock, 0);
@@ -195,7 +195,8 @@ static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint3
         /* an unlock or flush after flush_local: what was sent must be done there */
         acked = !local && p->unacked;
         rc = rma_net_send_sync(n, target, 0, flags | (acked ? RMA_NET_F_ACK : 0));
-        p->unacked = 0;
+        if (!local)
+            p->unacked = 0;
     }
     if (acked)
         p->acks_want++;
@@ -207,9 +208,14 @@ static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint3
     return status;
 }
 
+/* With the window's orma_unlock_local, unlock waits for local completion
+ * only ([004] section 6's weaker unlock): the release goes behind the
+ * operations, so the target carries them out before it grants its lock
+ * again, but no acknowledgement comes back; a later flush, an unlock of a
+ * window without the key, or the window's free waits for them. */
 int rma_net_unlock_(struct rma_win *win, int target, int lock)
 {
-    int status = rma_net_passive_send(win, target, lock, RMA_NET_F_RELEASE, 0);
+    int status = rma_net_passive_send(win, target, lock, RMA_NET_F_RELEASE, win->hints.unlock_local);
     int rc = rma_net_flush_sends(win->net);
     return rma_net_take_status(win->net, status ? status : rc);
 }

@@ -100,6 +100,7 @@ struct rma_win_hints {
     uint8_t no_locks;
     uint8_t same_size;
     uint8_t same_disp_unit;
+    uint8_t unlock_local;  /* orma_unlock_local=true (rma_net.h) */
 };
 
 struct rma_win {

@@ -35,6 +35,10 @@
       "a native program under mpirun: auto (its ranks join as one job through " \
       "liborma-mpirun-<mpi>.so when Open MPI's or MPICH's launcher started " \
       "it), openmpi, mpich, or off (every rank a job of its own)")            \
+    X(UNLOCK_LOCAL, unlock_local, BOOL, "0",                                   \
+      "1: windows whose info does not set orma_unlock_local take it as "      \
+      "true: unlock and unlock_all over the net transport wait for local "    \
+      "completion only (orma.h)")                                             \
     X(CHECK, check, BOOL, "0",                                                  \
       "1: also check that origin and target type signatures (sequences of "     \
       "basic types) match, as MPI requires; 0: only that the data sizes match") \
