@@ -195,6 +195,7 @@ int rma_net_post_(struct rma_win *win, const int *ranks, int n_ranks, int assert
 int rma_net_complete_(struct rma_win *win);
 int rma_net_exposure_done_(struct rma_win *win);
 int rma_net_unlock_(struct rma_win *win, int target, int lock);
+int rma_net_unlock_all_(struct rma_win *win, int lock);
 int rma_net_acquire_(struct rma_win *win, int target, int lock);
 int rma_net_dyn_check_(struct rma_win *win, int target, uint64_t addr, size_t len);
 void rma_net_regions_reply(struct rma_net *n, int src, const struct rma_net_req *q);

@@ -146,11 +146,12 @@ int rma_net_exposure_done_(struct rma_win *win)
     return 1;
 }
 
-/* The operations queued for target in a passive epoch, sent, and waited
- * for: local, until they are complete here (the gets' data in, our
- * buffers free to reuse); else complete there too (its acknowledgement, or
- * the data of a last get: the target handles a source's requests in
- * order).  lock: the type held in this epoch, 0 with NOCHECK.
+/* The operations queued for target in a passive epoch, sent, to be waited
+ * for (rma_net_passive_wait): local, until they are complete here (the
+ * gets' data in, our buffers free to reuse); else complete there too (its
+ * acknowledgement, or the data of a last get: the target handles a
+ * source's requests in order).  lock: the type held in this epoch, 0 with
+ * NOCHECK.
  *
  * [004] 4.3 asks for the lock and waits for the grant before sending the
  * operations, except for a lone operation, which travels inside the
@@ -158,7 +159,7 @@ int rma_net_exposure_done_(struct rma_win *win)
  * goes first in the same stream, the operations right behind it: the
  * target keeps them until the lock is granted ([004]'s "additional
  * queuing at the target"), which saves the grant's round trip. */
-static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint32_t flags, int local)
+static int rma_net_passive_post(struct rma_win *win, int target, int lock, uint32_t flags, int local)
 {
     struct rma_net *n = win->net;
     struct rma_net_peer *p = &n->peer[target];
@@ -181,7 +182,6 @@ static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint3
             rma_net_op_sent(op);
             n->nqueued--;
             memmove(n->queue + idx, n->queue + idx + 1, (n->nqueued - idx) * sizeof *n->queue);
-            rma_net_wait(n, local ? rma_net_replies_in : rma_net_acks_in, target);
             return status;
         }
         status = rma_net_send_sync(n, target, lock, 0);
@@ -202,10 +202,30 @@ static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint3
         p->acks_want++;
     if (!status)
         status = rc;
-    rma_net_wait(n, local ? rma_net_replies_in : rma_net_acks_in, target);
     if (flags & RMA_NET_F_RELEASE)
         p->asked = 0;
     return status;
+}
+
+/* Until what rma_net_passive_post sent to target (< 0: to every rank) is
+ * complete: here only (local), or there too. */
+static int rma_net_acks_all_in(struct rma_net *n, long arg)
+{
+    (void)arg;
+    for (int r = 0; r < n->win->nranks; r++)
+        if (!util_seq_geq(n->peer[r].acks_in, n->peer[r].acks_want))
+            return 0;
+    return n->replies_pending == 0;
+}
+
+static void rma_net_passive_wait(struct rma_net *n, int target, int local)
+{
+    if (local)
+        rma_net_wait(n, rma_net_replies_in, 0);
+    else if (target >= 0)
+        rma_net_wait(n, rma_net_acks_in, target);
+    else
+        rma_net_wait(n, rma_net_acks_all_in, 0);
 }
 
 /* With the window's orma_unlock_local, unlock waits for local completion
@@ -215,7 +235,25 @@ static int rma_net_passive_send(struct rma_win *win, int target, int lock, uint3
  * window without the key, or the window's free waits for them. */
 int rma_net_unlock_(struct rma_win *win, int target, int lock)
 {
-    int status = rma_net_passive_send(win, target, lock, RMA_NET_F_RELEASE, win->hints.unlock_local);
+    int status = rma_net_passive_post(win, target, lock, RMA_NET_F_RELEASE, win->hints.unlock_local);
+    rma_net_passive_wait(win->net, target, win->hints.unlock_local);
+    int rc = rma_net_flush_sends(win->net);
+    return rma_net_take_status(win->net, status ? status : rc);
+}
+
+/* Every net target released first, then one wait for them all: the round
+ * trips overlap. */
+int rma_net_unlock_all_(struct rma_win *win, int lock)
+{
+    int status = ORMA_SUCCESS;
+    for (int r = 0; r < win->nranks; r++) {
+        if (win->targets[r].path != RMA_PATH_NET)
+            continue;
+        int rc = rma_net_passive_post(win, r, lock, RMA_NET_F_RELEASE, win->hints.unlock_local);
+        if (!status)
+            status = rc;
+    }
+    rma_net_passive_wait(win->net, -1, win->hints.unlock_local);
     int rc = rma_net_flush_sends(win->net);
     return rma_net_take_status(win->net, status ? status : rc);
 }
@@ -244,10 +282,11 @@ int rma_net_flush_(struct rma_win *win, int target, int local)
         struct rma_target *t = &win->targets[r];
         int all = RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK_ALL;
         int lock = all ? (win->nocheck ? 0 : ORMA_LOCK_SHARED) : (t->lock_held ? t->lock_type : 0);
-        int rc = rma_net_passive_send(win, r, lock, 0, local);
+        int rc = rma_net_passive_post(win, r, lock, 0, local);
         if (!status)
             status = rc;
     }
+    rma_net_passive_wait(n, target, local);
     int rc = rma_net_flush_sends(n);
     return rma_net_take_status(n, status ? status : rc);
 }

@@ -117,16 +117,10 @@ int rma_lock_all(struct rma_win *win, int assert)
 
 int rma_unlock_all(struct rma_win *win)
 {
-    int status = ORMA_SUCCESS;
-    for (int r = 0; r < win->nranks; r++) {
-        if (win->targets[r].path == RMA_PATH_NET) {
-            int rc = rma_net_unlock(win, r, win->nocheck ? 0 : ORMA_LOCK_SHARED);
-            if (!status)
-                status = rc;
-        } else if (win->targets[r].lock_type || win->targets[r].lock_held) {
+    int status = win->net ? rma_net_unlock_all(win, win->nocheck ? 0 : ORMA_LOCK_SHARED) : ORMA_SUCCESS;
+    for (int r = 0; r < win->nranks; r++)
+        if (win->targets[r].path != RMA_PATH_NET && (win->targets[r].lock_type || win->targets[r].lock_held))
             rma_target_unlock(&win->targets[r]);
-        }
-    }
     if (win->nocheck) /* no lock taken: the releases above published nothing */
         atomic_thread_fence(memory_order_seq_cst);
     rma_access_reset(win);
