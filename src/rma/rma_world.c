@@ -63,7 +63,7 @@ static const struct rma_world_launcher *rma_world_launched(void)
 
 static void *rma_world_open(const char *variant, char *why, size_t len)
 {
-    char file[64], path[PATH_MAX];
+    char file[64], path[PATH_MAX + sizeof "/../lib/" + sizeof file];
     snprintf(file, sizeof file, "liborma-mpirun-%s.so", variant);
     Dl_info info;
     const char *dirs[2] = {NULL, NULL};
