@@ -68,17 +68,6 @@ int rma_net_flush_sends(struct rma_net *n)
     for (size_t i = 0; i < n->nscratch; i++)
         free(n->scratch[i]);
     n->nscratch = 0;
-    n->user_sends = 0;
-    return status;
-}
-
-int rma_net_flush_local_sends(struct rma_net *n)
-{
-    if (n->user_sends)
-        return rma_net_flush_sends(n);
-    int status = ORMA_SUCCESS;
-    while (n->nout && !status)
-        status = rma_net_send_out(n);
     return status;
 }
 

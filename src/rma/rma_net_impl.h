@@ -147,13 +147,6 @@ struct rma_net {
     uint64_t fence_expect, fence_in;
     uint32_t fences;      /* fences made on this window (every rank makes all) */
     uint64_t replies_pending;
-    /* Large payloads sent from the caller's memory since the last
-     * rma_net_flush_sends: a local completion must wait for their sends.
-     * While copy_large is set (a local completion is coming: flush_local,
-     * the weaker unlock) they are copied and sent from the copy instead --
-     * a copy costs less than waiting for the target to take them. */
-    uint64_t user_sends;
-    int copy_large;
     int status;         /* the first error a target reported */
     uint32_t nwaiting;  /* lock requests waiting here */
     struct rma_net_out *out;
@@ -193,10 +186,6 @@ int rma_net_has_ops(const struct rma_net *n, int target);
 /* rma_net.c */
 int rma_net_send_out(struct rma_net *n);
 int rma_net_flush_sends(struct rma_net *n);
-/* As rma_net_flush_sends when a payload from the caller's memory may still
- * be in flight; else only our queued replies sent: what we sent is all in
- * our own buffers, freed at the next rma_net_flush_sends. */
-int rma_net_flush_local_sends(struct rma_net *n);
 void rma_net_wait(struct rma_net *n, int (*cond)(struct rma_net *, long), long arg);
 int rma_net_take_status(struct rma_net *n, int status);
 

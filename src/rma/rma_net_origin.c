@@ -276,13 +276,6 @@ int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32
             return status ? status : rc;
         }
     }
-    if (len > n->ops->eager && data == op->origin) {
-        void *copy = n->copy_large ? rma_net_epoch_buffer(n, len) : NULL;
-        if (copy)
-            data = memcpy(copy, data, len);
-        else
-            n->user_sends++;
-    }
     q.upto = ++p->ops_out;
     if (q.token)
         n->replies_pending++;

@@ -159,17 +159,7 @@ int rma_net_exposure_done_(struct rma_win *win)
  * goes first in the same stream, the operations right behind it: the
  * target keeps them until the lock is granted ([004]'s "additional
  * queuing at the target"), which saves the grant's round trip. */
-static int rma_net_passive_post_(struct rma_win *win, int target, int lock, uint32_t flags, int local);
-
 static int rma_net_passive_post(struct rma_win *win, int target, int lock, uint32_t flags, int local)
-{
-    win->net->copy_large = local;
-    int status = rma_net_passive_post_(win, target, lock, flags, local);
-    win->net->copy_large = 0;
-    return status;
-}
-
-static int rma_net_passive_post_(struct rma_win *win, int target, int lock, uint32_t flags, int local)
 {
     struct rma_net *n = win->net;
     struct rma_net_peer *p = &n->peer[target];
@@ -245,10 +235,9 @@ static void rma_net_passive_wait(struct rma_net *n, int target, int local)
  * window without the key, or the window's free waits for them. */
 int rma_net_unlock_(struct rma_win *win, int target, int lock)
 {
-    int local = win->hints.unlock_local;
-    int status = rma_net_passive_post(win, target, lock, RMA_NET_F_RELEASE, local);
-    rma_net_passive_wait(win->net, target, local);
-    int rc = local ? rma_net_flush_local_sends(win->net) : rma_net_flush_sends(win->net);
+    int status = rma_net_passive_post(win, target, lock, RMA_NET_F_RELEASE, win->hints.unlock_local);
+    rma_net_passive_wait(win->net, target, win->hints.unlock_local);
+    int rc = rma_net_flush_sends(win->net);
     return rma_net_take_status(win->net, status ? status : rc);
 }
 
@@ -265,7 +254,7 @@ int rma_net_unlock_all_(struct rma_win *win, int lock)
             status = rc;
     }
     rma_net_passive_wait(win->net, -1, win->hints.unlock_local);
-    int rc = win->hints.unlock_local ? rma_net_flush_local_sends(win->net) : rma_net_flush_sends(win->net);
+    int rc = rma_net_flush_sends(win->net);
     return rma_net_take_status(win->net, status ? status : rc);
 }
 
@@ -298,6 +287,6 @@ int rma_net_flush_(struct rma_win *win, int target, int local)
             status = rc;
     }
     rma_net_passive_wait(n, target, local);
-    int rc = local ? rma_net_flush_local_sends(n) : rma_net_flush_sends(n);
+    int rc = rma_net_flush_sends(n);
     return rma_net_take_status(n, status ? status : rc);
 }
