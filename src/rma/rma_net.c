@@ -196,7 +196,6 @@ int rma_net_post(struct rma_win *win, const int *ranks, int n, int assert)
 int rma_net_complete(struct rma_win *win) { RMA_NET_ENTRY(rma_net_complete_(win)); }
 int rma_net_exposure_done(struct rma_win *win) { RMA_NET_ENTRY(rma_net_exposure_done_(win)); }
 int rma_net_unlock(struct rma_win *win, int target, int lock) { RMA_NET_ENTRY(rma_net_unlock_(win, target, lock)); }
-int rma_net_unlock_all(struct rma_win *win, int lock) { RMA_NET_ENTRY(rma_net_unlock_all_(win, lock)); }
 int rma_net_acquire(struct rma_win *win, int target, int lock) { RMA_NET_ENTRY(rma_net_acquire_(win, target, lock)); }
 int rma_net_dyn_check(struct rma_win *win, int target, uint64_t addr, size_t len)
 {

@@ -65,10 +65,9 @@ int rma_net_fence(struct rma_win *win, int closes);
 int rma_net_post(struct rma_win *win, const int *ranks, int n, int assert);
 int rma_net_complete(struct rma_win *win);
 int rma_net_exposure_done(struct rma_win *win);
-/* lock: the type taken, 0 with NOCHECK. */
+/* lock: the type taken, 0 with NOCHECK; target < 0: every net target's
+ * (unlock_all), released together and waited for once. */
 int rma_net_unlock(struct rma_win *win, int target, int lock);
-/* Every net target's, lock as above: released together, waited for once. */
-int rma_net_unlock_all(struct rma_win *win, int lock);
 /* A dynamic window: whether [addr, addr + len) of target is inside a
  * region it has attached -- as it told us in this access epoch, or, when
  * not, as it tells us now (a round trip): ORMA_ERR_RANGE, said, when it is not.  So a bad

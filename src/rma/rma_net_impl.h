@@ -187,6 +187,8 @@ int rma_net_has_ops(const struct rma_net *n, int target);
 int rma_net_send_out(struct rma_net *n);
 int rma_net_flush_sends(struct rma_net *n);
 void rma_net_wait(struct rma_net *n, int (*cond)(struct rma_net *, long), long arg);
+/* A condition for it: every reply this rank waits for is in. */
+int rma_net_replies_in(struct rma_net *n, long arg);
 int rma_net_take_status(struct rma_net *n, int status);
 
 /* rma_net_sync.c: the entry points' bodies */
@@ -195,7 +197,6 @@ int rma_net_post_(struct rma_win *win, const int *ranks, int n_ranks, int assert
 int rma_net_complete_(struct rma_win *win);
 int rma_net_exposure_done_(struct rma_win *win);
 int rma_net_unlock_(struct rma_win *win, int target, int lock);
-int rma_net_unlock_all_(struct rma_win *win, int lock);
 int rma_net_acquire_(struct rma_win *win, int target, int lock);
 int rma_net_dyn_check_(struct rma_win *win, int target, uint64_t addr, size_t len);
 void rma_net_regions_reply(struct rma_net *n, int src, const struct rma_net_req *q);

@@ -104,12 +104,6 @@ static int rma_net_regions_cover(const uint64_t *regions, uint64_t addr, size_t 
     return 0;
 }
 
-static int rma_net_no_replies(struct rma_net *n, long arg)
-{
-    (void)arg;
-    return n->replies_pending == 0;
-}
-
 int rma_net_dyn_check_(struct rma_win *win, int target, uint64_t addr, size_t len)
 {
     struct rma_net *n = win->net;
@@ -128,7 +122,7 @@ int rma_net_dyn_check_(struct rma_win *win, int target, uint64_t addr, size_t le
         n->replies_pending--;
         return status;
     }
-    rma_net_wait(n, rma_net_no_replies, 0);
+    rma_net_wait(n, rma_net_replies_in, 0);
     p->regions_gen = win->access_gen;
     if (!rma_net_regions_cover(p->regions, addr, len))
         return util_error(ORMA_ERR_RANGE, "access of %zu bytes at address 0x%llx of rank %d is not inside "

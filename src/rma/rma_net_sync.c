@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int rma_net_replies_in(struct rma_net *n, long arg)
+int rma_net_replies_in(struct rma_net *n, long arg)
 {
     (void)arg;
     return n->replies_pending == 0;
@@ -228,32 +228,25 @@ static void rma_net_passive_wait(struct rma_net *n, int target, int local)
         rma_net_wait(n, rma_net_acks_all_in, 0);
 }
 
-/* With the window's orma_unlock_local, unlock waits for local completion
+/* target < 0: every net target, each released first, then one wait for
+ * them all: the round trips overlap.
+ *
+ * With the window's orma_unlock_local, unlock waits for local completion
  * only ([004] section 6's weaker unlock): the release goes behind the
  * operations, so the target carries them out before it grants its lock
  * again, but no acknowledgement comes back; a later flush, an unlock of a
  * window without the key, or the window's free waits for them. */
 int rma_net_unlock_(struct rma_win *win, int target, int lock)
 {
-    int status = rma_net_passive_post(win, target, lock, RMA_NET_F_RELEASE, win->hints.unlock_local);
-    rma_net_passive_wait(win->net, target, win->hints.unlock_local);
-    int rc = rma_net_flush_sends(win->net);
-    return rma_net_take_status(win->net, status ? status : rc);
-}
-
-/* Every net target released first, then one wait for them all: the round
- * trips overlap. */
-int rma_net_unlock_all_(struct rma_win *win, int lock)
-{
-    int status = ORMA_SUCCESS;
-    for (int r = 0; r < win->nranks; r++) {
+    int status = ORMA_SUCCESS, local = win->hints.unlock_local;
+    for (int r = target < 0 ? 0 : target; r < (target < 0 ? win->nranks : target + 1); r++) {
         if (win->targets[r].path != RMA_PATH_NET)
             continue;
-        int rc = rma_net_passive_post(win, r, lock, RMA_NET_F_RELEASE, win->hints.unlock_local);
+        int rc = rma_net_passive_post(win, r, lock, RMA_NET_F_RELEASE, local);
         if (!status)
             status = rc;
     }
-    rma_net_passive_wait(win->net, -1, win->hints.unlock_local);
+    rma_net_passive_wait(win->net, target, local);
     int rc = rma_net_flush_sends(win->net);
     return rma_net_take_status(win->net, status ? status : rc);
 }

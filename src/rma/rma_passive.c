@@ -117,7 +117,7 @@ int rma_lock_all(struct rma_win *win, int assert)
 
 int rma_unlock_all(struct rma_win *win)
 {
-    int status = win->net ? rma_net_unlock_all(win, win->nocheck ? 0 : ORMA_LOCK_SHARED) : ORMA_SUCCESS;
+    int status = win->net ? rma_net_unlock(win, -1, win->nocheck ? 0 : ORMA_LOCK_SHARED) : ORMA_SUCCESS;
     for (int r = 0; r < win->nranks; r++)
         if (win->targets[r].path != RMA_PATH_NET && (win->targets[r].lock_type || win->targets[r].lock_held))
             rma_target_unlock(&win->targets[r]);
