@@ -7,6 +7,7 @@
  * those of other nodes over the net transport (mpi_win.c, rma_net.h). */
 #include "mpi_orma.h"
 #include "boot_job.h"
+#include "net_am.h"
 #include "rma_net.h"
 #include "util_config.h"
 #include "util_log.h"
@@ -85,6 +86,7 @@ static void mpi_orma_start(void)
 static int mpi_init_at(int *argc, char ***argv, int required, int *provided)
 {
     util_config_load(); /* orma_init loads it again: the same values */
+    net_am_prepare_host(!strcmp(util_config.transport, "net"));
     int want = util_config.progress_thread ? MPI_THREAD_MULTIPLE : required;
     int got = MPI_THREAD_SINGLE;
     int rc = required < 0 && !util_config.progress_thread ? PMPI_Init(argc, argv)

@@ -139,6 +139,42 @@ static void net_am_free(struct net_am *am)
     free(am);
 }
 
+/* Whether the launcher's variables say that some rank runs on another
+ * node; without them, it may. */
+static int net_may_span_nodes(void)
+{
+    static const char *const vars[][2] = {
+        {"OMPI_COMM_WORLD_LOCAL_SIZE", "OMPI_COMM_WORLD_SIZE"}, /* Open MPI's mpirun */
+        {"MPI_LOCALNRANKS", "PMI_SIZE"},                         /* MPICH's Hydra */
+    };
+    for (size_t i = 0; i < sizeof vars / sizeof *vars; i++) {
+        const char *local = getenv(vars[i][0]), *all = getenv(vars[i][1]);
+        if (local && all)
+            return strcmp(local, all) != 0;
+    }
+    return 1;
+}
+
+/* UCX sends a message from its rendezvous threshold on ("auto": a few KB
+ * over TCP) by a handshake -- ready to send, ready to receive, data -- in
+ * which the receiver must take part before the send can complete.  The net
+ * transport's payloads beyond a slot arrive unexpected (their receive is
+ * posted when their header is handled), so every one of 8-64 KB paid the
+ * trips in full: such puts took 1.1-3.5x the host's own MPI_Put under
+ * MPICH over UCX/TCP, and 0.5-0.9x with these sent eagerly.  64 KB is Open
+ * MPI's own eager limit over TCP.  The setting changes the program's own
+ * point-to-point messages of that size too, which is why the user's value,
+ * if any, wins -- and why a job on one node, without ORMA_TRANSPORT=net,
+ * is left alone. */
+void net_am_prepare_host(int forced)
+{
+    if (getenv("UCX_RNDV_THRESH") || !(forced || net_may_span_nodes()))
+        return;
+    char v[32];
+    snprintf(v, sizeof v, "%d", NET_AM_UCX_EAGER + 1); /* UCX: eager below the threshold */
+    setenv("UCX_RNDV_THRESH", v, 0);
+}
+
 int net_am_open(MPI_Comm comm, struct net_am **am_p)
 {
     struct net_am *am = calloc(1, sizeof *am);

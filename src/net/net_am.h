@@ -52,6 +52,15 @@
 struct net_am;
 
 
+/* Before the host MPI is initialized (by orma or the program): tune the
+ * host MPI's transport for the messages of the net transport, if it will
+ * carry them -- forced (ORMA_TRANSPORT=net), or the launcher does not say
+ * that every rank is on this node.  A variable the user set stays as it
+ * is.  Today: UCX (MPICH's netmod, Open MPI's pml ucx) sends messages up to
+ * NET_AM_UCX_EAGER bytes eagerly (net_am.c says why). */
+#define NET_AM_UCX_EAGER (64 * 1024)
+void net_am_prepare_host(int forced);
+
 /* Collective over comm: a net_am over a duplicate of it. */
 int net_am_open(MPI_Comm comm, struct net_am **am_p);
 /* Collective: every rank's sends are delivered (each rank progresses until

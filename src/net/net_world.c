@@ -139,6 +139,7 @@ static int world_start_mpi(int want_multiple, struct net_world *w)
     int initialized = 0, provided = MPI_THREAD_SINGLE;
     PMPI_Initialized(&initialized);
     if (!initialized) {
+        net_am_prepare_host(world_host->net_forced);
         /* orma's calls come from one thread at a time (orma.h) */
         int rc = PMPI_Init_thread(NULL, NULL, want_multiple ? MPI_THREAD_MULTIPLE : MPI_THREAD_SERIALIZED,
                                   &provided);

@@ -21,15 +21,17 @@
 
 #include <stddef.h>
 
-#define NET_WORLD_VERSION 1
+#define NET_WORLD_VERSION 2
 #define NET_WORLD_SYMBOL "orma_net_world_start"
 
 /* What liborma lends the module: its error reporting (util_error), and its
- * hook for waiters (util_wait_hook), read each time it is called. */
+ * hook for waiters (util_wait_hook), read each time it is called; and
+ * whether every two ranks talk over the net (ORMA_TRANSPORT=net). */
 struct net_world_host {
     int version;
     int (*error)(int status, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
     void (*const *wait_hook)(void);
+    int net_forced;
 };
 
 struct net_world {

@@ -111,7 +111,8 @@ int rma_world_start(void)
                           "build orma with that MPI, or set ORMA_MPIRUN=off to run every rank as a job of its own",
                           l->size_var, getenv(l->size_var), l->variant,
                           h ? "lacks its entry point" : "could not be opened", h ? NET_WORLD_SYMBOL : why);
-    static const struct net_world_host host = {NET_WORLD_VERSION, util_error, &util_wait_hook};
+    static struct net_world_host host = {NET_WORLD_VERSION, util_error, &util_wait_hook, 0};
+    host.net_forced = !strcmp(util_config.transport, "net"); /* the module keeps &host */
     int status = start(&host, util_config.progress_thread, &rma_world_w);
     if (status)
         return status;
