@@ -76,7 +76,9 @@ void net_am_abandon(struct net_am **am_p);
 int net_am_handle(struct net_am *am, int id, const struct net_handler *h);
 
 int net_am_send(struct net_am *am, int dst, int id, const void *hdr, size_t hlen, const void *data, size_t len);
-/* Until every send of this rank is complete here (its buffers reusable). */
+/* Until every large payload's send of this rank is complete here (the
+ * caller's buffers reusable); eager ones were copied, their sends complete
+ * in later progress. */
 int net_am_flush(struct net_am *am);
 /* Deliver what has arrived, without waiting; *delivered_p (may be NULL):
  * how many messages were delivered. */

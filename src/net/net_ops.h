@@ -39,7 +39,8 @@ struct net_ops {
     void (*abandon)(struct net_ep **ep_p);
     int (*handle)(struct net_ep *ep, int id, const struct net_handler *h);
     int (*send)(struct net_ep *ep, int dst, int id, const void *hdr, size_t hlen, const void *data, size_t len);
-    /* Until every send of this rank is complete here. */
+    /* Until every payload this rank sent from the caller's memory (not
+     * copied) is sent: the memory is the caller's again. */
     int (*flush)(struct net_ep *ep);
     int (*progress)(struct net_ep *ep, int *delivered_p);
     /* Collective, progressing while it waits: every rank gives one count
