@@ -223,8 +223,11 @@ int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *com
                             win->id);
     struct net_handler req = {rma_net_req_place, rma_net_req_deliver, n};
     struct net_handler rsp = {rma_net_rsp_place, rma_net_rsp_deliver, n};
+    struct net_handler batch = {NULL, rma_net_batch_deliver, n}; /* one slot's at most */
     if (!status)
         status = ops->handle(n->ep, RMA_NET_H_REQ, &req);
+    if (!status)
+        status = ops->handle(n->ep, RMA_NET_H_BATCH, &batch);
     if (!status)
         status = ops->handle(n->ep, RMA_NET_H_RSP, &rsp);
     if (status) {
@@ -305,6 +308,7 @@ static int rma_net_end(struct rma_win *win, int collective)
     free(n->tsent);
     free(n->scratch);
     free(n->held);
+    free(n->batch);
     free(n->out);
     free(n->queue);
     free(n->peer);

@@ -16,7 +16,18 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum { RMA_NET_H_REQ = 0, RMA_NET_H_RSP = 1 }; /* handler numbers */
+enum { RMA_NET_H_REQ = 0, RMA_NET_H_RSP = 1, RMA_NET_H_BATCH = 2 }; /* handler numbers */
+
+/* RMA_NET_H_BATCH: several small requests to one target in one message,
+ * handled in order as if each had come alone.  Header: struct
+ * rma_net_batch_hdr; payload: entries of a struct rma_net_entry, the
+ * request's payload, and padding to RMA_NET_ENTRY_ALIGN bytes (a payload
+ * lies as aligned as in a message of its own). */
+struct rma_net_batch_hdr {
+    uint32_t count;
+    uint32_t pad[3];
+};
+#define RMA_NET_ENTRY_ALIGN 16
 
 /* What an origin sends a target (struct rma_net_req.kind). */
 enum { RMA_NET_SYNC, RMA_NET_PUT, RMA_NET_GET, RMA_NET_ACC, RMA_NET_CAS, RMA_NET_TYPE, RMA_NET_REGIONS };
@@ -24,7 +35,7 @@ enum { RMA_NET_SYNC, RMA_NET_PUT, RMA_NET_GET, RMA_NET_ACC, RMA_NET_CAS, RMA_NET
  * reply of at most len bytes: a count, then (base, size) pairs, uint64_t
  * each.  Handled at once, whatever locks wait: it reads no window memory. */
 /* What a target sends an origin (struct rma_net_rsp.kind). */
-enum { RMA_NET_REPLY, RMA_NET_POST, RMA_NET_ACK, RMA_NET_ERR };
+enum { RMA_NET_REPLY, RMA_NET_ACK, RMA_NET_ERR };
 
 /* Windows of up to this many ranks close fences without a collective
  * (rma_net_sync.c). */
@@ -35,6 +46,9 @@ enum { RMA_NET_REPLY, RMA_NET_POST, RMA_NET_ACK, RMA_NET_ERR };
 #define RMA_NET_F_DONE 2u    /* its last of a PSCW access epoch (complete) */
 #define RMA_NET_F_RELEASE 4u /* release the lock it holds here */
 #define RMA_NET_F_ACK 8u     /* acknowledge */
+#define RMA_NET_F_START 16u  /* sent in a PSCW access epoch: round is its number
+                                (this origin's to this target, from 1); the
+                                target holds it until it has posted as often */
 
 struct rma_net_req {
     uint8_t kind;
@@ -46,7 +60,8 @@ struct rma_net_req {
     uint8_t pad;
     uint32_t tid;       /* typed: the target layout, as the origin numbered
                            it (TYPE: the number it gives); else 0 */
-    uint32_t round;     /* the fences the origin had made (rma_net.h) */
+    uint32_t round;     /* the fences the origin had made (rma_net.h); with
+                           RMA_NET_F_START, its PSCW access epoch */
     uint64_t offset, len; /* the bytes reached at the target */
     uint64_t upto;      /* the flags act once this many of the origin's
                            operations (this one included) are handled */
@@ -58,6 +73,13 @@ struct rma_net_req {
     int64_t torigin;    /* typed: where its origin is, from offset */
 };
 _Static_assert(sizeof(struct rma_net_req) <= 64, "a request header fits net_am's");
+
+struct rma_net_entry { /* of a batch */
+    uint64_t len; /* the payload's bytes, after this */
+    uint64_t pad;
+    struct rma_net_req req;
+};
+_Static_assert(sizeof(struct rma_net_entry) % RMA_NET_ENTRY_ALIGN == 0, "payloads stay aligned");
 
 /* Marks a token that is a struct rma_net_unpack: no user-space address
  * has the top bit (Linux keeps the upper half for the kernel), while any
@@ -115,20 +137,22 @@ enum { RMA_NET_UNLOCKED, RMA_NET_WAITING, RMA_NET_HELD };
 struct rma_net_peer {
     /* this rank as origin, the peer as target */
     uint64_t ops_out;   /* operations sent to it */
-    uint32_t posts_in;  /* its posts received */
+    uint32_t starts_out; /* our PSCW access epochs to it, completed or open */
     uint32_t acks_in, acks_want;
     uint8_t asked;      /* the lock of this epoch was asked for there */
     uint64_t unacked;   /* operations sent to it since its last acknowledgement */
     /* this rank as target, the peer as origin */
     uint64_t ops_in;    /* its operations handled here */
     uint32_t done_in;   /* its completes received */
+    uint32_t posts_out; /* our posts to it (with NOCHECK too) */
     struct rma_net_action *act;
     size_t nact, capact;
     uint8_t lock_state; /* RMA_NET_UNLOCKED, WAITING, HELD */
     uint8_t lock_type;
     uint64_t ticket;
     struct rma_net_parked *parked, *parked_tail; /* its requests behind its lock */
-    struct rma_net_parked *early, *early_tail;   /* from fences we have not made yet */
+    struct rma_net_parked *early, *early_tail;   /* from fences we have not made yet,
+                                                    or epochs we have not posted */
     orma_type *types;   /* the layouts it sent, by its number - 1 */
     size_t ntypes, captypes;
     /* a dynamic window: its regions as it told us in the access epoch
@@ -146,6 +170,7 @@ struct rma_net {
     size_t nqueued, capqueue;
     uint64_t fence_expect, fence_in;
     uint32_t fences;      /* fences made on this window (every rank makes all) */
+    uint32_t start_round; /* not 0: requests go with RMA_NET_F_START and this round */
     uint64_t replies_pending;
     int status;         /* the first error a target reported */
     uint32_t nwaiting;  /* lock requests waiting here */
@@ -155,6 +180,10 @@ struct rma_net {
     size_t nscratch, capscratch;
     void **held;        /* large payloads' buffers (rma_net_scratch_new) */
     size_t nheld, capheld;
+    unsigned char *batch; /* requests for batch_target, to go in one message */
+    size_t nbatch;        /* bytes of batch used */
+    uint32_t batched;     /* requests in it */
+    int batch_target;
     struct rma_net_tsent *tsent; /* layouts sent, held until the window goes */
     size_t ntsent, captsent;
     struct rma_net *next;
@@ -170,6 +199,7 @@ void rma_net_respond(struct rma_net *n, int dst, int kind, uint64_t token, const
                      void *owned, int status);
 void *rma_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t len);
 void rma_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len);
+void rma_net_batch_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len);
 void rma_net_locks(struct rma_net *n);
 
 /* rma_net_origin.c */
@@ -202,6 +232,8 @@ int rma_net_dyn_check_(struct rma_win *win, int target, uint64_t addr, size_t le
 void rma_net_regions_reply(struct rma_net *n, int src, const struct rma_net_req *q);
 /* We have made this many fences: the requests sent after them go in. */
 void rma_net_fenced_to(struct rma_net *n, uint32_t fences);
+/* The requests held for a fence or post since made go in. */
+void rma_net_unpark(struct rma_net *n);
 int rma_net_flush_(struct rma_win *win, int target, int local);
 
 #endif

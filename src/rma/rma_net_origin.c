@@ -58,9 +58,6 @@ void rma_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, const
             memcpy((void *)(uintptr_t)r.token, data, len);
         n->replies_pending--;
         break;
-    case RMA_NET_POST:
-        p->posts_in++;
-        break;
     case RMA_NET_ACK:
         p->acks_in++;
         break;
@@ -87,10 +84,21 @@ int rma_net_queue_(struct rma_win *win, const struct rma_op *op)
     return ORMA_SUCCESS;
 }
 
+/* The round a request carries: the fences made, or in complete the PSCW
+ * access epoch it belongs to. */
+static void rma_net_round(const struct rma_net *n, struct rma_net_req *q)
+{
+    if (n->start_round) {
+        q->flags |= RMA_NET_F_START;
+        q->round = n->start_round;
+    }
+}
+
 int rma_net_send_sync(struct rma_net *n, int target, int lock, uint32_t flags)
 {
     struct rma_net_req q = {.kind = RMA_NET_SYNC, .lock = (uint8_t)lock, .flags = (uint8_t)flags,
                             .round = n->fences, .upto = n->peer[target].ops_out};
+    rma_net_round(n, &q);
     return n->ops->send(n->ep, target, RMA_NET_H_REQ, &q, sizeof q, NULL, 0);
 }
 
@@ -218,51 +226,74 @@ static int rma_net_typed_req(struct rma_net *n, const struct rma_op *op, struct 
 
 /* Send one queued operation to its target, with lock (0 or a lock type to
  * take first) and flags. */
-int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32_t flags)
+/* An untyped operation's request and payload (*data_p, *len_p; pair: room
+ * for a compare-and-swap's two elements); upto and token count are the
+ * sender's. */
+static int rma_net_op_req(const struct rma_net *n, const struct rma_op *op, int lock, uint32_t flags,
+                          struct rma_net_req *q, const void **data_p, size_t *len_p, unsigned char pair[32])
 {
-    struct rma_net_peer *p = &n->peer[op->target];
-    struct rma_net_req q = {.lock = (uint8_t)lock,
-                            .flags = (uint8_t)flags,
-                            .round = n->fences,
-                            .offset = op->offset,
-                            .len = op->len};
-    const void *data = NULL;
-    size_t len = 0;
-    unsigned char pair[2 * 16];
+    *q = (struct rma_net_req){.lock = (uint8_t)lock,
+                              .flags = (uint8_t)flags,
+                              .round = n->fences,
+                              .offset = op->offset,
+                              .len = op->len};
+    rma_net_round(n, q);
+    *data_p = NULL;
+    *len_p = 0;
     switch (op->kind) {
     case RMA_OP_PUT:
-        q.kind = RMA_NET_PUT;
-        data = op->origin;
-        len = op->len;
+        q->kind = RMA_NET_PUT;
+        *data_p = op->origin;
+        *len_p = op->len;
         break;
     case RMA_OP_GET:
-        q.kind = RMA_NET_GET;
-        q.token = (uintptr_t)op->origin;
+        q->kind = RMA_NET_GET;
+        q->token = (uintptr_t)op->origin;
         break;
     case RMA_OP_ACC:
-        q.kind = RMA_NET_ACC;
-        q.op = op->op;
-        q.typeid_ = op->typeid_;
-        q.has_origin = op->origin != NULL;
-        q.token = (uintptr_t)op->result;
-        data = op->origin;
-        len = op->origin ? op->len : 0;
+        q->kind = RMA_NET_ACC;
+        q->op = op->op;
+        q->typeid_ = op->typeid_;
+        q->has_origin = op->origin != NULL;
+        q->token = (uintptr_t)op->result;
+        *data_p = op->origin;
+        *len_p = op->origin ? op->len : 0;
         break;
     default: /* CAS: the new element, then the one to compare with */
-        if (op->len > sizeof pair / 2)
+        if (op->len > 16)
             return util_error(ORMA_ERR_ARG, "compare-and-swap of %zu bytes", op->len);
-        q.kind = RMA_NET_CAS;
-        q.typeid_ = op->typeid_;
-        q.has_origin = 1;
-        q.token = (uintptr_t)op->result;
+        q->kind = RMA_NET_CAS;
+        q->typeid_ = op->typeid_;
+        q->has_origin = 1;
+        q->token = (uintptr_t)op->result;
         memcpy(pair, op->origin, op->len);
         memcpy(pair + op->len, op->compare, op->len);
-        data = pair;
-        len = 2 * op->len;
+        *data_p = pair;
+        *len_p = 2 * op->len;
         break;
     }
+    return ORMA_SUCCESS;
+}
+
+/* The request is on its way: its number, and a reply to wait for. */
+static void rma_net_req_out(struct rma_net *n, int target, struct rma_net_req *q)
+{
+    q->upto = ++n->peer[target].ops_out;
+    if (q->token)
+        n->replies_pending++;
+}
+
+int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32_t flags)
+{
+    struct rma_net_req q;
+    const void *data = NULL;
+    size_t len = 0;
+    unsigned char pair[32];
+    int status = rma_net_op_req(n, op, lock, flags, &q, &data, &len, pair);
+    if (status)
+        return status;
     if (op->ttype) {
-        int status = rma_net_typed_req(n, op, &q, &data, &len);
+        status = rma_net_typed_req(n, op, &q, &data, &len);
         if (status) { /* the flags still go: the target counts on them */
             if (q.token & RMA_NET_TOKEN_UNPACK)
                 rma_net_unpacked(q.token, NULL, 0);
@@ -270,12 +301,67 @@ int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32
             return status ? status : rc;
         }
     }
-    q.upto = ++p->ops_out;
-    if (q.token)
-        n->replies_pending++;
+    rma_net_req_out(n, op->target, &q);
     return n->ops->send(n->ep, op->target, RMA_NET_H_REQ, &q, sizeof q, data, len);
 }
 
+/* ---- batches ([004]'s CH3 sends one packet per operation; over TCP here
+ * every message costs some microseconds of system calls at both ends, so
+ * small operations to one target share a message, as Open MPI's osc
+ * pt2pt aggregates them) ------------------------------------------------ */
+
+static size_t rma_net_entry_bytes(size_t len)
+{
+    size_t b = sizeof(struct rma_net_entry) + len;
+    return (b + RMA_NET_ENTRY_ALIGN - 1) / RMA_NET_ENTRY_ALIGN * RMA_NET_ENTRY_ALIGN;
+}
+
+/* Send the batch: a lone request as a message of its own. */
+static int rma_net_batch_send(struct rma_net *n)
+{
+    if (!n->batched)
+        return ORMA_SUCCESS;
+    int status;
+    if (n->batched == 1) {
+        const struct rma_net_entry *e = (const struct rma_net_entry *)n->batch;
+        status = n->ops->send(n->ep, n->batch_target, RMA_NET_H_REQ, &e->req, sizeof e->req, e + 1, e->len);
+    } else {
+        struct rma_net_batch_hdr h = {.count = n->batched};
+        status = n->ops->send(n->ep, n->batch_target, RMA_NET_H_BATCH, &h, sizeof h, n->batch, n->nbatch);
+    }
+    n->nbatch = 0;
+    n->batched = 0;
+    return status;
+}
+
+/* Send op to its target, in the batch when it is small and untyped. */
+static int rma_net_send_batched(struct rma_net *n, const struct rma_op *op, uint32_t flags)
+{
+    struct rma_net_req q;
+    const void *data = NULL;
+    size_t len = 0;
+    unsigned char pair[32];
+    int status = op->ttype ? ORMA_SUCCESS : rma_net_op_req(n, op, 0, flags, &q, &data, &len, pair);
+    size_t room = n->ops->eager;
+    if (status || op->ttype || rma_net_entry_bytes(len) > room / 4) { /* alone, after the batch */
+        int rc = rma_net_batch_send(n);
+        status = status ? status : rma_net_send_op(n, op, 0, flags);
+        return rc ? rc : status;
+    }
+    if (!n->batch && !(n->batch = malloc(room)))
+        return util_error(ORMA_ERR_NOMEM, "window %u: out of memory for a batch", n->win->id);
+    if (n->nbatch + rma_net_entry_bytes(len) > room || (n->batched && n->batch_target != op->target))
+        status = rma_net_batch_send(n);
+    rma_net_req_out(n, op->target, &q);
+    struct rma_net_entry e = {.len = len, .req = q};
+    memcpy(n->batch + n->nbatch, &e, sizeof e);
+    if (len)
+        memcpy(n->batch + n->nbatch + sizeof e, data, len);
+    n->nbatch += rma_net_entry_bytes(len);
+    n->batched++;
+    n->batch_target = op->target;
+    return status;
+}
 
 /* What the queue held for a sent operation, let go. */
 void rma_net_op_sent(const struct rma_op *op)
@@ -313,10 +399,13 @@ int rma_net_send_target(struct rma_net *n, int target, uint32_t flags, int gets_
             const struct rma_op *op = &n->queue[i];
             if (op->target != target || (gets_last && (op->kind == RMA_OP_GET) != pass))
                 continue;
-            int rc = rma_net_send_op(n, op, 0, i == last ? flags : 0);
+            int rc = rma_net_send_batched(n, op, i == last ? flags : 0);
             if (!status)
                 status = rc;
         }
+    int sent = rma_net_batch_send(n);
+    if (!status)
+        status = sent;
     if (!count && flags) {
         int rc = rma_net_send_sync(n, target, 0, flags);
         if (!status)

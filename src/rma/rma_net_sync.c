@@ -18,11 +18,6 @@ static int rma_net_acks_in(struct rma_net *n, long t)
     return n->replies_pending == 0 && util_seq_geq(n->peer[t].acks_in, n->peer[t].acks_want);
 }
 
-static int rma_net_posted(struct rma_net *n, long t)
-{
-    return util_seq_geq(n->peer[t].posts_in, n->win->targets[t].post_expected);
-}
-
 static int rma_net_fenced(struct rma_net *n, long arg)
 {
     (void)arg;
@@ -102,17 +97,13 @@ int rma_net_fence_(struct rma_win *win, int closes)
 
 int rma_net_post_(struct rma_win *win, const int *ranks, int n_ranks, int assert)
 {
+    (void)assert; /* NOCHECK: nothing to save, nothing is sent */
     struct rma_net *n = win->net;
-    int status = ORMA_SUCCESS;
-    if (assert & ORMA_MODE_NOCHECK)
-        return status;
-    for (int i = 0; i < n_ranks; i++) {
-        if (win->targets[ranks[i]].path != RMA_PATH_NET)
-            continue;
-        rma_net_respond(n, ranks[i], RMA_NET_POST, 0, NULL, 0, NULL, 0);
-    }
-    int rc = rma_net_send_out(n);
-    return status ? status : rc;
+    for (int i = 0; i < n_ranks; i++)
+        if (win->targets[ranks[i]].path == RMA_PATH_NET)
+            n->peer[ranks[i]].posts_out++;
+    rma_net_unpark(n); /* requests of the epochs now posted */
+    return ORMA_SUCCESS;
 }
 
 int rma_net_complete_(struct rma_win *win)
@@ -123,9 +114,9 @@ int rma_net_complete_(struct rma_win *win)
         struct rma_target *t = &win->targets[r];
         if (!t->in_access || t->path != RMA_PATH_NET)
             continue;
-        if (!win->nocheck)
-            rma_net_wait(n, rma_net_posted, r);
+        n->start_round = ++n->peer[r].starts_out;
         int rc = rma_net_send_target(n, r, RMA_NET_F_DONE, 0, 0, NULL);
+        n->start_round = 0;
         if (!status)
             status = rc;
     }

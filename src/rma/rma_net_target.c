@@ -317,6 +317,14 @@ static int rma_net_scratch_take(struct rma_net *n, const void *data)
 
 static void rma_net_admit(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len);
 
+/* Whether src's request q must wait for our next fence or post. */
+static int rma_net_early(const struct rma_net *n, int src, const struct rma_net_req *q)
+{
+    if (q->flags & RMA_NET_F_START)
+        return !util_seq_geq(n->peer[src].posts_out, q->round);
+    return q->round > n->fences;
+}
+
 void *rma_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t len)
 {
     struct rma_net *n = arg;
@@ -327,7 +335,7 @@ void *rma_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t
     struct rma_where w;
     struct rma_net_peer *p = &n->peer[src];
     if (q.kind == RMA_NET_PUT && !q.lock && !q.tid && len == q.len && p->lock_state != RMA_NET_WAITING &&
-        !p->early && q.round <= n->fences)
+        !p->early && !rma_net_early(n, src, &q))
         return rma_net_local(n, src, &q, &w); /* straight into the window (NULL: said why) */
     return rma_net_scratch_new(n, len); /* combined, unpacked, or kept until the lock is ours */
 }
@@ -349,14 +357,38 @@ void rma_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const
     if (q.kind == RMA_NET_PUT && len && !data) /* dropped: its place said why */
         q.kind = RMA_NET_SYNC, n->peer[src].ops_in++;
     struct rma_net_peer *p = &n->peer[src];
-    /* Sent after a fence we have not made: our epoch before it may still
-     * have operations to handle (another origin's get), so it waits -- and
-     * src's requests behind it. */
-    if (p->early || q.round > n->fences)
+    /* Sent after a fence we have not made (our epoch before it may still
+     * have operations to handle: another origin's get), or in an access
+     * epoch we have not posted yet: it waits -- and src's requests behind
+     * it. */
+    if (p->early || rma_net_early(n, src, &q))
         rma_net_park(n, src, &q, data, len, &p->early, &p->early_tail);
     else
         rma_net_admit(n, src, &q, data, len);
     free(scratch);
+}
+
+void rma_net_batch_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len)
+{
+    struct rma_net *n = arg;
+    struct rma_net_batch_hdr h;
+    const unsigned char *p = data, *end = p + len;
+    if (hlen != sizeof h || !data) {
+        util_error(ORMA_ERR_PEER, "window %u: a batch from rank %d with a header of %zu bytes", n->win->id, src, hlen);
+        return;
+    }
+    memcpy(&h, hdr, sizeof h);
+    for (uint32_t i = 0; i < h.count; i++) {
+        struct rma_net_entry e;
+        if ((size_t)(end - p) < sizeof e || (memcpy(&e, p, sizeof e), e.len > (size_t)(end - p) - sizeof e)) {
+            util_error(ORMA_ERR_PEER, "window %u: rank %d's batch of %u requests ends in request %u", n->win->id,
+                       src, h.count, i);
+            return;
+        }
+        rma_net_req_deliver(n, src, &e.req, sizeof e.req, p + sizeof e, (size_t)e.len);
+        size_t step = (sizeof e + (size_t)e.len + RMA_NET_ENTRY_ALIGN - 1) / RMA_NET_ENTRY_ALIGN * RMA_NET_ENTRY_ALIGN;
+        p += step < (size_t)(end - p) ? step : (size_t)(end - p);
+    }
 }
 
 /* Handle src's request q now, or keep it behind the lock it waits for. */
@@ -373,9 +405,14 @@ static void rma_net_admit(struct rma_net *n, int src, const struct rma_net_req *
 void rma_net_fenced_to(struct rma_net *n, uint32_t fences)
 {
     n->fences = fences;
+    rma_net_unpark(n);
+}
+
+void rma_net_unpark(struct rma_net *n)
+{
     for (int r = 0; r < n->win->nranks; r++) {
         struct rma_net_peer *p = &n->peer[r];
-        for (struct rma_net_parked *k; (k = p->early) && k->req.round <= fences;) {
+        for (struct rma_net_parked *k; (k = p->early) && !rma_net_early(n, r, &k->req);) {
             p->early = k->next;
             if (!p->early)
                 p->early_tail = NULL;

@@ -40,9 +40,7 @@ int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
     for (int i = 0; i < n; i++) {
         struct rma_target *t = &win->targets[ranks[i]];
         t->in_access = 1;
-        /* a net target posts nothing with NOCHECK (MPI: start has it iff
-         * the matching posts had it) */
-        if (!win->nocheck || t->path != RMA_PATH_NET)
+        if (t->path != RMA_PATH_NET) /* a net target posts nothing (rma_net.h) */
             t->post_expected++;
     }
     return ORMA_SUCCESS;
