@@ -6,6 +6,7 @@
 #include "util_config.h"
 #include "util_log.h"
 #include "util_status.h"
+#include "util_time.h"
 #include "util_wait.h"
 
 #include <pthread.h>
@@ -88,11 +89,14 @@ static int rma_net_progress(struct rma_net *n)
  * thread's polls and the rank's own calls take turns. */
 static pthread_mutex_t rma_net_mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
 
+static uint64_t rma_net_polled_ns; /* when this rank last polled (under rma_net_mu) */
+
 void rma_net_poll(void)
 {
     static int busy; /* a handler that waits (a stripe lock) polls again: not here */
     pthread_mutex_lock(&rma_net_mu);
     if (!busy) {
+        rma_net_polled_ns = util_time_ns();
         busy = 1;
         for (struct rma_net *n = rma_net_all; n; n = n->next) {
             int status = rma_net_progress(n);
@@ -163,13 +167,24 @@ void rma_net_wait(struct rma_net *n, int (*cond)(struct rma_net *, long), long a
 
 /* ---- the entry points: one thread at a time (the progress thread) --- */
 
+/* An entry point polls unless this rank polled in the last
+ * RMA_NET_ENTRY_POLL_NS: a poll costs the host MPI's progress, a system
+ * call or more, and a loop of small calls (put and flush_local) paid it in
+ * every call -- while what may have arrived since is a microsecond old. */
+#define RMA_NET_ENTRY_POLL_NS 2000
+static void rma_net_poll_due(void)
+{
+    if (util_time_ns() - rma_net_polled_ns >= RMA_NET_ENTRY_POLL_NS)
+        rma_net_poll();
+}
+
 /* Every entry point handles what has arrived first: a rank that only
  * calls orma (spinning on a flush of its own memory, say) still serves the
  * others ([004]: the progress engine runs in every call). */
 #define RMA_NET_ENTRY(call)                                                                                  \
     do {                                                                                                     \
         pthread_mutex_lock(&rma_net_mu);                                                                     \
-        rma_net_poll();                                                                                      \
+        rma_net_poll_due();                                                                                  \
         int status_ = (call);                                                                                \
         pthread_mutex_unlock(&rma_net_mu);                                                                   \
         return status_;                                                                                      \
