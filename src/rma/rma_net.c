@@ -300,12 +300,12 @@ static int rma_net_end(struct rma_win *win, int collective)
         while (n->peer[r].parked) {
             struct rma_net_parked *k = n->peer[r].parked;
             n->peer[r].parked = k->next;
-            free(k);
+            rma_net_parked_free(k);
         }
         while (n->peer[r].early) {
             struct rma_net_parked *k = n->peer[r].early;
             n->peer[r].early = k->next;
-            free(k);
+            rma_net_parked_free(k);
         }
     }
     for (size_t i = 0; i < n->nscratch; i++)

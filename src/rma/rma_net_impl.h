@@ -15,6 +15,7 @@
 #include <orma.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 enum { RMA_NET_H_REQ = 0, RMA_NET_H_RSP = 1, RMA_NET_H_BATCH = 2 }; /* handler numbers */
 
@@ -119,8 +120,19 @@ struct rma_net_parked {
     struct rma_net_parked *next;
     struct rma_net_req req;
     size_t len;
-    unsigned char data[];
+    void *own;             /* the payload, a large one's buffer taken over; */
+    unsigned char data[];  /* else a copy here */
 };
+/* A parked request's payload (NULL: none), and its end. */
+static inline const void *rma_net_parked_data(const struct rma_net_parked *k)
+{
+    return k->own ? k->own : k->len ? k->data : NULL;
+}
+static inline void rma_net_parked_free(struct rma_net_parked *k)
+{
+    free(k->own);
+    free(k);
+}
 
 /* A response waiting to be sent: handlers never send (a send may progress,
  * and so run handlers inside handlers); rma_net_progress sends these. */

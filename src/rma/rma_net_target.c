@@ -270,12 +270,14 @@ static int rma_net_lock_take(struct rma_net *n, int src, int type)
 }
 
 /* Keep src's request, at the tail of the list head/tail: until its lock is
- * granted here (rma_net_locks), or until we have made the fences it was
- * sent after (rma_net_fenced_to). */
+ * granted here (rma_net_locks), or until we have made the fences or posts
+ * it was sent after (rma_net_unpark).  *owned (if not NULL): data is a
+ * buffer of ours, taken over (*owned becomes NULL) instead of copied. */
 static void rma_net_park(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len,
-                         struct rma_net_parked **head, struct rma_net_parked **tail)
+                         void **owned, struct rma_net_parked **head, struct rma_net_parked **tail)
 {
-    struct rma_net_parked *k = malloc(sizeof *k + len);
+    int take = owned && *owned && data;
+    struct rma_net_parked *k = malloc(sizeof *k + (take || !data ? 0 : len));
     if (!k) {
         util_error(ORMA_ERR_NOMEM, "window %u: no memory to queue rank %d's request", n->win->id, src);
         return;
@@ -283,7 +285,10 @@ static void rma_net_park(struct rma_net *n, int src, const struct rma_net_req *q
     k->req = *q;
     k->len = data ? len : 0;
     k->next = NULL;
-    if (k->len)
+    k->own = take ? *owned : NULL;
+    if (take)
+        *owned = NULL;
+    else if (k->len)
         memcpy(k->data, data, len);
     if (*tail)
         (*tail)->next = k;
@@ -315,7 +320,8 @@ static int rma_net_scratch_take(struct rma_net *n, const void *data)
     return 0;
 }
 
-static void rma_net_admit(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len);
+static void rma_net_admit(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len,
+                          void **owned);
 
 /* Whether src's request q must wait for our next fence or post. */
 static int rma_net_early(const struct rma_net *n, int src, const struct rma_net_req *q)
@@ -362,10 +368,10 @@ void rma_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const
      * epoch we have not posted yet: it waits -- and src's requests behind
      * it. */
     if (p->early || rma_net_early(n, src, &q))
-        rma_net_park(n, src, &q, data, len, &p->early, &p->early_tail);
+        rma_net_park(n, src, &q, data, len, &scratch, &p->early, &p->early_tail);
     else
-        rma_net_admit(n, src, &q, data, len);
-    free(scratch);
+        rma_net_admit(n, src, &q, data, len, &scratch);
+    free(scratch); /* NULL when parked */
 }
 
 void rma_net_batch_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len)
@@ -392,12 +398,13 @@ void rma_net_batch_deliver(void *arg, int src, const void *hdr, size_t hlen, con
 }
 
 /* Handle src's request q now, or keep it behind the lock it waits for. */
-static void rma_net_admit(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len)
+static void rma_net_admit(struct rma_net *n, int src, const struct rma_net_req *q, const void *data, size_t len,
+                          void **owned)
 {
     struct rma_net_peer *p = &n->peer[src];
     if (p->lock_state == RMA_NET_WAITING ||
         (q->lock && p->lock_state != RMA_NET_HELD && !rma_net_lock_take(n, src, q->lock)))
-        rma_net_park(n, src, q, data, len, &p->parked, &p->parked_tail);
+        rma_net_park(n, src, q, data, len, owned, &p->parked, &p->parked_tail);
     else
         rma_net_handle(n, src, q, data, len);
 }
@@ -416,8 +423,8 @@ void rma_net_unpark(struct rma_net *n)
             p->early = k->next;
             if (!p->early)
                 p->early_tail = NULL;
-            rma_net_admit(n, r, &k->req, k->len ? k->data : NULL, k->len);
-            free(k);
+            rma_net_admit(n, r, &k->req, rma_net_parked_data(k), k->len, &k->own);
+            rma_net_parked_free(k);
         }
     }
 }
@@ -441,8 +448,8 @@ void rma_net_locks(struct rma_net *n)
                 p->parked = k->next;
                 if (!p->parked)
                     p->parked_tail = NULL;
-                rma_net_handle(n, r, &k->req, k->len ? k->data : NULL, k->len);
-                free(k);
+                rma_net_handle(n, r, &k->req, rma_net_parked_data(k), k->len);
+                rma_net_parked_free(k);
             }
             again = 1; /* it may have released the lock again */
         }
