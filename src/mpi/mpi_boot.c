@@ -12,6 +12,7 @@
 #include "util_config.h"
 #include "util_log.h"
 #include "util_random.h"
+#include "util_status.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -66,6 +67,9 @@ static void mpi_orma_start(void)
     int status = boot_job_external(nrank, nsize, token);
     if (!status)
         status = orma_init(NULL, NULL);
+    int wrank = 0;
+    PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
+    util_set_rank(wrank); /* messages name the rank the program knows, not the node's */
     /* all or none: a window needs every rank */
     int ok = status == ORMA_SUCCESS, all_ok = 0;
     PMPI_Allreduce(&ok, &all_ok, 1, MPI_INT, MPI_LAND, MPI_COMM_WORLD);
