@@ -81,6 +81,16 @@ struct rma_net_entry { /* of a batch */
     struct rma_net_req req;
 };
 _Static_assert(sizeof(struct rma_net_entry) % RMA_NET_ENTRY_ALIGN == 0, "payloads stay aligned");
+/* The bytes of a batch entry with a payload of len bytes, padding included. */
+static inline size_t rma_net_entry_bytes(size_t len)
+{
+    size_t b = sizeof(struct rma_net_entry) + len;
+    return (b + RMA_NET_ENTRY_ALIGN - 1) / RMA_NET_ENTRY_ALIGN * RMA_NET_ENTRY_ALIGN;
+}
+
+/* The largest element of a compare-and-swap (it travels with its compare
+ * value). */
+#define RMA_NET_CAS_MAX 16
 
 /* Marks a token that is a struct rma_net_unpack: no user-space address
  * has the top bit (Linux keeps the upper half for the kernel), while any

@@ -224,13 +224,12 @@ static int rma_net_typed_req(struct rma_net *n, const struct rma_op *op, struct 
     return status;
 }
 
-/* Send one queued operation to its target, with lock (0 or a lock type to
- * take first) and flags. */
-/* An untyped operation's request and payload (*data_p, *len_p; pair: room
- * for a compare-and-swap's two elements); upto and token count are the
- * sender's. */
+/* An operation's request and payload (*data_p, *len_p; pair: room for a
+ * compare-and-swap's two elements) as if it were untyped (rma_net_req_send
+ * packs a typed one); upto and the token count are the sender's. */
 static int rma_net_op_req(const struct rma_net *n, const struct rma_op *op, int lock, uint32_t flags,
-                          struct rma_net_req *q, const void **data_p, size_t *len_p, unsigned char pair[32])
+                          struct rma_net_req *q, const void **data_p, size_t *len_p,
+                          unsigned char pair[2 * RMA_NET_CAS_MAX])
 {
     *q = (struct rma_net_req){.lock = (uint8_t)lock,
                               .flags = (uint8_t)flags,
@@ -260,7 +259,7 @@ static int rma_net_op_req(const struct rma_net *n, const struct rma_op *op, int 
         *len_p = op->origin ? op->len : 0;
         break;
     default: /* CAS: the new element, then the one to compare with */
-        if (op->len > 16)
+        if (op->len > RMA_NET_CAS_MAX)
             return util_error(ORMA_ERR_ARG, "compare-and-swap of %zu bytes", op->len);
         q->kind = RMA_NET_CAS;
         q->typeid_ = op->typeid_;
@@ -283,38 +282,40 @@ static void rma_net_req_out(struct rma_net *n, int target, struct rma_net_req *q
         n->replies_pending++;
 }
 
+/* Send op's request q (made by rma_net_op_req, with lock and flags) as a
+ * message of its own, packing a typed operation's data first. */
+static int rma_net_req_send(struct rma_net *n, const struct rma_op *op, struct rma_net_req *q, const void *data,
+                            size_t len, int lock, uint32_t flags)
+{
+    if (op->ttype) {
+        int status = rma_net_typed_req(n, op, q, &data, &len);
+        if (status) { /* the flags still go: the target counts on them */
+            if (q->token & RMA_NET_TOKEN_UNPACK)
+                rma_net_unpacked(q->token, NULL, 0);
+            int rc = flags ? rma_net_send_sync(n, op->target, lock, flags) : ORMA_SUCCESS;
+            return status ? status : rc;
+        }
+    }
+    rma_net_req_out(n, op->target, q);
+    return n->ops->send(n->ep, op->target, RMA_NET_H_REQ, q, sizeof *q, data, len);
+}
+
+/* Send one queued operation to its target, with lock (0 or a lock type to
+ * take first) and flags. */
 int rma_net_send_op(struct rma_net *n, const struct rma_op *op, int lock, uint32_t flags)
 {
     struct rma_net_req q;
     const void *data = NULL;
     size_t len = 0;
-    unsigned char pair[32];
+    unsigned char pair[2 * RMA_NET_CAS_MAX];
     int status = rma_net_op_req(n, op, lock, flags, &q, &data, &len, pair);
-    if (status)
-        return status;
-    if (op->ttype) {
-        status = rma_net_typed_req(n, op, &q, &data, &len);
-        if (status) { /* the flags still go: the target counts on them */
-            if (q.token & RMA_NET_TOKEN_UNPACK)
-                rma_net_unpacked(q.token, NULL, 0);
-            int rc = flags ? rma_net_send_sync(n, op->target, lock, flags) : ORMA_SUCCESS;
-            return status ? status : rc;
-        }
-    }
-    rma_net_req_out(n, op->target, &q);
-    return n->ops->send(n->ep, op->target, RMA_NET_H_REQ, &q, sizeof q, data, len);
+    return status ? status : rma_net_req_send(n, op, &q, data, len, lock, flags);
 }
 
 /* ---- batches ([004]'s CH3 sends one packet per operation; over TCP here
  * every message costs some microseconds of system calls at both ends, so
  * small operations to one target share a message, as Open MPI's osc
  * pt2pt aggregates them) ------------------------------------------------ */
-
-static size_t rma_net_entry_bytes(size_t len)
-{
-    size_t b = sizeof(struct rma_net_entry) + len;
-    return (b + RMA_NET_ENTRY_ALIGN - 1) / RMA_NET_ENTRY_ALIGN * RMA_NET_ENTRY_ALIGN;
-}
 
 /* Send the batch: a lone request as a message of its own. */
 static int rma_net_batch_send(struct rma_net *n)
@@ -340,12 +341,12 @@ static int rma_net_send_batched(struct rma_net *n, const struct rma_op *op, uint
     struct rma_net_req q;
     const void *data = NULL;
     size_t len = 0;
-    unsigned char pair[32];
-    int status = op->ttype ? ORMA_SUCCESS : rma_net_op_req(n, op, 0, flags, &q, &data, &len, pair);
+    unsigned char pair[2 * RMA_NET_CAS_MAX];
+    int status = rma_net_op_req(n, op, 0, flags, &q, &data, &len, pair);
     size_t room = n->ops->eager;
     if (status || op->ttype || rma_net_entry_bytes(len) > room / 4) { /* alone, after the batch */
         int rc = rma_net_batch_send(n);
-        status = status ? status : rma_net_send_op(n, op, 0, flags);
+        status = status ? status : rma_net_req_send(n, op, &q, data, len, 0, flags);
         return rc ? rc : status;
     }
     if (!n->batch && !(n->batch = malloc(room)))

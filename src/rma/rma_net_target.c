@@ -392,7 +392,7 @@ void rma_net_batch_deliver(void *arg, int src, const void *hdr, size_t hlen, con
             return;
         }
         rma_net_req_deliver(n, src, &e.req, sizeof e.req, p + sizeof e, (size_t)e.len);
-        size_t step = (sizeof e + (size_t)e.len + RMA_NET_ENTRY_ALIGN - 1) / RMA_NET_ENTRY_ALIGN * RMA_NET_ENTRY_ALIGN;
+        size_t step = rma_net_entry_bytes((size_t)e.len);
         p += step < (size_t)(end - p) ? step : (size_t)(end - p);
     }
 }
