@@ -132,6 +132,26 @@ static void counters(const unsigned char *mem, size_t size, size_t at[5], size_t
     *words_p = (size - first) / 8;
 }
 
+/* Every rank's k words: all[r * k + i] is rank r's mine[i] (through a
+ * shared window: the ranks of these tests share a node). */
+static void share(const orma_aint *mine, int k, orma_aint *all)
+{
+    orma_win w;
+    orma_aint *slot;
+    CHECK_OK(orma_win_allocate_shared((size_t)k * sizeof *slot, sizeof *slot, ORMA_INFO_NULL, (void **)&slot, &w));
+    memcpy(slot, mine, (size_t)k * sizeof *slot);
+    CHECK_OK(orma_barrier());
+    for (int r = 0; r < orma_size(); r++) {
+        size_t sz;
+        int du;
+        orma_aint *peer;
+        CHECK_OK(orma_win_shared_query(w, r, &sz, &du, (void **)&peer));
+        memcpy(all + (size_t)r * (size_t)k, peer, (size_t)k * sizeof *peer);
+    }
+    CHECK_OK(orma_barrier());
+    CHECK_OK(orma_win_free(&w));
+}
+
 /* Every rank puts its pattern into its right neighbour's pieces, gets them
  * back, and checks its own window whole: pieces from its left neighbour,
  * the rest as it was (its own pattern of round -1). */
@@ -145,26 +165,17 @@ static void transfers(orma_win win, unsigned char *mem, size_t size, orma_aint d
     disps[rank] = disp0;
     /* Each rank learns its right neighbour's displacement 0 (the address
      * for a dynamic window) and where its window lies in its pages (for its
-     * pieces: malloc need not place every rank's block alike) through a
-     * shared window of words. */
-    orma_win dw;
-    orma_aint *slot;
-    CHECK_OK(orma_win_allocate_shared(2 * sizeof(orma_aint), sizeof(orma_aint), ORMA_INFO_NULL, (void **)&slot, &dw));
-    slot[0] = disp0;
-    slot[1] = (orma_aint)(uintptr_t)mem;
-    CHECK_OK(orma_barrier());
+     * pieces: malloc need not place every rank's block alike). */
+    const orma_aint mine[2] = {disp0, (orma_aint)(uintptr_t)mem};
+    orma_aint *both = malloc(2 * (size_t)n * sizeof *both);
+    CHECK(both);
+    share(mine, 2, both);
     for (int r = 0; r < n; r++) {
-        size_t sz;
-        int du;
-        orma_aint *peer;
-        CHECK_OK(orma_win_shared_query(dw, r, &sz, &du, (void **)&peer));
-        disps[r] = peer[0];
-        addrs[r] = peer[1];
-        if (r == right)
-            CHECK(pieces((const unsigned char *)(uintptr_t)peer[1], size, pr) == np);
+        disps[r] = both[2 * r];
+        addrs[r] = both[2 * r + 1];
     }
-    CHECK_OK(orma_barrier());
-    CHECK_OK(orma_win_free(&dw));
+    free(both);
+    CHECK(pieces((const unsigned char *)(uintptr_t)addrs[right], size, pr) == np);
 
     unsigned char *src = malloc(size), *back = malloc(size);
     CHECK(src && back);
@@ -297,23 +308,17 @@ static void expect_adopted(const unsigned char *mem, size_t size, int adopting)
     CHECK(!page_shared((void *)hi));      /* and the tail page */
 }
 
-/* Whether flag holds on every rank (through a shared window: the ranks of
- * these tests share a node). */
+/* Whether flag holds on every rank. */
 static int on_every_rank(int flag)
 {
-    orma_win w;
-    int *flags, all = 1;
-    CHECK_OK(orma_win_allocate_shared(sizeof(int), sizeof(int), ORMA_INFO_NULL, (void **)&flags, &w));
-    *flags = flag;
-    CHECK_OK(orma_barrier());
-    for (int r = 0; r < orma_size(); r++) {
-        size_t sz;
-        int du, *peer;
-        CHECK_OK(orma_win_shared_query(w, r, &sz, &du, (void **)&peer));
-        all &= *peer;
-    }
-    CHECK_OK(orma_barrier());
-    CHECK_OK(orma_win_free(&w));
+    int n = orma_size(), all = 1;
+    const orma_aint mine = flag;
+    orma_aint *flags = malloc((size_t)n * sizeof *flags);
+    CHECK(flags);
+    share(&mine, 1, flags);
+    for (int r = 0; r < n; r++)
+        all &= flags[r] != 0;
+    free(flags);
     return all;
 }
 
