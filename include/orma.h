@@ -93,6 +93,13 @@ int orma_init(int *argc, char ***argv);
  * released.  Errors: ORMA_ERR_NOT_INIT. */
 int orma_finalize(void);
 
+/* End the whole job at once, from any rank, with exit status code (1 when
+ * code is 0): this rank removes the job's shared-memory objects and exits
+ * without a barrier; the launcher (orma-run, or mpirun) ends the others.
+ * Messages should be printed before.  Usable before orma_init (then only
+ * this process exits).  Does not return. */
+void orma_abort(int code) __attribute__((noreturn));
+
 /* *flag_p = 1 when orma_init has succeeded and orma_finalize was not called. */
 int orma_initialized(int *flag_p);
 

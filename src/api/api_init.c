@@ -2,9 +2,12 @@
 #include "api_check.h"
 #include "rma_runtime.h"
 #include "rma_world.h"
+#include "boot_job.h"
 #include "util_time.h"
 
+#include <stdio.h>
 #include <time.h>
+#include <unistd.h>
 
 int api_state;
 
@@ -30,6 +33,14 @@ int orma_finalize(void)
     status = rma_runtime_stop();
     api_state = 2;
     return status;
+}
+
+void orma_abort(int code)
+{
+    fflush(NULL);
+    if (api_state == 1)
+        boot_sweep_token(boot_job.token);
+    _exit(code ? code : 1);
 }
 
 int orma_initialized(int *flag_p)

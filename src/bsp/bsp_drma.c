@@ -1,0 +1,99 @@
+/* bsp_drma.c -- BSPlib's direct remote memory access: bsp_put and bsp_get
+ * (buffered: recorded now, done by bsp_sync; bsp_sync.c says when), and
+ * bsp_hpput and bsp_hpget (orma_put and orma_get at once). */
+#include "bsp_impl.h"
+
+#include <bsp.h>
+
+#include <string.h>
+
+/* The checks every DRMA call makes; the registration's slot. */
+static size_t bsp_drma_check(const char *call, int pid, const void *ident, int offset, int nbytes)
+{
+    bsp_check_on(call);
+    bsp_check_pid(call, pid);
+    size_t slot = bsp_reg_find(ident, call);
+    bsp_check_range(call, slot, pid, offset, nbytes);
+    return slot;
+}
+
+void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    size_t slot = bsp_drma_check("bsp_put", pid, dst, offset, nbytes);
+    if (nbytes == 0)
+        return;
+    if (!src)
+        bsp_fail("bsp_put", "src is NULL");
+    bsp.puts = bsp_grow(bsp.puts, &bsp.cap_puts, bsp.nputs + 1, sizeof *bsp.puts, "bsp_put");
+    struct bsp_put_rec *p = &bsp.puts[bsp.nputs++];
+    p->slot = slot;
+    p->pid = pid;
+    p->off = (size_t)offset;
+    p->n = (size_t)nbytes;
+    p->at = bsp.staged.len;
+    bsp_bytes_add(&bsp.staged, src, (size_t)nbytes, "bsp_put");
+}
+
+void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    size_t slot = bsp_drma_check("bsp_get", pid, src, offset, nbytes);
+    if (nbytes == 0)
+        return;
+    if (!dst)
+        bsp_fail("bsp_get", "dst is NULL");
+    bsp.gets = bsp_grow(bsp.gets, &bsp.cap_gets, bsp.ngets + 1, sizeof *bsp.gets, "bsp_get");
+    struct bsp_get_rec *g = &bsp.gets[bsp.ngets++];
+    g->slot = slot;
+    g->pid = pid;
+    g->off = (size_t)offset;
+    g->n = (size_t)nbytes;
+    g->dst = dst;
+}
+
+void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
+{
+    size_t slot = bsp_drma_check("bsp_hpput", pid, dst, offset, nbytes);
+    if (nbytes == 0)
+        return;
+    if (!src)
+        bsp_fail("bsp_hpput", "src is NULL");
+    bsp_reg_touch(slot);
+    bsp_orma("bsp_hpput", orma_put(src, (size_t)nbytes, ORMA_BYTE, pid, offset, (size_t)nbytes, ORMA_BYTE,
+                                   bsp.regs[slot].win));
+}
+
+void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
+{
+    size_t slot = bsp_drma_check("bsp_hpget", pid, src, offset, nbytes);
+    if (nbytes == 0)
+        return;
+    if (!dst)
+        bsp_fail("bsp_hpget", "dst is NULL");
+    bsp_reg_touch(slot);
+    bsp_orma("bsp_hpget", orma_get(dst, (size_t)nbytes, ORMA_BYTE, pid, offset, (size_t)nbytes, ORMA_BYTE,
+                                   bsp.regs[slot].win));
+}
+
+/* At the sync, after every process has ended the superstep. */
+void bsp_drma_gets(void)
+{
+    for (size_t i = 0; i < bsp.ngets; i++) {
+        const struct bsp_get_rec *g = &bsp.gets[i];
+        bsp_reg_touch(g->slot);
+        bsp_orma("bsp_get", orma_get(g->dst, g->n, ORMA_BYTE, g->pid, (orma_aint)g->off, g->n, ORMA_BYTE,
+                                     bsp.regs[g->slot].win));
+    }
+    bsp_reg_flush();
+}
+
+/* At the sync, after every process has done its gets. */
+void bsp_drma_puts(void)
+{
+    for (size_t i = 0; i < bsp.nputs; i++) {
+        const struct bsp_put_rec *p = &bsp.puts[i];
+        bsp_reg_touch(p->slot);
+        bsp_orma("bsp_put", orma_put(bsp.staged.data + p->at, p->n, ORMA_BYTE, p->pid, (orma_aint)p->off, p->n,
+                                     ORMA_BYTE, bsp.regs[p->slot].win));
+    }
+    bsp_reg_flush();
+}

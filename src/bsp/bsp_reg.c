@@ -1,0 +1,189 @@
+/* bsp_reg.c -- registrations: bsp_push_reg and bsp_pop_reg, the table of
+ * registrations (one orma window each, in a lock_all epoch for its life),
+ * and the checks of a DRMA call's process and bytes. */
+#include "bsp_impl.h"
+
+#include <bsp.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+static size_t bsp_reg_cached = (size_t)-1; /* the slot bsp_reg_find found last */
+
+void bsp_push_reg(const void *ident, int size)
+{
+    bsp_check_on("bsp_push_reg");
+    if (size < 0)
+        bsp_fail("bsp_push_reg", "size %d of %p is negative", size, ident);
+    if (bsp.npush == BSP_REG_MAX)
+        bsp_fail("bsp_push_reg", "more than %d registrations pushed in one superstep", BSP_REG_MAX);
+    size_t cap = bsp.cap_push;
+    bsp.push_ident = bsp_grow(bsp.push_ident, &cap, bsp.npush + 1, sizeof *bsp.push_ident, "bsp_push_reg");
+    cap = bsp.cap_push;
+    bsp.push_size = bsp_grow(bsp.push_size, &cap, bsp.npush + 1, sizeof *bsp.push_size, "bsp_push_reg");
+    bsp.cap_push = cap;
+    bsp.push_ident[bsp.npush] = ident;
+    bsp.push_size[bsp.npush] = (size_t)size;
+    bsp.npush++;
+}
+
+static int bsp_reg_popping(size_t slot)
+{
+    for (size_t i = 0; i < bsp.npop; i++)
+        if (bsp.pops[i] == slot)
+            return 1;
+    return 0;
+}
+
+void bsp_pop_reg(const void *ident)
+{
+    bsp_check_on("bsp_pop_reg");
+    size_t slot = bsp.nregs;
+    while (slot-- > 0)
+        if (bsp.regs[slot].live && bsp.regs[slot].ident == ident && !bsp_reg_popping(slot))
+            break;
+    if (slot == (size_t)-1)
+        bsp_fail("bsp_pop_reg", "%p is not registered%s", ident,
+                 bsp.npop ? " (or its registrations are popped already in this superstep)" : "");
+    if (bsp.npop == BSP_REG_MAX)
+        bsp_fail("bsp_pop_reg", "more than %d registrations popped in one superstep", BSP_REG_MAX);
+    if (!bsp.pops) {
+        bsp.pops = malloc(BSP_REG_MAX * sizeof *bsp.pops);
+        if (!bsp.pops)
+            bsp_fail("bsp_pop_reg", "out of memory");
+    }
+    bsp.pops[bsp.npop++] = slot;
+}
+
+static int bsp_reg_pending(const void *ident)
+{
+    for (size_t i = 0; i < bsp.npush; i++)
+        if (bsp.push_ident[i] == ident)
+            return 1;
+    return 0;
+}
+
+size_t bsp_reg_find(const void *ident, const char *call)
+{
+    size_t c = bsp_reg_cached;
+    if (c < bsp.nregs && bsp.regs[c].ident == ident && bsp.regs[c].live) {
+        /* the latest registration of ident: none after c */
+        size_t s = bsp.nregs;
+        while (--s > c && !(bsp.regs[s].live && bsp.regs[s].ident == ident))
+            ;
+        if (s == c)
+            return c;
+    }
+    size_t slot = bsp.nregs;
+    while (slot-- > 0)
+        if (bsp.regs[slot].live && bsp.regs[slot].ident == ident) {
+            bsp_reg_cached = slot;
+            return slot;
+        }
+    if (bsp_reg_pending(ident))
+        bsp_fail(call, "%p is registered in this superstep: a registration holds from the next bsp_sync",
+                 ident);
+    bsp_fail(call, "%p is not registered", ident);
+}
+
+void bsp_check_pid(const char *call, int pid)
+{
+    if (pid < 0 || pid >= bsp.p)
+        bsp_fail(call, "process %d does not exist (bsp_nprocs() is %d)", pid, bsp.p);
+}
+
+void bsp_check_range(const char *call, size_t slot, int pid, int offset, int nbytes)
+{
+    if (nbytes < 0)
+        bsp_fail(call, "nbytes %d is negative", nbytes);
+    if (offset < 0)
+        bsp_fail(call, "offset %d is negative", offset);
+    const struct bsp_reg *r = &bsp.regs[slot];
+    if ((uint64_t)offset + (uint64_t)nbytes > r->sizes[pid])
+        bsp_fail(call, "%d bytes at offset %d lie outside the %llu bytes process %d registered (%p here)",
+                 nbytes, offset, (unsigned long long)r->sizes[pid], pid, r->ident);
+}
+
+void bsp_reg_touch(size_t slot)
+{
+    struct bsp_reg *r = &bsp.regs[slot];
+    if (r->touched)
+        return;
+    bsp.touched = bsp_grow(bsp.touched, &bsp.cap_touched, bsp.ntouched + 1, sizeof *bsp.touched, "bsp_hpput");
+    bsp.touched[bsp.ntouched++] = slot;
+    r->touched = 1;
+}
+
+void bsp_reg_flush(void)
+{
+    for (size_t i = 0; i < bsp.ntouched; i++) {
+        struct bsp_reg *r = &bsp.regs[bsp.touched[i]];
+        bsp_orma("bsp_sync", orma_win_flush_all(r->win));
+        r->touched = 0;
+    }
+    bsp.ntouched = 0;
+}
+
+static void bsp_reg_free(struct bsp_reg *r, const char *call)
+{
+    bsp_orma(call, orma_win_unlock_all(r->win));
+    bsp_orma(call, orma_win_free(&r->win));
+    free(r->sizes);
+    r->sizes = NULL;
+    r->live = 0;
+}
+
+/* Pops first (the superstep's puts and gets used them), then pushes, in
+ * the announced order on every process; a surplus rank follows process 0
+ * with registrations of nothing. */
+void bsp_reg_apply(const struct bsp_ann *a0)
+{
+    int surplus = bsp.pid >= bsp.p;
+    bsp_ann_read_lists();
+    const uint64_t *pops0 = bsp_ann_pops((struct bsp_ann *)a0);
+    for (size_t i = 0; i < a0->npop; i++) {
+        if (!surplus && bsp.pops[i] != pops0[i])
+            bsp_fail("bsp_pop_reg", "registration mismatch: pop %zu of the superstep removes registration "
+                     "%llu here (%p), registration %llu on process 0", i + 1,
+                     (unsigned long long)bsp.pops[i] + 1, bsp.regs[bsp.pops[i]].ident,
+                     (unsigned long long)pops0[i] + 1);
+        bsp_reg_free(&bsp.regs[pops0[i]], "bsp_sync");
+    }
+    if (bsp_reg_cached < bsp.nregs && !bsp.regs[bsp_reg_cached].live)
+        bsp_reg_cached = (size_t)-1;
+    size_t n = a0->npush;
+    bsp.regs = bsp_grow(bsp.regs, &bsp.cap_regs, bsp.nregs + n, sizeof *bsp.regs, "bsp_sync");
+    for (size_t i = 0; i < n; i++) {
+        struct bsp_reg *r = &bsp.regs[bsp.nregs++];
+        memset(r, 0, sizeof *r);
+        r->ident = surplus ? NULL : bsp.push_ident[i];
+        r->size = surplus ? 0 : bsp.push_size[i];
+        r->sizes = calloc((size_t)bsp.p, sizeof *r->sizes);
+        if (!r->sizes)
+            bsp_fail("bsp_sync", "out of memory");
+        for (int q = 0; q < bsp.p; q++)
+            r->sizes[q] = bsp_ann_pushes(bsp_ann_of(q))[i];
+        bsp_orma("bsp_push_reg", orma_win_create((void *)r->ident, r->size, 1, ORMA_INFO_NULL, &r->win));
+        bsp_orma("bsp_push_reg", orma_win_lock_all(0, r->win));
+        r->live = 1;
+    }
+}
+
+void bsp_reg_free_all(void)
+{
+    for (size_t s = 0; s < bsp.nregs; s++)
+        if (bsp.regs[s].live)
+            bsp_reg_free(&bsp.regs[s], "bsp_end");
+    free(bsp.regs);
+    free(bsp.push_ident);
+    free(bsp.push_size);
+    free(bsp.pops);
+    free(bsp.touched);
+    bsp.regs = NULL;
+    bsp.push_ident = NULL;
+    bsp.push_size = NULL;
+    bsp.pops = NULL;
+    bsp.touched = NULL;
+    bsp.nregs = bsp.cap_regs = bsp.cap_push = bsp.cap_touched = 0;
+    bsp_reg_cached = (size_t)-1;
+}
