@@ -8,8 +8,9 @@
  * with orma-run -n <p> or under mpirun.
  *
  * Processes.  bsp_begin(maxprocs) starts the SPMD part with
- * min(maxprocs, available) processes, numbered 0..bsp_nprocs()-1; the
- * job's other ranks take no part and end quietly.  Either every rank calls
+ * min(maxprocs, available) processes, numbered 0..bsp_nprocs()-1, where
+ * process 0's maxprocs holds (the others may pass anything); the job's
+ * other ranks take no part and end quietly.  Either every rank calls
  * bsp_begin from main (SPMD form), or main calls bsp_init(spmd, argc, argv)
  * first and spmd calls bsp_begin: then spmd runs on every process, and
  * only process 0 returns from bsp_init to main.  bsp_end ends the SPMD part

@@ -136,6 +136,9 @@ extern struct bsp_state bsp;
 
 /* bsp_proc.c */
 void bsp_fail(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+/* An error every process sees alike: reporter says it, the others end
+ * quietly after leaving it the time to. */
+void bsp_fail_one(int reporter, const char *call, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
 void bsp_check_on(const char *call);
 void bsp_orma(const char *call, int status); /* fails on an orma error */
 void *bsp_grow(void *p, size_t *cap, size_t need, size_t elem, const char *call);
@@ -162,7 +165,7 @@ void bsp_bsmp_deliver(const uint64_t *sent); /* sent[src * p + dst] */
 void bsp_bsmp_drop(void);                    /* an empty queue */
 
 /* bsp_sync.c */
-void bsp_sync_start(void);
+int bsp_sync_start(int maxprocs);
 void bsp_sync_stop(void);
 void bsp_superstep_end(int flags_extra);
 struct bsp_ann *bsp_ann_of(int pid); /* read at this sync */

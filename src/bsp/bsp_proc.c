@@ -99,13 +99,14 @@ void bsp_init(void (*spmd)(void), int argc, char **argv)
  * bsp_end's. */
 static void bsp_surplus(void)
 {
-    bsp_sync_start();
     bsp_bsmp_start();
     bsp.on = 1;
     while (bsp.on)
         bsp_superstep_end(0);
 }
 
+/* Process 0's maxprocs holds (in bsp_init's form the others call
+ * bsp_begin before main has computed it). */
 void bsp_begin(int maxprocs)
 {
     if (bsp.on)
@@ -114,18 +115,18 @@ void bsp_begin(int maxprocs)
         bsp_fail("bsp_begin", "called after bsp_end: BSPlib runs one SPMD part");
     bsp_orma_up("bsp_begin");
     bsp.world = orma_size();
-    if (maxprocs <= 0)
-        bsp_fail("bsp_begin", "maxprocs is %d; at least 1 process is needed", maxprocs);
-    bsp.p = maxprocs < bsp.world ? maxprocs : bsp.world;
     bsp.pid = orma_rank();
     bsp.own_orma = bsp_orma_inited;
+    int m = bsp_sync_start(maxprocs);
+    if (m <= 0)
+        bsp_fail_one(0, "bsp_begin", "maxprocs is %d; at least 1 process is needed", m);
+    bsp.p = m < bsp.world ? m : bsp.world;
     if (bsp.pid >= bsp.p) {
         bsp_surplus();
         if (bsp.own_orma)
             orma_finalize();
         exit(EXIT_SUCCESS);
     }
-    bsp_sync_start();
     bsp_bsmp_start();
     bsp.on = 1;
     bsp.t0 = orma_wtime();

@@ -52,13 +52,17 @@ uint64_t *bsp_ann_pops(struct bsp_ann *a) { return bsp_ann_pushes(a) + BSP_REG_M
 
 struct bsp_ann *bsp_ann_of(int pid) { return (struct bsp_ann *)(bsp.anns + (size_t)pid * ann_all()); }
 
-void bsp_sync_start(void)
+/* Collective over the job's ranks; returns process 0's maxprocs, which
+ * holds for all (in bsp_init's form only process 0 may know it). */
+int bsp_sync_start(int maxprocs)
 {
-    size_t bytes = ann_off(2);
+    size_t bytes = ann_off(2) + 8; /* and process 0's maxprocs */
     void *base;
     bsp_orma("bsp_begin", orma_win_allocate(bytes, 1, ORMA_INFO_NULL, &base, &bsp.meta));
     memset(base, 0, bytes);
     bsp.meta_base = base;
+    int64_t m = maxprocs;
+    memcpy(bsp.meta_base + ann_off(2), &m, 8);
     bsp.anns = calloc((size_t)bsp.world, ann_all());
     bsp_marked = calloc((size_t)bsp.world, 1);
     if (!bsp.anns || !bsp_marked)
@@ -66,6 +70,9 @@ void bsp_sync_start(void)
     bsp_orma("bsp_begin", orma_win_lock_all(0, bsp.meta));
     /* nobody marks a meta area before its owner has zeroed it */
     bsp_orma("bsp_begin", orma_barrier());
+    bsp_orma("bsp_begin", orma_get(&m, 8, ORMA_BYTE, 0, (orma_aint)ann_off(2), 8, ORMA_BYTE, bsp.meta));
+    bsp_orma("bsp_begin", orma_win_flush(0, bsp.meta));
+    return m > INT32_MAX ? INT32_MAX : (int)m;
 }
 
 void bsp_sync_stop(void)
@@ -79,8 +86,7 @@ void bsp_sync_stop(void)
 
 /* An error every process sees alike: the lowest process it concerns says
  * it; the others leave it the time to, and end too. */
-static void bsp_sync_mismatch(int reporter, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void bsp_sync_mismatch(int reporter, const char *fmt, ...)
+void bsp_fail_one(int reporter, const char *call, const char *fmt, ...)
 {
     if (bsp.pid == reporter) {
         char msg[400];
@@ -88,7 +94,7 @@ static void bsp_sync_mismatch(int reporter, const char *fmt, ...)
         va_start(ap, fmt);
         vsnprintf(msg, sizeof msg, fmt, ap);
         va_end(ap);
-        bsp_fail("bsp_sync", "%s", msg);
+        bsp_fail(call, "%s", msg);
     }
     struct timespec ts = {0, 300 * 1000 * 1000};
     nanosleep(&ts, NULL);
@@ -103,20 +109,20 @@ static void bsp_sync_check(void)
     for (int r = 1; r < bsp.p; r++) {
         struct bsp_ann *a = bsp_ann_of(r);
         if (a->npush != a0->npush)
-            bsp_sync_mismatch(r, "registration mismatch: this process pushed %ld registrations in the "
+            bsp_fail_one(r, "bsp_sync", "registration mismatch: this process pushed %ld registrations in the "
                               "superstep, process 0 pushed %ld", (long)a->npush, (long)a0->npush);
         if (a->npop != a0->npop)
-            bsp_sync_mismatch(r, "registration mismatch: this process popped %ld registrations in the "
+            bsp_fail_one(r, "bsp_sync", "registration mismatch: this process popped %ld registrations in the "
                               "superstep, process 0 popped %ld", (long)a->npop, (long)a0->npop);
         if ((a->flags ^ a0->flags) & BSP_W_TAG)
-            bsp_sync_mismatch(r, "tag size mismatch: process %ld called bsp_set_tagsize in the superstep, "
+            bsp_fail_one(r, "bsp_sync", "tag size mismatch: process %ld called bsp_set_tagsize in the superstep, "
                               "process %ld did not", (a->flags & BSP_W_TAG) ? (long)r : 0L,
                               (a->flags & BSP_W_TAG) ? 0L : (long)r);
         if ((a->flags & BSP_W_TAG) && a->tagsize != a0->tagsize)
-            bsp_sync_mismatch(r, "tag size mismatch: this process set tag size %ld, process 0 set %ld",
+            bsp_fail_one(r, "bsp_sync", "tag size mismatch: this process set tag size %ld, process 0 set %ld",
                               (long)a->tagsize, (long)a0->tagsize);
         if ((a->flags ^ a0->flags) & BSP_W_END)
-            bsp_sync_mismatch(r, "process %ld called bsp_end while process %ld called bsp_sync",
+            bsp_fail_one(r, "bsp_sync", "process %ld called bsp_end while process %ld called bsp_sync",
                               (a->flags & BSP_W_END) ? (long)r : 0L, (a->flags & BSP_W_END) ? 0L : (long)r);
     }
 }
