@@ -24,8 +24,15 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
         return;
     if (!src)
         bsp_fail("bsp_put", "src is NULL");
+    struct bsp_put_rec *p = bsp.nputs ? &bsp.puts[bsp.nputs - 1] : NULL;
+    if (p && p->slot == slot && p->pid == pid && p->off + p->n == (size_t)offset) {
+        /* continues the last put: one transfer at the sync */
+        p->n += (size_t)nbytes;
+        bsp_bytes_add(&bsp.staged, src, (size_t)nbytes, "bsp_put");
+        return;
+    }
     bsp.puts = bsp_grow(bsp.puts, &bsp.cap_puts, bsp.nputs + 1, sizeof *bsp.puts, "bsp_put");
-    struct bsp_put_rec *p = &bsp.puts[bsp.nputs++];
+    p = &bsp.puts[bsp.nputs++];
     p->slot = slot;
     p->pid = pid;
     p->off = (size_t)offset;

@@ -8,7 +8,51 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t bsp_reg_cached = (size_t)-1; /* the slot bsp_reg_find found last */
+/* ident -> the latest live registration's slot: open addressing, rebuilt
+ * by every sync that changes the registrations. */
+struct bsp_reg_entry {
+    const void *ident;
+    size_t slot;
+};
+static struct bsp_reg_entry *bsp_reg_table;
+static size_t bsp_reg_mask; /* table size - 1; no table when 0 */
+
+static size_t bsp_reg_hash(const void *ident)
+{
+    uint64_t x = (uint64_t)(uintptr_t)ident;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static void bsp_reg_index(void)
+{
+    free(bsp_reg_table);
+    bsp_reg_table = NULL;
+    bsp_reg_mask = 0;
+    size_t live = 0;
+    for (size_t s = 0; s < bsp.nregs; s++)
+        live += bsp.regs[s].live;
+    if (!live)
+        return;
+    size_t n = 4;
+    while (n < 2 * live)
+        n *= 2;
+    bsp_reg_table = calloc(n, sizeof *bsp_reg_table);
+    if (!bsp_reg_table)
+        bsp_fail("bsp_sync", "out of memory");
+    bsp_reg_mask = n - 1;
+    for (size_t s = 0; s < bsp.nregs; s++) { /* later slots replace earlier */
+        if (!bsp.regs[s].live)
+            continue;
+        size_t h = bsp_reg_hash(bsp.regs[s].ident) & bsp_reg_mask;
+        while (bsp_reg_table[h].slot && bsp_reg_table[h].ident != bsp.regs[s].ident)
+            h = (h + 1) & bsp_reg_mask;
+        bsp_reg_table[h].ident = bsp.regs[s].ident;
+        bsp_reg_table[h].slot = s + 1; /* 0: empty */
+    }
+}
 
 void bsp_push_reg(const void *ident, int size)
 {
@@ -65,21 +109,12 @@ static int bsp_reg_pending(const void *ident)
 
 size_t bsp_reg_find(const void *ident, const char *call)
 {
-    size_t c = bsp_reg_cached;
-    if (c < bsp.nregs && bsp.regs[c].ident == ident && bsp.regs[c].live) {
-        /* the latest registration of ident: none after c */
-        size_t s = bsp.nregs;
-        while (--s > c && !(bsp.regs[s].live && bsp.regs[s].ident == ident))
-            ;
-        if (s == c)
-            return c;
+    if (bsp_reg_mask) {
+        size_t h = bsp_reg_hash(ident) & bsp_reg_mask;
+        for (; bsp_reg_table[h].slot; h = (h + 1) & bsp_reg_mask)
+            if (bsp_reg_table[h].ident == ident)
+                return bsp_reg_table[h].slot - 1;
     }
-    size_t slot = bsp.nregs;
-    while (slot-- > 0)
-        if (bsp.regs[slot].live && bsp.regs[slot].ident == ident) {
-            bsp_reg_cached = slot;
-            return slot;
-        }
     if (bsp_reg_pending(ident))
         bsp_fail(call, "%p is registered in this superstep: a registration holds from the next bsp_sync",
                  ident);
@@ -149,8 +184,6 @@ void bsp_reg_apply(const struct bsp_ann *a0)
                      (unsigned long long)pops0[i] + 1);
         bsp_reg_free(&bsp.regs[pops0[i]], "bsp_sync");
     }
-    if (bsp_reg_cached < bsp.nregs && !bsp.regs[bsp_reg_cached].live)
-        bsp_reg_cached = (size_t)-1;
     size_t n = a0->npush;
     bsp.regs = bsp_grow(bsp.regs, &bsp.cap_regs, bsp.nregs + n, sizeof *bsp.regs, "bsp_sync");
     for (size_t i = 0; i < n; i++) {
@@ -167,6 +200,7 @@ void bsp_reg_apply(const struct bsp_ann *a0)
         bsp_orma("bsp_push_reg", orma_win_lock_all(0, r->win));
         r->live = 1;
     }
+    bsp_reg_index();
 }
 
 void bsp_reg_free_all(void)
@@ -185,5 +219,5 @@ void bsp_reg_free_all(void)
     bsp.pops = NULL;
     bsp.touched = NULL;
     bsp.nregs = bsp.cap_regs = bsp.cap_push = bsp.cap_touched = 0;
-    bsp_reg_cached = (size_t)-1;
+    bsp_reg_index();
 }
