@@ -161,7 +161,8 @@ static void bsp_announce(uint32_t flags, int par)
         sends[d] = bsp_bsmp_out_bytes(d);
     for (size_t i = 0; i < bsp.npush; i++)
         bsp_ann_pushes(a)[i] = bsp.push_size[i];
-    memcpy(bsp_ann_pops(a), bsp.pops, bsp.npop * 8);
+    if (bsp.npop)
+        memcpy(bsp_ann_pops(a), bsp.pops, bsp.npop * 8);
     bsp_mark = bsp.step + 1;
     for (int r = 0; r < bsp.world; r++)
         bsp_orma("bsp_sync", orma_put(&bsp_mark, 8, ORMA_BYTE, r, (orma_aint)work_off(par, bsp.pid), 8,
