@@ -5,15 +5,20 @@
  *   warm (floor.h's memcpy, a row "floor memcpy"), and g_memcpy, its time
  *   per 32-bit word -- what moving a word costs a core with no
  *   communication at all;
- *   per host MPI of the run (orma alone without one): seed 003's Fig. 5
- *   as a table, the fixed tests per backend side by side, and its Fig. 6,
- *   the total exchange's cost per 32-bit word t / (h x P) per h;
+ *   per host MPI of the run (orma and BSPlib's backends alone without
+ *   one): seed 003's Fig. 5 as a table, the fixed tests per backend side
+ *   by side, and its Fig. 6, the total exchange's cost per 32-bit word
+ *   t / (h x P) per h;
  *   the BSP parameters per backend: L, the empty superstep's time and
  *   the intercept of a least-squares line t = L + g x H through the
  *   total exchange's medians t against H = h x P (the words a rank sends
  *   and receives: an H-relation) over the larger half of the h measured,
  *   where the exchange is bandwidth-bound; g, its slope, in us and ns per
- *   word, and g / g_memcpy. */
+ *   word, and g / g_memcpy;
+ *   with the bsp backend (li_bsp.h), two bars: its empty superstep
+ *   (bsp_sync with nothing to communicate) within 2x of orma's (an empty
+ *   orma_win_fence epoch), and its g within 1.2x of g_memcpy.  As
+ *   elsewhere a FAIL is printed; the exit status is not affected. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +32,9 @@
 
 #define AS_MEMCPY_BYTES ((size_t)16 << 20)
 #define COL 10
-#define NCOLS 4
+#define NCOLS 6
+#define BAR_EMPTY 2.0 /* bsp's empty superstep / orma's */
+#define BAR_G 1.2     /* bsp's g / g_memcpy */
 
 static const char *const fixed_ops[] = {"empty", "barrier", "comp", "full",
                                         "simple", "scatter", NULL};
@@ -59,21 +66,30 @@ typedef struct column {
     const char *head; /* "mpi-rma" */
 } column;
 
-/* The columns of variant v (NULL: orma alone) that have results. */
+/* The backends of every table: orma-bench's own, then those of a host
+ * MPI (their rows' backend "<name>/<variant>"). */
+enum { OWN_COLS = 3 };
+static const char *const col_names[NCOLS] = {"orma", "bsp", "bsp-buffered",
+                                             "mpi-rma", "orma-mpi",
+                                             "mpi-p2p"};
+static const char *const col_heads[NCOLS] = {"orma", "bsp", "bsp-buf",
+                                             "mpi-rma", "orma-mpi",
+                                             "mpi-p2p"};
+
+/* The columns of variant v (NULL: orma-bench's own alone) that have
+ * results. */
 static int columns(const pp_mpi_variant *v, column *c)
 {
-    static const char *const heads[NCOLS] = {"orma", "mpi-rma", "orma-mpi",
-                                             "mpi-p2p"};
     int n = 0;
     for (int k = 0; k < NCOLS; k++) {
-        if (k == 0)
-            snprintf(c[n].backend, sizeof c[n].backend, "orma");
+        if (k < OWN_COLS)
+            snprintf(c[n].backend, sizeof c[n].backend, "%s", col_names[k]);
         else if (v != NULL)
-            snprintf(c[n].backend, sizeof c[n].backend, "%s/%s", heads[k],
-                     v->name);
+            snprintf(c[n].backend, sizeof c[n].backend, "%s/%s",
+                     col_names[k], v->name);
         else
             continue;
-        c[n].head = heads[k];
+        c[n].head = col_heads[k];
         n += seen(c[n].backend);
     }
     return n;
@@ -214,7 +230,7 @@ static void bsp_row(const bench_opts *o, const char *backend, int p,
     printf("  h %zu..%zu\n", h0, h1);
 }
 
-static void bsp_table(const bench_opts *o, int p)
+static double bsp_table(const bench_opts *o, int p)
 {
     const bench_result *m = bench_report_find("floor", "memcpy", "none",
                                               "none", AS_MEMCPY_BYTES);
@@ -225,13 +241,15 @@ static void bsp_table(const bench_opts *o, int p)
            "of the h measured (H = h x p words per rank)\n", p);
     printf("  %-17s %9s %9s %11s %9s %10s\n", "backend", "L_empty", "L_fit",
            "g_us/word", "g_ns/word", "g/g_memcpy");
-    if (seen("orma"))
-        bsp_row(o, "orma", p, g_memcpy);
+    for (int k = 0; k < OWN_COLS; k++)
+        if (seen(col_names[k]))
+            bsp_row(o, col_names[k], p, g_memcpy);
     for (const pp_mpi_variant *v = pp_mpi_variants; v->name != NULL; v++) {
         column c[NCOLS];
         int n = columns(v, c);
-        for (int k = 1; k < n; k++)
-            bsp_row(o, c[k].backend, p, g_memcpy);
+        for (int k = 0; k < n; k++)
+            if (strchr(c[k].backend, '/') != NULL)
+                bsp_row(o, c[k].backend, p, g_memcpy);
     }
     if (m != NULL)
         printf("  memcpy of %zu MB: %.1f us, g_memcpy = %.6f us (%.3f ns) "
@@ -239,6 +257,42 @@ static void bsp_table(const bench_opts *o, int p)
                g_memcpy, g_memcpy * 1e3);
     else
         printf("  no memcpy floor (--op without memcpy): no g_memcpy\n");
+    return g_memcpy;
+}
+
+static const char *verdict(int pass)
+{
+    return pass ? "PASS" : "FAIL";
+}
+
+/* The bars of the bsp backend, when this run has its rows. */
+static void bsp_bars(const bench_opts *o, int p, double g_memcpy)
+{
+    if (!seen("bsp"))
+        return;
+    const bench_result *b = find("bsp", "empty", 4);
+    const bench_result *f = find("orma", "empty", 4);
+    if (b != NULL && f != NULL && f->median_us > 0.0) {
+        double r = b->median_us / f->median_us;
+        printf("\n  bar: bsp_sync with nothing to communicate within %.0fx "
+               "of orma_win_fence's empty epoch, p=%d (as empty, medians, "
+               "measured one backend after the other): bsp %.3f us, orma "
+               "%.3f us, ratio %.2f  %s\n", BAR_EMPTY, p, b->median_us,
+               f->median_us, r, verdict(r <= BAR_EMPTY));
+    } else {
+        printf("\n  bar: bsp_sync vs orma_win_fence, empty: needs the "
+               "empty test on orma and bsp (--backends orma,bsp)\n");
+    }
+    double l, g;
+    size_t h0, h1;
+    if (fit(o, "bsp", p, &l, &g, &h0, &h1) && g_memcpy > 0.0)
+        printf("  bar: bsp's g for large h (h %zu..%zu) within %.1fx of "
+               "g_memcpy, p=%d: g %.3f ns, g_memcpy %.3f ns per word, "
+               "g/g_memcpy %.2f  %s\n", h0, h1, BAR_G, p, g * 1e3,
+               g_memcpy * 1e3, g / g_memcpy, verdict(g / g_memcpy <= BAR_G));
+    else
+        printf("  bar: bsp's g / g_memcpy: needs xchg at 2 or more of the "
+               "larger sizes and the memcpy floor\n");
 }
 
 /* The memcpy floor, on rank 0 (the others wait in the control window). */
@@ -272,11 +326,14 @@ int as_summary(const bench_ctx *ctx)
         word_table(o, v->name, p, c, n);
         tables++;
     }
-    if (tables == 0 && columns(NULL, c) > 0) {
-        fixed_table("orma", p, c, 1);
-        word_table(o, "orma", p, c, 1);
+    int n = columns(NULL, c);
+    if (tables == 0 && n > 0) {
+        const char *name = n > 1 ? "orma and BSPlib" : c[0].head;
+        fixed_table(name, p, c, n);
+        word_table(o, name, p, c, n);
     }
-    bsp_table(o, p);
+    double g_memcpy = bsp_table(o, p);
+    bsp_bars(o, p, g_memcpy);
     fflush(stdout);
     return st;
 }

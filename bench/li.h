@@ -9,7 +9,9 @@
  *   orma-mpi   the same program with liborma-mpi preloaded
  *   mpi-p2p    the host MPI's two-sided calls (mpi/mpib_li.c): the same
  *              algorithms' send versions
- *   (bsp       BSPlib on orma, when liborma-bsp exists)
+ *   bsp        BSPlib on orma, liborma-bsp (li_bsp.c, in orma-bench):
+ *              bsp_hpput, bsp_hpget, bsp_sync
+ *   bsp-buffered  the same with bsp_put and bsp_get
  *
  * No orma or MPI here: a backend is a table of functions (li_lib), and the
  * algorithms (as_alg.c, mult_alg.c, rdx_alg.c) call nothing else, so they

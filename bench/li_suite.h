@@ -3,11 +3,13 @@
  * finds it by name in the table of li_suite.c and
  *
  *   checks its options (--window allocate, --op and --sync against the
- *   suite's names, --backends orma, mpi-rma, mpi-p2p, orma-mpi) and sets
- *   its default --sizes;
+ *   suite's names, --backends orma, bsp, bsp-buffered, mpi-rma, mpi-p2p,
+ *   orma-mpi) and sets its default --sizes;
  *   runs it on orma (li_orma.h) when --backends names orma (the default),
  *   each rank pinned to a CPU (bind.h; the MPI program pins its ranks
  *   alike);
+ *   runs it on BSPlib (li_bsp.h) when --backends names bsp or
+ *   bsp-buffered, both in one bsp_begin .. bsp_end, pinned alike;
  *   runs the MPI backends of --backends (pp_mpi.h: the MPI program runs the
  *   same suite on the host MPIs' one-sided calls, mpi-rma and, preloaded,
  *   orma-mpi, and on their two-sided calls, mpi-p2p);

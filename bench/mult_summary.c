@@ -2,16 +2,17 @@
  * medians, in seed 003's Table 1 layout:
  *
  *   per host MPI (variant) of the run, per n: the serial time in seconds,
- *   then the speedup serial / parallel of orma's put and get, of
- *   mpi-rma/<v>'s and orma-mpi/<v>'s put and get, of mpi-p2p/<v>'s send;
- *   then the one-sided / point-to-point time ratios: each put and get
- *   against mpi-p2p/<v>'s send (orma has no send of its own: its ratios
- *   are against each host's);
+ *   then the speedup serial / parallel of orma's put and get, of BSPlib's
+ *   (bsp, bsp-buffered: li_bsp.h), of mpi-rma/<v>'s and orma-mpi/<v>'s put
+ *   and get, of mpi-p2p/<v>'s send; then the one-sided / point-to-point
+ *   time ratios: each put and get against mpi-p2p/<v>'s send (orma and
+ *   BSPlib have no send of their own: their ratios are against each
+ *   host's);
  *
  * and the bar: orma's put at or below its send ratio 1.0 at every n and
  * variant (seed 003 found one-sided mostly faster than two-sided).  As
  * elsewhere a FAIL is reported and does not change the exit status.
- * Without an MPI variant, orma's speedups alone. */
+ * Without an MPI variant, the speedups of orma and BSPlib alone. */
 #include <stdio.h>
 #include <string.h>
 
@@ -23,11 +24,12 @@
 
 #define COL 6
 #define BAR 1.0
-#define MAX_FAMILIES 4
+#define MAX_FAMILIES 6
 
 typedef struct family {
-    const char *backend; /* "orma", "mpi-rma", "orma-mpi", "mpi-p2p" */
-    const char *variant; /* NULL for orma */
+    const char *backend; /* "orma", "bsp", "bsp-buffered", "mpi-rma",
+                            "orma-mpi", "mpi-p2p" */
+    const char *variant; /* NULL for orma-bench's own */
     const char *ops[2];  /* its columns */
     int nops;
 } family;
@@ -128,7 +130,7 @@ static void ratio_table(const size_t *ns, int nn, const family *fs, int nf,
                 }
                 /* time / time: the send's median over this one's. */
                 cell(r->median_us, d);
-                if (fs[k].variant == NULL &&
+                if (strcmp(fs[k].backend, "orma") == 0 &&
                     strcmp(fs[k].ops[o], "put") == 0 && d->median_us > 0.0) {
                     (*total_p)++;
                     *above_p += r->median_us / d->median_us > BAR;
@@ -150,19 +152,22 @@ static void tables(const bench_ctx *ctx, int P)
     printf("\nmult: p=%d, Cannon's method on a %dx%d block grid; seed 003 "
            "Table 1: serial time (ms) and speedup serial / parallel "
            "(medians)\n", ctx->size, P, P);
-    family orma, fs[MAX_FAMILIES], p2p;
-    int have_orma = family_make("orma", NULL, ns, nn, &orma);
+    /* orma-bench's own backends: in every host's table, or alone. */
+    static const char *const own_names[] = {"orma", "bsp", "bsp-buffered"};
+    family own[3], fs[MAX_FAMILIES], p2p;
+    int nown = 0;
+    for (int k = 0; k < 3; k++)
+        nown += family_make(own_names[k], NULL, ns, nn, &own[nown]);
     int ntables = 0, total = 0, above = 0;
     for (const pp_mpi_variant *v = pp_mpi_variants; v->name != NULL; v++) {
         if (!pp_mpi_seen(v))
             continue;
-        int nf = 0;
-        if (have_orma)
-            fs[nf++] = orma;
+        int nf = nown;
+        memcpy(fs, own, (size_t)nown * sizeof *own);
         nf += family_make("mpi-rma", v->name, ns, nn, &fs[nf]);
         nf += family_make("orma-mpi", v->name, ns, nn, &fs[nf]);
         int have_p2p = family_make("mpi-p2p", v->name, ns, nn, &p2p);
-        family t[MAX_FAMILIES];
+        family t[MAX_FAMILIES + 1];
         memcpy(t, fs, (size_t)nf * sizeof *fs);
         if (have_p2p)
             t[nf] = p2p;
@@ -173,13 +178,13 @@ static void tables(const bench_ctx *ctx, int P)
         ntables++;
     }
     if (ntables == 0) {
-        if (!have_orma) {
+        if (nown == 0) {
             printf("  (no results)\n");
             fflush(stdout);
             return;
         }
         putchar('\n');
-        speedup_table(ns, nn, &orma, 1);
+        speedup_table(ns, nn, own, nown);
     }
     if (total == 0)
         printf("\n  no ratios: they need orma and the mpi-p2p backend "
@@ -195,9 +200,11 @@ int mult_summary(const bench_ctx *ctx)
 {
     int P = mult_isqrt(ctx->size);
     if (P == 0) {
-        /* orma's run of the algorithm said so; the MPI jobs' notes are
-         * not shown. */
-        if (!pp_backend_on(ctx->opts, "orma"))
+        /* orma's or BSPlib's run of the algorithm said so; the MPI
+         * jobs' notes are not shown. */
+        if (!pp_backend_on(ctx->opts, "orma") &&
+            !pp_backend_on(ctx->opts, "bsp") &&
+            !pp_backend_on(ctx->opts, "bsp-buffered"))
             bench_note("mult: needs a square number of ranks (1, 4, 9, "
                        "16, ...), not p = %d: nothing measured", ctx->size);
         return BENCH_OK;

@@ -6,9 +6,10 @@
  *   its speedup over the sequential sort, as seed 003's Figs. 2 and 3;
  *
  *   the one-sided / two-sided ratio: each one-sided backend's put and
- *   put_opt over the send version of mpi-p2p on the same host MPI (orma,
- *   on no MPI, over each host's), below 1 when one-sided is faster -- the
- *   seed saw one-sided at least 50% better under LAM MPI.
+ *   put_opt over the send version of mpi-p2p on the same host MPI (orma
+ *   and BSPlib's bsp and bsp-buffered, on no MPI, over each host's),
+ *   below 1 when one-sided is faster -- the seed saw one-sided at least
+ *   50% better under LAM MPI.
  *
  * The sequential sort is measured first, here: rank 0 alone, after the
  * parallel backends (rdx_seq.c).  Backends are taken from the rows in the order they were reported, so
@@ -47,7 +48,7 @@ static int backends_at(size_t n, const char **b)
     return nb;
 }
 
-/* "mpi-rma/openmpi" -> "openmpi"; orma -> NULL. */
+/* "mpi-rma/openmpi" -> "openmpi"; orma, bsp -> NULL. */
 static const char *variant_of(const char *backend)
 {
     const char *s = strchr(backend, '/');

@@ -4,6 +4,7 @@
 
 #include "atomics.h"
 #include "bench.h"
+#include "bspbench.h"
 #include "ddt.h"
 #include "ghost.h"
 #include "latency.h"
@@ -48,6 +49,10 @@ static const bench_suite suites[] = {
     {"rdx",
      "parallel radix sort: put, put_opt and send versions, speedups, P ranks",
      bench_li_run, 1},
+    /* BSPlib on orma, as Bisseling's bspbench measures a BSP library. */
+    {"bspbench",
+     "BSPlib h-relations of 1-word bsp_put/bsp_hpput: g, L; empty bsp_sync",
+     bench_bspbench_run, 0},
 };
 
 const bench_suite *bench_suite_at(int i)
