@@ -1,6 +1,7 @@
 /* bsp_drma.c -- BSPlib's direct remote memory access: bsp_put and bsp_get
  * (buffered: recorded now, done by bsp_sync; bsp_sync.c says when), and
- * bsp_hpput and bsp_hpget (orma_put and orma_get at once). */
+ * bsp_hpput and bsp_hpget (orma_put and orma_get at once; a small hpput
+ * through the put box, as a small put). */
 #include "bsp_impl.h"
 
 #include <bsp.h>
@@ -24,6 +25,8 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
         return;
     if (!src)
         bsp_fail("bsp_put", "src is NULL");
+    if (bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes))
+        return;
     struct bsp_put_rec *p = bsp.nputs ? &bsp.puts[bsp.nputs - 1] : NULL;
     if (p && p->slot == slot && p->pid == pid && p->off + p->n == (size_t)offset) {
         /* continues the last put: one transfer at the sync */
@@ -64,6 +67,12 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
         return;
     if (!src)
         bsp_fail("bsp_hpput", "src is NULL");
+    /* A few words cost less through the put box than as a transfer of
+     * their own, which takes a system call where orma cannot map the
+     * target's memory (bsp_box.c); hpput may land any time before the
+     * sync, so the box's landing at the sync is one of its choices. */
+    if (bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes))
+        return;
     bsp_reg_touch(slot);
     bsp_orma("bsp_hpput", orma_put(src, (size_t)nbytes, ORMA_BYTE, pid, offset, (size_t)nbytes, ORMA_BYTE,
                                    bsp.regs[slot].win));

@@ -37,6 +37,7 @@ enum {
     BSP_W_REG = 8,  /* registrations pushed or popped */
     BSP_W_TAG = 16, /* bsp_set_tagsize called */
     BSP_W_END = 32, /* bsp_end: the last sync */
+    BSP_W_BOX = 64, /* small puts in put boxes (bsp_box.c) */
 };
 
 /* Pushes, and pops, one superstep may hold (the lists are announced
@@ -44,7 +45,7 @@ enum {
 #define BSP_REG_MAX 1024
 
 /* A process's announcement, followed in the meta window by
- * uint64_t send_bytes[p], uint64_t push_sizes[BSP_REG_MAX] and
+ * uint64_t send_bytes[p], uint64_t box_bytes[p], uint64_t push_sizes[BSP_REG_MAX] and
  * uint64_t pops[BSP_REG_MAX] (slots). */
 struct bsp_ann {
     uint64_t step;
@@ -130,6 +131,15 @@ struct bsp_state {
     orma_win inbox;
     unsigned char *inbox_base;
     size_t inbox_cap;
+
+    /* put boxes (bsp_box.c) */
+    orma_win box;
+    unsigned char *box_base; /* this process's box: a region per origin */
+    unsigned char *box_out;  /* this origin's regions, one per target */
+    size_t box_region;
+    uint64_t *box_used; /* bytes of each target's region */
+    unsigned char *box_closed;
+    int box_any;
 };
 
 extern struct bsp_state bsp;
@@ -164,12 +174,22 @@ uint64_t bsp_bsmp_out_bytes(int dst);
 void bsp_bsmp_deliver(const uint64_t *sent); /* sent[src * p + dst] */
 void bsp_bsmp_drop(void);                    /* an empty queue */
 
+/* bsp_box.c */
+void bsp_box_start(void);
+void bsp_box_stop(void);
+int bsp_box_put(int pid, size_t slot, const void *src, size_t off, size_t n);
+uint64_t bsp_box_bytes(int dst);
+void bsp_box_send(void);
+void bsp_box_apply(void);
+void bsp_box_clear(void);
+
 /* bsp_sync.c */
 int bsp_sync_start(int maxprocs);
 void bsp_sync_stop(void);
 void bsp_superstep_end(int flags_extra);
 struct bsp_ann *bsp_ann_of(int pid); /* read at this sync */
 uint64_t *bsp_ann_sends(struct bsp_ann *a);
+uint64_t *bsp_ann_boxes(struct bsp_ann *a);
 uint64_t *bsp_ann_pushes(struct bsp_ann *a);
 uint64_t *bsp_ann_pops(struct bsp_ann *a);
 void bsp_ann_read_lists(void); /* the push and pop lists of every process */

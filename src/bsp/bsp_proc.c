@@ -100,6 +100,7 @@ void bsp_init(void (*spmd)(void), int argc, char **argv)
 static void bsp_surplus(void)
 {
     bsp_bsmp_start();
+    bsp_box_start();
     bsp.on = 1;
     while (bsp.on)
         bsp_superstep_end(0);
@@ -128,6 +129,7 @@ void bsp_begin(int maxprocs)
         exit(EXIT_SUCCESS);
     }
     bsp_bsmp_start();
+    bsp_box_start();
     bsp.on = 1;
     bsp.t0 = orma_wtime();
 }

@@ -16,7 +16,9 @@
  *      get reads the value at the end of the superstep, before the puts --
  *      and puts its messages into the receivers' inboxes; a barrier; each
  *      process takes its queue from its inbox;
- *   5. (puts announced) does its buffered puts; a barrier;
+ *   5. (puts announced) copies the small puts in its put box into its
+ *      memory (bsp_box.c); then, after a barrier if both kinds were
+ *      announced, does its staged puts; a barrier;
  *   6. (registrations announced) pops, then pushes, in the announced order
  *      (orma_win_free and orma_win_create, collective).
  * A process leaves the sync only after the last barrier, so no operation
@@ -38,7 +40,7 @@
 #include <time.h>
 
 /* The announcement's head: the part every process reads. */
-static size_t ann_head(void) { return sizeof(struct bsp_ann) + (size_t)bsp.world * 8; }
+static size_t ann_head(void) { return sizeof(struct bsp_ann) + 2 * (size_t)bsp.world * 8; }
 static size_t ann_all(void) { return ann_head() + 2 * (size_t)BSP_REG_MAX * 8; }
 static size_t work_off(int par, int src) { return ((size_t)par * bsp.world + src) * 8; }
 static size_t ann_off(int par) { return 2 * (size_t)bsp.world * 8 + (size_t)par * ann_all(); }
@@ -47,7 +49,8 @@ static unsigned char *bsp_marked;   /* per rank: marked this sync */
 static uint64_t bsp_mark;           /* the word orma_put sends */
 
 uint64_t *bsp_ann_sends(struct bsp_ann *a) { return (uint64_t *)(a + 1); }
-uint64_t *bsp_ann_pushes(struct bsp_ann *a) { return bsp_ann_sends(a) + bsp.world; }
+uint64_t *bsp_ann_boxes(struct bsp_ann *a) { return bsp_ann_sends(a) + bsp.world; }
+uint64_t *bsp_ann_pushes(struct bsp_ann *a) { return bsp_ann_boxes(a) + bsp.world; }
 uint64_t *bsp_ann_pops(struct bsp_ann *a) { return bsp_ann_pushes(a) + BSP_REG_MAX; }
 
 struct bsp_ann *bsp_ann_of(int pid) { return (struct bsp_ann *)(bsp.anns + (size_t)pid * ann_all()); }
@@ -156,9 +159,11 @@ static void bsp_announce(uint32_t flags, int par)
     a->npush = (uint32_t)bsp.npush;
     a->npop = (uint32_t)bsp.npop;
     a->tagsize = bsp.tagsize_next;
-    uint64_t *sends = bsp_ann_sends(a);
-    for (int d = 0; d < bsp.world; d++)
+    uint64_t *sends = bsp_ann_sends(a), *boxes = bsp_ann_boxes(a);
+    for (int d = 0; d < bsp.world; d++) {
         sends[d] = bsp_bsmp_out_bytes(d);
+        boxes[d] = bsp_box_bytes(d);
+    }
     for (size_t i = 0; i < bsp.npush; i++)
         bsp_ann_pushes(a)[i] = bsp.push_size[i];
     if (bsp.npop)
@@ -203,6 +208,7 @@ static void bsp_superstep_clear(void)
 {
     bsp.nputs = 0;
     bsp.staged.len = 0;
+    bsp_box_clear();
     bsp.ngets = 0;
     bsp.npush = 0;
     bsp.npop = 0;
@@ -215,8 +221,11 @@ void bsp_superstep_end(int extra)
     int par = bsp.step & 1;
     bsp_reg_flush();
     uint32_t flags = (uint32_t)extra;
+    bsp_box_send();
     if (bsp.nputs)
         flags |= BSP_W_PUT;
+    if (bsp.box_any)
+        flags |= BSP_W_BOX;
     if (bsp.ngets)
         flags |= BSP_W_GET;
     if (bsp.sending)
@@ -249,10 +258,14 @@ void bsp_superstep_end(int extra)
     } else {
         bsp_bsmp_drop();
     }
-    if (all & BSP_W_PUT) {
-        bsp_drma_puts();
+    if (all & BSP_W_BOX)
+        bsp_box_apply();
+    if ((all & BSP_W_BOX) && (all & BSP_W_PUT)) /* a box put before a later staged one */
         bsp_orma("bsp_sync", orma_barrier());
-    }
+    if (all & BSP_W_PUT)
+        bsp_drma_puts();
+    if (all & (BSP_W_BOX | BSP_W_PUT))
+        bsp_orma("bsp_sync", orma_barrier());
     if (all & BSP_W_REG)
         bsp_reg_apply(bsp_ann_of(0));
     if (all & BSP_W_TAG)
@@ -260,6 +273,7 @@ void bsp_superstep_end(int extra)
     bsp_superstep_clear();
     if (all & BSP_W_END) {
         bsp_reg_free_all();
+        bsp_box_stop();
         bsp_bsmp_stop();
         bsp_sync_stop();
         bsp.on = 0;

@@ -1,0 +1,128 @@
+/* bsp_box.c -- small buffered puts through the target's put box.
+ *
+ * A registered area is an orma window over the program's own memory, which
+ * orma reaches directly only where it could map whole pages of it; the
+ * rest takes a system call per transfer (~1.3 us here).  A bsp_put of a few
+ * words, done by its origin at the sync, paid one each: g for one-word
+ * h-relations was ~2 us per word.  So a small put goes, during the call,
+ * into the target's put box -- one window of orma_win_allocate, shared
+ * memory on a node, with a region per origin -- as a record (the
+ * registration's slot, the offset, the length, the bytes), and the target
+ * copies the records of every origin into its own memory at the sync,
+ * after the gets (bsp_sync.c).  An origin fills its region in order; the
+ * sync's announcements say how many bytes.
+ *
+ * Order: a put that does not fit (too large, or its region is full) is
+ * staged as before and done by the origin after every box has been
+ * applied -- and so is every later put of that origin to that target, so
+ * that two puts of one origin to the same bytes land in the order they
+ * were called.
+ *
+ * A region is written during superstep s and read during sync s; the
+ * origin's next write comes after sync s's last barrier, so one copy of
+ * each region suffices. */
+#include "bsp_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define BSP_BOX_PUT_MAX 1024   /* bytes: larger puts are staged */
+#define BSP_BOX_TOTAL (1 << 20) /* bytes of a box, shared by the origins */
+#define BSP_BOX_MIN 8192        /* bytes of an origin's region at least */
+
+struct bsp_box_rec {
+    uint32_t slot;
+    uint32_t n;
+    uint64_t off;
+};
+
+static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+void bsp_box_start(void)
+{
+    size_t region = BSP_BOX_TOTAL / (size_t)bsp.world;
+    if (region < BSP_BOX_MIN)
+        region = BSP_BOX_MIN;
+    region &= ~(size_t)7;
+    void *base;
+    bsp_orma("bsp_begin", orma_win_allocate(region * (size_t)bsp.world, 1, ORMA_INFO_NULL, &base, &bsp.box));
+    bsp_orma("bsp_begin", orma_win_lock_all(0, bsp.box));
+    bsp.box_base = base;
+    bsp.box_region = region;
+    bsp.box_used = calloc((size_t)bsp.world, sizeof *bsp.box_used);
+    bsp.box_closed = calloc((size_t)bsp.world, 1);
+    bsp.box_out = malloc(region * (size_t)bsp.world);
+    if (!bsp.box_used || !bsp.box_closed || !bsp.box_out)
+        bsp_fail("bsp_begin", "out of memory");
+}
+
+void bsp_box_stop(void)
+{
+    bsp_orma("bsp_end", orma_win_unlock_all(bsp.box));
+    bsp_orma("bsp_end", orma_win_free(&bsp.box));
+    free(bsp.box_used);
+    free(bsp.box_closed);
+    free(bsp.box_out);
+    bsp.box_used = NULL;
+    bsp.box_closed = NULL;
+    bsp.box_out = NULL;
+}
+
+/* 1 when the put went into pid's box; 0: stage it. */
+int bsp_box_put(int pid, size_t slot, const void *src, size_t off, size_t n)
+{
+    size_t whole = sizeof(struct bsp_box_rec) + pad8(n);
+    if (bsp.box_closed[pid])
+        return 0;
+    if (n > BSP_BOX_PUT_MAX || bsp.box_used[pid] + whole > bsp.box_region || slot > UINT32_MAX) {
+        bsp.box_closed[pid] = 1;
+        return 0;
+    }
+    struct bsp_box_rec h = {(uint32_t)slot, (uint32_t)n, off};
+    unsigned char *at = bsp.box_out + bsp.box_region * (size_t)pid + bsp.box_used[pid];
+    memcpy(at, &h, sizeof h);
+    memcpy(at + sizeof h, src, n);
+    bsp.box_used[pid] += whole;
+    bsp.box_any = 1;
+    return 1;
+}
+
+uint64_t bsp_box_bytes(int dst) { return bsp.box_used[dst]; }
+
+/* Before the sync's barrier: each region into its target's box. */
+void bsp_box_send(void)
+{
+    if (!bsp.box_any)
+        return;
+    orma_aint at = (orma_aint)(bsp.box_region * (size_t)bsp.pid);
+    for (int d = 0; d < bsp.world; d++) {
+        size_t n = bsp.box_used[d];
+        if (n)
+            bsp_orma("bsp_put", orma_put(bsp.box_out + bsp.box_region * (size_t)d, n, ORMA_BYTE, d, at, n,
+                                         ORMA_BYTE, bsp.box));
+    }
+    bsp_orma("bsp_sync", orma_win_flush_all(bsp.box));
+}
+
+/* At the sync: every origin's records into this process's memory. */
+void bsp_box_apply(void)
+{
+    for (int src = 0; src < bsp.world; src++) {
+        uint64_t bytes = bsp_ann_boxes(bsp_ann_of(src))[bsp.pid];
+        const unsigned char *at = bsp.box_base + bsp.box_region * (size_t)src, *end = at + bytes;
+        while (at < end) {
+            struct bsp_box_rec h;
+            memcpy(&h, at, sizeof h);
+            const struct bsp_reg *r = &bsp.regs[h.slot];
+            memcpy((unsigned char *)(uintptr_t)r->ident + h.off, at + sizeof h, h.n);
+            at += sizeof h + pad8(h.n);
+        }
+    }
+}
+
+void bsp_box_clear(void)
+{
+    memset(bsp.box_used, 0, (size_t)bsp.world * sizeof *bsp.box_used);
+    memset(bsp.box_closed, 0, (size_t)bsp.world);
+    bsp.box_any = 0;
+}
