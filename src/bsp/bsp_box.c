@@ -18,9 +18,10 @@
  * that two puts of one origin to the same bytes land in the order they
  * were called.
  *
- * A region is written during superstep s and read during sync s; the
- * origin's next write comes after sync s's last barrier, so one copy of
- * each region suffices. */
+ * A region of superstep s is written and read during sync s.  The target
+ * may still be copying from it when the origin, past the sync's barrier,
+ * writes its next regions: they go to the other of two copies, by the
+ * superstep's parity. */
 #include "bsp_impl.h"
 
 #include <stdlib.h>
@@ -38,34 +39,41 @@ struct bsp_box_rec {
 
 static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
-void bsp_box_start(void)
+static size_t bsp_box_region_bytes(void)
 {
     size_t region = BSP_BOX_TOTAL / (size_t)bsp.world;
     if (region < BSP_BOX_MIN)
         region = BSP_BOX_MIN;
-    region &= ~(size_t)7;
-    void *base;
-    bsp_orma("bsp_begin", orma_win_allocate(region * (size_t)bsp.world, 1, ORMA_INFO_NULL, &base, &bsp.box));
-    bsp_orma("bsp_begin", orma_win_lock_all(0, bsp.box));
-    bsp.box_base = base;
-    bsp.box_region = region;
+    return region & ~(size_t)7;
+}
+
+/* The box's bytes in the meta window: a region per origin, two copies. */
+size_t bsp_box_bytes_needed(void) { return 2 * bsp_box_region_bytes() * (size_t)bsp.world; }
+
+void bsp_box_start(void)
+{
+    bsp.box_region = bsp_box_region_bytes();
     bsp.box_used = calloc((size_t)bsp.world, sizeof *bsp.box_used);
     bsp.box_closed = calloc((size_t)bsp.world, 1);
-    bsp.box_out = malloc(region * (size_t)bsp.world);
+    bsp.box_out = malloc(bsp.box_region * (size_t)bsp.world);
     if (!bsp.box_used || !bsp.box_closed || !bsp.box_out)
         bsp_fail("bsp_begin", "out of memory");
 }
 
 void bsp_box_stop(void)
 {
-    bsp_orma("bsp_end", orma_win_unlock_all(bsp.box));
-    bsp_orma("bsp_end", orma_win_free(&bsp.box));
     free(bsp.box_used);
     free(bsp.box_closed);
     free(bsp.box_out);
     bsp.box_used = NULL;
     bsp.box_closed = NULL;
     bsp.box_out = NULL;
+}
+
+/* Where origin src's region of parity par lies in a meta area. */
+static size_t bsp_box_off(int par, int src)
+{
+    return bsp.box_at + ((size_t)par * bsp.world + (size_t)src) * bsp.box_region;
 }
 
 /* 1 when the put went into pid's box; 0: stage it. */
@@ -89,27 +97,27 @@ int bsp_box_put(int pid, size_t slot, const void *src, size_t off, size_t n)
 
 uint64_t bsp_box_bytes(int dst) { return bsp.box_used[dst]; }
 
-/* Before the sync's barrier: each region into its target's box. */
-void bsp_box_send(void)
+/* Before the sync's barrier: each region into its target's box (the
+ * sync's flush of the meta window completes them). */
+void bsp_box_send(int par)
 {
     if (!bsp.box_any)
         return;
-    orma_aint at = (orma_aint)(bsp.box_region * (size_t)bsp.pid);
+    orma_aint at = (orma_aint)bsp_box_off(par, bsp.pid);
     for (int d = 0; d < bsp.world; d++) {
         size_t n = bsp.box_used[d];
         if (n)
             bsp_orma("bsp_put", orma_put(bsp.box_out + bsp.box_region * (size_t)d, n, ORMA_BYTE, d, at, n,
-                                         ORMA_BYTE, bsp.box));
+                                         ORMA_BYTE, bsp.meta));
     }
-    bsp_orma("bsp_sync", orma_win_flush_all(bsp.box));
 }
 
 /* At the sync: every origin's records into this process's memory. */
-void bsp_box_apply(void)
+void bsp_box_apply(int par)
 {
     for (int src = 0; src < bsp.world; src++) {
-        uint64_t bytes = bsp_ann_boxes(bsp_ann_of(src))[bsp.pid];
-        const unsigned char *at = bsp.box_base + bsp.box_region * (size_t)src, *end = at + bytes;
+        uint64_t bytes = bsp_note_box_bytes(src);
+        const unsigned char *at = bsp.meta_base + bsp_box_off(par, src), *end = at + bytes;
         while (at < end) {
             struct bsp_box_rec h;
             memcpy(&h, at, sizeof h);

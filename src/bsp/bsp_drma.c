@@ -73,6 +73,7 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
      * sync, so the box's landing at the sync is one of its choices. */
     if (bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes))
         return;
+    bsp_sync_guard(pid);
     bsp_reg_touch(slot);
     bsp_orma("bsp_hpput", orma_put(src, (size_t)nbytes, ORMA_BYTE, pid, offset, (size_t)nbytes, ORMA_BYTE,
                                    bsp.regs[slot].win));
@@ -85,6 +86,7 @@ void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
         return;
     if (!dst)
         bsp_fail("bsp_hpget", "dst is NULL");
+    bsp_sync_guard(pid);
     bsp_reg_touch(slot);
     bsp_orma("bsp_hpget", orma_get(dst, (size_t)nbytes, ORMA_BYTE, pid, offset, (size_t)nbytes, ORMA_BYTE,
                                    bsp.regs[slot].win));

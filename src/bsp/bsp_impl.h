@@ -5,21 +5,23 @@
  *     (orma_win_create, disp_unit 1), in a lock_all epoch from its creation
  *     to its pop: bsp_hpput and bsp_hpget are orma_put and orma_get at
  *     once, and bsp_sync flushes the windows they touched;
- *   - bsp_put copies its source into a staging buffer and bsp_get records
- *     itself; both are done by their origin during bsp_sync, after every
- *     process has ended the superstep;
+ *   - a small bsp_put or bsp_hpput (up to 1 KB) becomes a record in the
+ *     target's put box, which the target copies into its memory at the
+ *     sync (bsp_box.c); a larger bsp_put copies its source into a staging
+ *     buffer and bsp_get records itself; both are done by their origin
+ *     during bsp_sync, after every process has ended the superstep;
  *   - bsp_send copies the message into an outbox per destination; during
  *     bsp_sync each sender puts its outbox into the receiver's inbox, a
  *     window of orma_win_allocate (shared memory on a node), where the
  *     receiver's queue then lives until the next sync;
- *   - the meta window (orma_win_allocate) holds each process's
- *     announcement for the sync: a word per process that says "I have
- *     work this superstep", written by each process with work into every
- *     process's area, and the announcement itself (what kinds of work, how
- *     many bytes of messages for each process, the registrations pushed
- *     and popped), which the others read.  A sync where nobody announced
- *     is one barrier.
- * Both the words and the announcement alternate between two copies by the
+ *   - the meta window (orma_win_allocate) holds, per process, the notes
+ *     the others write into it at a sync when they have work (what kinds,
+ *     and the bytes of box records and messages for this process), the
+ *     process's own announcement (the bytes of messages for each process,
+ *     the registrations pushed and popped), which the others read when
+ *     they need it, and the put box.  A sync where nobody has work is one
+ *     barrier.
+ * Notes, announcements and boxes alternate between two copies by the
  * superstep's parity: a process can be at most one sync ahead of another. */
 #ifndef ORMA_BSP_IMPL_H
 #define ORMA_BSP_IMPL_H
@@ -45,7 +47,7 @@ enum {
 #define BSP_REG_MAX 1024
 
 /* A process's announcement, followed in the meta window by
- * uint64_t send_bytes[p], uint64_t box_bytes[p], uint64_t push_sizes[BSP_REG_MAX] and
+ * uint64_t send_bytes[p], uint64_t push_sizes[BSP_REG_MAX] and
  * uint64_t pops[BSP_REG_MAX] (slots). */
 struct bsp_ann {
     uint64_t step;
@@ -126,20 +128,19 @@ struct bsp_state {
     /* windows */
     orma_win meta;
     unsigned char *meta_base;
-    size_t meta_half; /* bytes of one parity's copy */
     unsigned char *anns; /* the p announcements read at a sync */
     orma_win inbox;
     unsigned char *inbox_base;
     size_t inbox_cap;
 
-    /* put boxes (bsp_box.c) */
-    orma_win box;
-    unsigned char *box_base; /* this process's box: a region per origin */
+    /* put boxes (bsp_box.c), in the meta window from box_at */
+    size_t box_at;
     unsigned char *box_out;  /* this origin's regions, one per target */
     size_t box_region;
     uint64_t *box_used; /* bytes of each target's region */
     unsigned char *box_closed;
     int box_any;
+    int unfenced; /* the last sync ended without a barrier after its box copies */
 };
 
 extern struct bsp_state bsp;
@@ -175,12 +176,13 @@ void bsp_bsmp_deliver(const uint64_t *sent); /* sent[src * p + dst] */
 void bsp_bsmp_drop(void);                    /* an empty queue */
 
 /* bsp_box.c */
+size_t bsp_box_bytes_needed(void);
 void bsp_box_start(void);
 void bsp_box_stop(void);
 int bsp_box_put(int pid, size_t slot, const void *src, size_t off, size_t n);
 uint64_t bsp_box_bytes(int dst);
-void bsp_box_send(void);
-void bsp_box_apply(void);
+void bsp_box_send(int par);
+void bsp_box_apply(int par);
 void bsp_box_clear(void);
 
 /* bsp_sync.c */
@@ -189,7 +191,8 @@ void bsp_sync_stop(void);
 void bsp_superstep_end(int flags_extra);
 struct bsp_ann *bsp_ann_of(int pid); /* read at this sync */
 uint64_t *bsp_ann_sends(struct bsp_ann *a);
-uint64_t *bsp_ann_boxes(struct bsp_ann *a);
+uint64_t bsp_note_box_bytes(int src);
+void bsp_sync_guard(int pid); /* before a direct operation on pid */
 uint64_t *bsp_ann_pushes(struct bsp_ann *a);
 uint64_t *bsp_ann_pops(struct bsp_ann *a);
 void bsp_ann_read_lists(void); /* the push and pop lists of every process */

@@ -1,79 +1,104 @@
 /* bsp_sync.c -- the end of a superstep (bsp_impl.h has the windows).
  *
  * Every process, at the sync of superstep s:
- *   1. completes its bsp_hpput and bsp_hpget (a flush of the windows they
- *      touched);
+ *   1. completes its direct bsp_hpput and bsp_hpget (a flush of the
+ *      windows they touched);
  *   2. if it has work that needs the others -- buffered puts or gets,
- *      messages, registrations, a tag size, the end -- writes its
- *      announcement into its own meta area and the mark s+1 into its word
- *      of every process's meta area;
- *   3. waits in one barrier.  If no mark s+1 arrived, that was all: the
- *      empty superstep costs a flush of what it touched and a barrier.
- *   Otherwise every process reads the announcements of those that marked,
- *   and so knows what all will do, then:
- *   4. (gets or messages announced) does its buffered gets -- every
- *      process has ended the superstep and no put has landed yet, so each
- *      get reads the value at the end of the superstep, before the puts --
- *      and puts its messages into the receivers' inboxes; a barrier; each
- *      process takes its queue from its inbox;
- *   5. (puts announced) copies the small puts in its put box into its
- *      memory (bsp_box.c); then, after a barrier if both kinds were
- *      announced, does its staged puts; a barrier;
- *   6. (registrations announced) pops, then pushes, in the announced order
+ *      messages, registrations, a tag size, the end -- puts its put box
+ *      regions (bsp_box.c) and a note into every process's meta area: the
+ *      mark s+1, what kinds of work it has, the tag size it set, and the
+ *      bytes of box records and messages it has for that process;
+ *   3. waits in one barrier.  If no note of superstep s arrived, that was
+ *      all: the empty superstep costs a flush of what it touched and a
+ *      barrier.  Otherwise every process knows from its notes what all
+ *      will do (a process with work writes to every process), and:
+ *   4. (gets or messages noted) does its buffered gets -- every process has
+ *      ended the superstep and no put has landed yet, so each get reads the
+ *      value at the end of the superstep, before the puts -- and puts its
+ *      messages into the receivers' inboxes (their offsets from the
+ *      announcements, read now); a barrier; each process takes its queue
+ *      from its inbox;
+ *   5. (box records noted) copies the records in its box into its memory;
+ *   6. (staged puts noted) after a barrier if there were box records too,
+ *      does its staged puts; a barrier;
+ *   7. (registrations noted) pops, then pushes, in the announced order
  *      (orma_win_free and orma_win_create, collective).
- * A process leaves the sync only after the last barrier, so no operation
- * of superstep s+1 reaches memory that a step above still reads or writes.
- * The extra barriers are paid only by supersteps with such work; the
- * barrier of step 3 is orma_barrier, the cheapest one the job has.  This
- * is [004]'s principle -- no barrier the semantics do not need -- with
- * BSPlib's semantics: buffered puts and gets cannot move before every
- * process has ended its superstep. */
+ * A superstep whose only puts went through the boxes -- the small ones --
+ * costs one barrier, as a fence does: the step-5 copies of a process then
+ * run while the others may have begun superstep s+1.  What could meet them
+ * there is guarded: box regions and notes alternate between two copies by
+ * the superstep's parity (a process is at most one sync ahead of another),
+ * and a direct operation of superstep s+1 on a process first waits until
+ * that process says it has applied its box of s (bsp_sync_guard).  Any
+ * other step ends with the barrier after it.  This is [004]'s principle --
+ * no barrier the semantics do not need -- with BSPlib's semantics:
+ * buffered puts and gets cannot move before every process has ended its
+ * superstep. */
 #include "bsp_impl.h"
 
 #include <bsp.h>
 
+#include <sched.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
-
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
-/* The announcement's head: the part every process reads. */
-static size_t ann_head(void) { return sizeof(struct bsp_ann) + 2 * (size_t)bsp.world * 8; }
-static size_t ann_all(void) { return ann_head() + 2 * (size_t)BSP_REG_MAX * 8; }
-static size_t work_off(int par, int src) { return ((size_t)par * bsp.world + src) * 8; }
-static size_t ann_off(int par) { return 2 * (size_t)bsp.world * 8 + (size_t)par * ann_all(); }
+/* What a process with work writes into every process's meta area. */
+struct bsp_note {
+    uint64_t mark; /* the superstep + 1 */
+    uint32_t flags;
+    int32_t tagsize;     /* set by bsp_set_tagsize (BSP_W_TAG) */
+    uint64_t box_bytes;  /* of records in the receiver's box region */
+    uint64_t send_bytes; /* of messages for the receiver */
+};
 
-static unsigned char *bsp_marked;   /* per rank: marked this sync */
-static uint64_t bsp_mark;           /* the word orma_put sends */
+/* The meta area of a process, in bytes: notes[2][world], anns[2], process
+ * 0's maxprocs, the applied word, the put box (bsp_box.c) from box_at. */
+static size_t ann_head(void) { return sizeof(struct bsp_ann) + (size_t)bsp.world * 8; }
+static size_t ann_all(void) { return ann_head() + 2 * (size_t)BSP_REG_MAX * 8; }
+static size_t note_off(int par, int src) { return ((size_t)par * bsp.world + src) * sizeof(struct bsp_note); }
+static size_t ann_off(int par) { return note_off(2, 0) + (size_t)par * ann_all(); }
+static size_t maxprocs_off(void) { return ann_off(2); }
+static size_t applied_off(void) { return ann_off(2) + 8; }
+
+static struct bsp_note *bsp_notes_out; /* orma_put reads them until the flush */
+static struct bsp_note *bsp_notes_in;  /* this sync's, per process (0 when none) */
+static unsigned char *bsp_checked;     /* per process: guarded this superstep */
 
 uint64_t *bsp_ann_sends(struct bsp_ann *a) { return (uint64_t *)(a + 1); }
-uint64_t *bsp_ann_boxes(struct bsp_ann *a) { return bsp_ann_sends(a) + bsp.world; }
-uint64_t *bsp_ann_pushes(struct bsp_ann *a) { return bsp_ann_boxes(a) + bsp.world; }
+uint64_t *bsp_ann_pushes(struct bsp_ann *a) { return bsp_ann_sends(a) + bsp.world; }
 uint64_t *bsp_ann_pops(struct bsp_ann *a) { return bsp_ann_pushes(a) + BSP_REG_MAX; }
 
 struct bsp_ann *bsp_ann_of(int pid) { return (struct bsp_ann *)(bsp.anns + (size_t)pid * ann_all()); }
+
+uint64_t bsp_note_box_bytes(int src) { return bsp_notes_in[src].box_bytes; }
 
 /* Collective over the job's ranks; returns process 0's maxprocs, which
  * holds for all (in bsp_init's form only process 0 may know it). */
 int bsp_sync_start(int maxprocs)
 {
-    size_t bytes = ann_off(2) + 8; /* and process 0's maxprocs */
+    size_t at = (applied_off() + 8 + 63) & ~(size_t)63;
+    size_t bytes = at + bsp_box_bytes_needed();
     void *base;
     bsp_orma("bsp_begin", orma_win_allocate(bytes, 1, ORMA_INFO_NULL, &base, &bsp.meta));
     memset(base, 0, bytes);
     bsp.meta_base = base;
+    bsp.box_at = at;
     int64_t m = maxprocs;
-    memcpy(bsp.meta_base + ann_off(2), &m, 8);
+    memcpy(bsp.meta_base + maxprocs_off(), &m, 8);
     bsp.anns = calloc((size_t)bsp.world, ann_all());
-    bsp_marked = calloc((size_t)bsp.world, 1);
-    if (!bsp.anns || !bsp_marked)
+    bsp_notes_out = calloc((size_t)bsp.world, sizeof *bsp_notes_out);
+    bsp_notes_in = calloc((size_t)bsp.world, sizeof *bsp_notes_in);
+    bsp_checked = calloc((size_t)bsp.world, 1);
+    if (!bsp.anns || !bsp_notes_out || !bsp_notes_in || !bsp_checked)
         bsp_fail("bsp_begin", "out of memory");
     bsp_orma("bsp_begin", orma_win_lock_all(0, bsp.meta));
-    /* nobody marks a meta area before its owner has zeroed it */
+    /* nobody writes a meta area before its owner has zeroed it */
     bsp_orma("bsp_begin", orma_barrier());
-    bsp_orma("bsp_begin", orma_get(&m, 8, ORMA_BYTE, 0, (orma_aint)ann_off(2), 8, ORMA_BYTE, bsp.meta));
+    bsp_orma("bsp_begin", orma_get(&m, 8, ORMA_BYTE, 0, (orma_aint)maxprocs_off(), 8, ORMA_BYTE, bsp.meta));
     bsp_orma("bsp_begin", orma_win_flush(0, bsp.meta));
     return m > INT32_MAX ? INT32_MAX : (int)m;
 }
@@ -83,12 +108,14 @@ void bsp_sync_stop(void)
     bsp_orma("bsp_end", orma_win_unlock_all(bsp.meta));
     bsp_orma("bsp_end", orma_win_free(&bsp.meta));
     free(bsp.anns);
-    free(bsp_marked);
-    bsp.anns = bsp_marked = NULL;
+    free(bsp_notes_out);
+    free(bsp_notes_in);
+    free(bsp_checked);
+    bsp.anns = NULL;
+    bsp_notes_out = bsp_notes_in = NULL;
+    bsp_checked = NULL;
 }
 
-/* An error every process sees alike: the lowest process it concerns says
- * it; the others leave it the time to, and end too. */
 void bsp_fail_one(int reporter, const char *call, const char *fmt, ...)
 {
     if (bsp.pid == reporter) {
@@ -104,29 +131,37 @@ void bsp_fail_one(int reporter, const char *call, const char *fmt, ...)
     orma_abort(1);
 }
 
-/* What the processes announced must agree: counts of pushes and pops,
- * the tag size, and the end. */
-static void bsp_sync_check(void)
+/* What the processes noted must agree: the tag size, and the end. */
+static void bsp_sync_check_notes(void)
+{
+    const struct bsp_note *n0 = &bsp_notes_in[0];
+    for (int r = 1; r < bsp.p; r++) {
+        const struct bsp_note *n = &bsp_notes_in[r];
+        if ((n->flags ^ n0->flags) & BSP_W_TAG)
+            bsp_fail_one(r, "bsp_sync", "tag size mismatch: process %ld called bsp_set_tagsize in the "
+                         "superstep, process %ld did not", (n->flags & BSP_W_TAG) ? (long)r : 0L,
+                         (n->flags & BSP_W_TAG) ? 0L : (long)r);
+        if ((n->flags & BSP_W_TAG) && n->tagsize != n0->tagsize)
+            bsp_fail_one(r, "bsp_sync", "tag size mismatch: this process set tag size %ld, process 0 set %ld",
+                         (long)n->tagsize, (long)n0->tagsize);
+        if ((n->flags ^ n0->flags) & BSP_W_END)
+            bsp_fail_one(r, "bsp_sync", "process %ld called bsp_end while process %ld called bsp_sync",
+                         (n->flags & BSP_W_END) ? (long)r : 0L, (n->flags & BSP_W_END) ? 0L : (long)r);
+    }
+}
+
+/* ... and the counts of pushes and pops (from the announcements). */
+static void bsp_sync_check_anns(void)
 {
     struct bsp_ann *a0 = bsp_ann_of(0);
     for (int r = 1; r < bsp.p; r++) {
         struct bsp_ann *a = bsp_ann_of(r);
         if (a->npush != a0->npush)
             bsp_fail_one(r, "bsp_sync", "registration mismatch: this process pushed %ld registrations in the "
-                              "superstep, process 0 pushed %ld", (long)a->npush, (long)a0->npush);
+                         "superstep, process 0 pushed %ld", (long)a->npush, (long)a0->npush);
         if (a->npop != a0->npop)
             bsp_fail_one(r, "bsp_sync", "registration mismatch: this process popped %ld registrations in the "
-                              "superstep, process 0 popped %ld", (long)a->npop, (long)a0->npop);
-        if ((a->flags ^ a0->flags) & BSP_W_TAG)
-            bsp_fail_one(r, "bsp_sync", "tag size mismatch: process %ld called bsp_set_tagsize in the superstep, "
-                              "process %ld did not", (a->flags & BSP_W_TAG) ? (long)r : 0L,
-                              (a->flags & BSP_W_TAG) ? 0L : (long)r);
-        if ((a->flags & BSP_W_TAG) && a->tagsize != a0->tagsize)
-            bsp_fail_one(r, "bsp_sync", "tag size mismatch: this process set tag size %ld, process 0 set %ld",
-                              (long)a->tagsize, (long)a0->tagsize);
-        if ((a->flags ^ a0->flags) & BSP_W_END)
-            bsp_fail_one(r, "bsp_sync", "process %ld called bsp_end while process %ld called bsp_sync",
-                              (a->flags & BSP_W_END) ? (long)r : 0L, (a->flags & BSP_W_END) ? 0L : (long)r);
+                         "superstep, process 0 popped %ld", (long)a->npop, (long)a0->npop);
     }
 }
 
@@ -151,57 +186,88 @@ void bsp_ann_read_lists(void)
     bsp_orma("bsp_sync", orma_win_flush_all(bsp.meta));
 }
 
+/* Step 2: the box regions, this process's announcement (read by the
+ * others only when it has messages or registrations), and the notes. */
 static void bsp_announce(uint32_t flags, int par)
 {
+    bsp_box_send(par);
     struct bsp_ann *a = (struct bsp_ann *)(bsp.meta_base + ann_off(par));
     a->step = bsp.step + 1;
     a->flags = flags;
     a->npush = (uint32_t)bsp.npush;
     a->npop = (uint32_t)bsp.npop;
     a->tagsize = bsp.tagsize_next;
-    uint64_t *sends = bsp_ann_sends(a), *boxes = bsp_ann_boxes(a);
-    for (int d = 0; d < bsp.world; d++) {
+    uint64_t *sends = bsp_ann_sends(a);
+    for (int d = 0; d < bsp.world; d++)
         sends[d] = bsp_bsmp_out_bytes(d);
-        boxes[d] = bsp_box_bytes(d);
-    }
     for (size_t i = 0; i < bsp.npush; i++)
         bsp_ann_pushes(a)[i] = bsp.push_size[i];
     if (bsp.npop)
         memcpy(bsp_ann_pops(a), bsp.pops, bsp.npop * 8);
-    bsp_mark = bsp.step + 1;
-    for (int r = 0; r < bsp.world; r++)
-        bsp_orma("bsp_sync", orma_put(&bsp_mark, 8, ORMA_BYTE, r, (orma_aint)work_off(par, bsp.pid), 8,
+    for (int r = 0; r < bsp.world; r++) {
+        struct bsp_note *n = &bsp_notes_out[r];
+        n->mark = bsp.step + 1;
+        n->flags = flags;
+        n->tagsize = bsp.tagsize_next;
+        n->box_bytes = bsp_box_bytes(r);
+        n->send_bytes = bsp_bsmp_out_bytes(r);
+        bsp_orma("bsp_sync", orma_put(n, sizeof *n, ORMA_BYTE, r, (orma_aint)note_off(par, bsp.pid), sizeof *n,
                                       ORMA_BYTE, bsp.meta));
+    }
     bsp_orma("bsp_sync", orma_win_flush_all(bsp.meta));
 }
 
-/* Reads the announcements of the processes that marked; the union of
- * their flags, or 0 when none did. */
-static uint32_t bsp_read_anns(int par)
+/* Step 3's reading: this sync's notes; the union of their flags, or 0. */
+static uint32_t bsp_read_notes(int par)
 {
-    const volatile uint64_t *work = (const volatile uint64_t *)(bsp.meta_base + work_off(par, 0));
+    const struct bsp_note *in = (const struct bsp_note *)(bsp.meta_base + note_off(par, 0));
     uint64_t mark = bsp.step + 1;
-    int any = 0;
+    uint32_t all = 0;
     for (int r = 0; r < bsp.world; r++) {
-        bsp_marked[r] = work[r] == mark;
-        any |= bsp_marked[r];
+        if (in[r].mark == mark) {
+            bsp_notes_in[r] = in[r];
+            all |= in[r].flags;
+        } else {
+            memset(&bsp_notes_in[r], 0, sizeof bsp_notes_in[r]);
+        }
     }
-    if (!any)
-        return 0;
+    return all;
+}
+
+/* The announcements' heads of the processes with work. */
+static void bsp_read_anns(int par)
+{
     size_t head = ann_head();
     for (int r = 0; r < bsp.world; r++) {
         struct bsp_ann *a = bsp_ann_of(r);
-        if (bsp_marked[r])
+        if (bsp_notes_in[r].mark)
             bsp_orma("bsp_sync", orma_get(a, head, ORMA_BYTE, r, (orma_aint)ann_off(par), head, ORMA_BYTE,
                                           bsp.meta));
         else
             memset(a, 0, head);
     }
     bsp_orma("bsp_sync", orma_win_flush_all(bsp.meta));
-    uint32_t all = 0;
-    for (int r = 0; r < bsp.world; r++)
-        all |= bsp_ann_of(r)->flags;
-    return all;
+}
+
+/* Before the first direct operation of a superstep on pid: when the last
+ * sync ended without a barrier after the box copies, waits until pid has
+ * done them. */
+void bsp_sync_guard(int pid)
+{
+    if (!bsp.unfenced || bsp_checked[pid])
+        return;
+    for (unsigned spins = 0;; spins++) {
+        uint64_t applied;
+        bsp_orma("bsp_sync", orma_get(&applied, 8, ORMA_BYTE, pid, (orma_aint)applied_off(), 8, ORMA_BYTE,
+                                      bsp.meta));
+        bsp_orma("bsp_sync", orma_win_flush(pid, bsp.meta));
+        if (applied >= bsp.step)
+            break;
+        if (spins > 64)
+            sched_yield(); /* pid may need this core */
+    }
+    atomic_thread_fence(memory_order_acquire);
+    bsp_checked[pid] = 1;
 }
 
 static void bsp_superstep_clear(void)
@@ -213,6 +279,7 @@ static void bsp_superstep_clear(void)
     bsp.npush = 0;
     bsp.npop = 0;
     bsp.tag_set = 0;
+    memset(bsp_checked, 0, (size_t)bsp.world);
     bsp.step++;
 }
 
@@ -221,7 +288,6 @@ void bsp_superstep_end(int extra)
     int par = bsp.step & 1;
     bsp_reg_flush();
     uint32_t flags = (uint32_t)extra;
-    bsp_box_send();
     if (bsp.nputs)
         flags |= BSP_W_PUT;
     if (bsp.box_any)
@@ -238,43 +304,56 @@ void bsp_superstep_end(int extra)
         bsp_announce(flags, par);
     bsp_orma("bsp_sync", orma_barrier());
 
-    uint32_t all = bsp_read_anns(par);
+    uint32_t all = bsp_read_notes(par);
+    bsp.unfenced = 0;
     if (!all) {
         bsp_bsmp_drop();
         bsp_superstep_clear();
         return;
     }
     if (bsp.pid < bsp.p)
-        bsp_sync_check();
+        bsp_sync_check_notes();
+    if (all & (BSP_W_SEND | BSP_W_REG)) {
+        bsp_read_anns(par);
+        if (bsp.pid < bsp.p)
+            bsp_sync_check_anns();
+    }
     if (all & (BSP_W_GET | BSP_W_SEND)) {
         bsp_drma_gets();
-        uint64_t *sent = malloc((size_t)bsp.world * bsp.world * 8);
+        uint64_t *sent = calloc((size_t)bsp.world * bsp.world, 8);
         if (!sent)
             bsp_fail("bsp_sync", "out of memory");
-        for (int r = 0; r < bsp.world; r++)
-            memcpy(sent + (size_t)r * bsp.world, bsp_ann_sends(bsp_ann_of(r)), (size_t)bsp.world * 8);
+        if (all & BSP_W_SEND)
+            for (int r = 0; r < bsp.world; r++)
+                memcpy(sent + (size_t)r * bsp.world, bsp_ann_sends(bsp_ann_of(r)), (size_t)bsp.world * 8);
         bsp_bsmp_deliver(sent);
         free(sent);
     } else {
         bsp_bsmp_drop();
     }
-    if (all & BSP_W_BOX)
-        bsp_box_apply();
+    if (all & BSP_W_BOX) {
+        bsp_box_apply(par);
+        atomic_thread_fence(memory_order_release);
+        uint64_t applied = bsp.step + 1;
+        memcpy(bsp.meta_base + applied_off(), &applied, 8);
+    }
     if ((all & BSP_W_BOX) && (all & BSP_W_PUT)) /* a box put before a later staged one */
         bsp_orma("bsp_sync", orma_barrier());
-    if (all & BSP_W_PUT)
+    if (all & BSP_W_PUT) {
         bsp_drma_puts();
-    if (all & (BSP_W_BOX | BSP_W_PUT))
         bsp_orma("bsp_sync", orma_barrier());
+    } else if (all & BSP_W_BOX) {
+        bsp.unfenced = 1;
+    }
     if (all & BSP_W_REG)
         bsp_reg_apply(bsp_ann_of(0));
     if (all & BSP_W_TAG)
-        bsp.tagsize = bsp_ann_of(0)->tagsize;
+        bsp.tagsize = bsp_notes_in[0].tagsize;
     bsp_superstep_clear();
     if (all & BSP_W_END) {
         bsp_reg_free_all();
-        bsp_box_stop();
         bsp_bsmp_stop();
+        bsp_box_stop();
         bsp_sync_stop();
         bsp.on = 0;
     }
