@@ -51,7 +51,12 @@
  * dst, n): n bytes of process pid's area src from offset into dst at the
  * end of the superstep.  bsp_hpput and bsp_hpget move the bytes at once or
  * any time before the sync: src must not change, and the remote bytes
- * must not be touched by their owner, until bsp_sync.
+ * must not be touched by their owner, until bsp_sync.  The bytes an hp
+ * operation reads or writes must not meet another access in the same
+ * superstep -- a bsp_put or bsp_get of them, another hp operation, the
+ * owner's loads and stores: what they then hold or return is undefined
+ * (a small hpput, up to 1 KB, travels as a bsp_put does and lands at the
+ * sync; a larger one lands at once).
  *
  * BSMP.  bsp_send(pid, tag, payload, n) copies a message (the tag, of the
  * superstep's tag size, and n payload bytes) during the call; it is in
