@@ -55,8 +55,8 @@
  * operation reads or writes must not meet another access in the same
  * superstep -- a bsp_put or bsp_get of them, another hp operation, the
  * owner's loads and stores: what they then hold or return is undefined
- * (a small hpput, up to 1 KB, travels as a bsp_put does and lands at the
- * sync; a larger one lands at once).
+ * (an hpput of up to 8 KB to bytes orma cannot map may travel as a
+ * bsp_put does and land at the sync; others land at once).
  *
  * BSMP.  bsp_send(pid, tag, payload, n) copies a message (the tag, of the
  * superstep's tag size, and n payload bytes) during the call; it is in

@@ -27,7 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define BSP_BOX_PUT_MAX 1024   /* bytes: larger puts are staged */
+#define BSP_BOX_PUT_MAX 1024       /* bytes of a put the box takes always */
+#define BSP_BOX_UNMAPPED_MAX 8192  /* ... and where orma would not map the target */
 #define BSP_BOX_TOTAL (1 << 20) /* bytes of a box, shared by the origins */
 #define BSP_BOX_MIN 8192        /* bytes of an origin's region at least */
 
@@ -76,14 +77,24 @@ static size_t bsp_box_off(int par, int src)
     return bsp.box_at + ((size_t)par * bsp.world + (size_t)src) * bsp.box_region;
 }
 
-/* 1 when the put went into pid's box; 0: stage it. */
-int bsp_box_put(int pid, size_t slot, const void *src, size_t off, size_t n)
+/* 1 when the put went into pid's box; 0: stage it (bsp_put), or put it
+ * at once (hp, bsp_hpput).  The box takes a put of up to 1 KB -- a record
+ * costs less than a transfer of its own even where orma maps the target
+ * (~30 ns against ~60 per word) -- and, where orma would take a system call
+ * (bsp_reg_mapped), one of up to 8 KB; an hpput to mapped bytes goes at
+ * once.  Once a put to pid is staged, every later one is, in order. */
+int bsp_box_put(int pid, size_t slot, const void *src, size_t off, size_t n, int hp)
 {
     size_t whole = sizeof(struct bsp_box_rec) + pad8(n);
     if (bsp.box_closed[pid])
         return 0;
-    if (n > BSP_BOX_PUT_MAX || bsp.box_used[pid] + whole > bsp.box_region || slot > UINT32_MAX) {
-        bsp.box_closed[pid] = 1;
+    int mapped = bsp_reg_mapped(slot, pid, off, n);
+    if (hp && mapped)
+        return 0;
+    if (n > (mapped ? BSP_BOX_PUT_MAX : BSP_BOX_UNMAPPED_MAX) || bsp.box_used[pid] + whole > bsp.box_region ||
+        slot > UINT32_MAX) {
+        if (!hp)
+            bsp.box_closed[pid] = 1;
         return 0;
     }
     struct bsp_box_rec h = {(uint32_t)slot, (uint32_t)n, off};

@@ -25,7 +25,7 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
         return;
     if (!src)
         bsp_fail("bsp_put", "src is NULL");
-    if (bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes))
+    if (bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes, 0))
         return;
     struct bsp_put_rec *p = bsp.nputs ? &bsp.puts[bsp.nputs - 1] : NULL;
     if (p && p->slot == slot && p->pid == pid && p->off + p->n == (size_t)offset) {
@@ -67,11 +67,11 @@ void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
         return;
     if (!src)
         bsp_fail("bsp_hpput", "src is NULL");
-    /* A few words cost less through the put box than as a transfer of
-     * their own, which takes a system call where orma cannot map the
-     * target's memory (bsp_box.c); hpput may land any time before the
-     * sync, so the box's landing at the sync is one of its choices. */
-    if (bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes))
+    /* Where orma would not map the target's bytes, a few KB cost less
+     * through the put box than as a transfer of their own, which takes a
+     * system call (bsp_box.c); hpput may land any time before the sync, so
+     * the box's landing at the sync is one of its choices. */
+    if (bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes, 1))
         return;
     bsp_sync_guard(pid);
     bsp_reg_touch(slot);

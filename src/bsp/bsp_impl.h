@@ -47,7 +47,7 @@ enum {
 #define BSP_REG_MAX 1024
 
 /* A process's announcement, followed in the meta window by
- * uint64_t send_bytes[p], uint64_t push_sizes[BSP_REG_MAX] and
+ * uint64_t send_bytes[p], uint64_t pushes[BSP_REG_MAX] (size | head << 32) and
  * uint64_t pops[BSP_REG_MAX] (slots). */
 struct bsp_ann {
     uint64_t step;
@@ -61,6 +61,7 @@ struct bsp_reg {
     const void *ident;
     size_t size;     /* on this process */
     uint64_t *sizes; /* on every process */
+    uint32_t *heads; /* on every process: bytes before its first whole page */
     orma_win win;
     int live;    /* not popped by a sync yet */
     int touched; /* hp operations to flush in this superstep */
@@ -160,6 +161,8 @@ size_t bsp_reg_find(const void *ident, const char *call); /* the slot, or fails 
 void bsp_reg_apply(const struct bsp_ann *first); /* at a sync: pops, then pushes */
 void bsp_reg_flush(void);                         /* completes hp operations */
 void bsp_reg_touch(size_t slot);
+uint32_t bsp_reg_head(const void *ident);
+int bsp_reg_mapped(size_t slot, int pid, size_t off, size_t n);
 void bsp_reg_free_all(void);
 void bsp_check_pid(const char *call, int pid);
 void bsp_check_range(const char *call, size_t slot, int pid, int offset, int nbytes);
@@ -179,7 +182,7 @@ void bsp_bsmp_drop(void);                    /* an empty queue */
 size_t bsp_box_bytes_needed(void);
 void bsp_box_start(void);
 void bsp_box_stop(void);
-int bsp_box_put(int pid, size_t slot, const void *src, size_t off, size_t n);
+int bsp_box_put(int pid, size_t slot, const void *src, size_t off, size_t n, int hp);
 uint64_t bsp_box_bytes(int dst);
 void bsp_box_send(int par);
 void bsp_box_apply(int par);

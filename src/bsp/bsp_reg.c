@@ -7,6 +7,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* ident -> the latest live registration's slot: open addressing, rebuilt
  * by every sync that changes the registrations. */
@@ -139,6 +140,38 @@ void bsp_check_range(const char *call, size_t slot, int pid, int offset, int nby
                  nbytes, offset, (unsigned long long)r->sizes[pid], pid, r->ident);
 }
 
+static size_t bsp_page(void)
+{
+    static size_t page;
+    if (!page) {
+        long v = sysconf(_SC_PAGESIZE);
+        page = v > 0 ? (size_t)v : 4096;
+    }
+    return page;
+}
+
+/* Bytes from ident to its first page boundary. */
+uint32_t bsp_reg_head(const void *ident)
+{
+    size_t page = bsp_page();
+    return (uint32_t)((page - (uintptr_t)ident % page) % page);
+}
+
+/* Whether [off, off + n) of pid's registration lies in its whole pages --
+ * what orma maps into the other processes of the node when a window is
+ * made over private memory (orma.h, orma_win_create), so that a transfer
+ * there is a copy, not a system call.  A guess from the outside: a wrong
+ * one costs time, never bytes. */
+int bsp_reg_mapped(size_t slot, int pid, size_t off, size_t n)
+{
+    const struct bsp_reg *r = &bsp.regs[slot];
+    size_t page = bsp_page(), size = r->sizes[pid], lo = r->heads[pid];
+    if (size < lo + page)
+        return 0;
+    size_t hi = lo + (size - lo) / page * page;
+    return off >= lo && off + n <= hi;
+}
+
 void bsp_reg_touch(size_t slot)
 {
     struct bsp_reg *r = &bsp.regs[slot];
@@ -164,7 +197,9 @@ static void bsp_reg_free(struct bsp_reg *r, const char *call)
     bsp_orma(call, orma_win_unlock_all(r->win));
     bsp_orma(call, orma_win_free(&r->win));
     free(r->sizes);
+    free(r->heads);
     r->sizes = NULL;
+    r->heads = NULL;
     r->live = 0;
 }
 
@@ -192,10 +227,14 @@ void bsp_reg_apply(const struct bsp_ann *a0)
         r->ident = surplus ? NULL : bsp.push_ident[i];
         r->size = surplus ? 0 : bsp.push_size[i];
         r->sizes = calloc((size_t)bsp.p, sizeof *r->sizes);
-        if (!r->sizes)
+        r->heads = calloc((size_t)bsp.p, sizeof *r->heads);
+        if (!r->sizes || !r->heads)
             bsp_fail("bsp_sync", "out of memory");
-        for (int q = 0; q < bsp.p; q++)
-            r->sizes[q] = bsp_ann_pushes(bsp_ann_of(q))[i];
+        for (int q = 0; q < bsp.p; q++) {
+            uint64_t v = bsp_ann_pushes(bsp_ann_of(q))[i];
+            r->sizes[q] = v & 0xffffffffu;
+            r->heads[q] = (uint32_t)(v >> 32);
+        }
         bsp_orma("bsp_push_reg", orma_win_create((void *)r->ident, r->size, 1, ORMA_INFO_NULL, &r->win));
         bsp_orma("bsp_push_reg", orma_win_lock_all(0, r->win));
         r->live = 1;
