@@ -95,9 +95,9 @@ int orma_finalize(void);
 
 /* End the whole job at once, from any rank, with exit status code (1 when
  * code is 0): this rank removes the job's shared-memory objects and exits
- * without a barrier; the launcher (orma-run, or mpirun) ends the others.
- * Messages should be printed before.  Usable before orma_init (then only
- * this process exits).  Does not return. */
+ * without a barrier; orma-run then ends the other ranks, and under mpirun
+ * MPI_Abort does.  Messages should be printed before.  Usable before
+ * orma_init (then only this process exits).  Does not return. */
 void orma_abort(int code) __attribute__((noreturn));
 
 /* *flag_p = 1 when orma_init has succeeded and orma_finalize was not called. */

@@ -18,7 +18,10 @@
  * status 0.  Before bsp_begin, bsp_nprocs() is the number of ranks
  * available.  A program that called orma_init itself before bsp_begin
  * keeps orma: bsp_end then returns on every process, and orma stays
- * initialized (orma-bench runs its BSP backend so).
+ * initialized (orma-bench runs its BSP backend so); such a program runs
+ * its SPMD part on every rank (bsp_begin with fewer is an error).  A
+ * process that exits between bsp_begin and bsp_end ends the job with an
+ * error.
  *
  * Supersteps.  bsp_sync ends a superstep for every process (collective).
  * When it returns:

@@ -38,8 +38,10 @@ int orma_finalize(void)
 void orma_abort(int code)
 {
     fflush(NULL);
-    if (api_state == 1)
+    if (api_state == 1) {
         boot_sweep_token(boot_job.token);
+        rma_world_abort(code ? code : 1); /* under mpirun: MPI_Abort ends every rank */
+    }
     _exit(code ? code : 1);
 }
 

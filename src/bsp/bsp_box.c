@@ -30,15 +30,13 @@
 #define BSP_BOX_PUT_MAX 1024       /* bytes of a put the box takes always */
 #define BSP_BOX_UNMAPPED_MAX 8192  /* ... and where orma would not map the target */
 #define BSP_BOX_TOTAL (1 << 20) /* bytes of a box, shared by the origins */
-#define BSP_BOX_MIN 8192        /* bytes of an origin's region at least */
+#define BSP_BOX_MIN 16384       /* bytes of an origin's region at least (two of the largest records) */
 
 struct bsp_box_rec {
     uint32_t slot;
     uint32_t n;
     uint64_t off;
 };
-
-static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 static size_t bsp_box_region_bytes(void)
 {
@@ -118,7 +116,7 @@ void bsp_box_send(int par)
     for (int d = 0; d < bsp.world; d++) {
         size_t n = bsp.box_used[d];
         if (n)
-            bsp_orma("bsp_put", orma_put(bsp.box_out + bsp.box_region * (size_t)d, n, ORMA_BYTE, d, at, n,
+            bsp_orma("bsp_sync", orma_put(bsp.box_out + bsp.box_region * (size_t)d, n, ORMA_BYTE, d, at, n,
                                          ORMA_BYTE, bsp.meta));
     }
 }

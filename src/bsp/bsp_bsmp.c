@@ -11,12 +11,11 @@
 
 #include <bsp.h>
 
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #define BSP_INBOX_MIN 4096
-
-static size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
 
 static void bsp_inbox_open(size_t cap)
 {
@@ -153,7 +152,7 @@ void bsp_bsmp_deliver(const uint64_t *sent)
         uint64_t off = 0;
         for (int s = 0; s < me; s++)
             off += sent[(size_t)s * w + d];
-        bsp_orma("bsp_send", orma_put(bsp.out[d].data, len, ORMA_BYTE, d, (orma_aint)off, len, ORMA_BYTE,
+        bsp_orma("bsp_sync", orma_put(bsp.out[d].data, len, ORMA_BYTE, d, (orma_aint)off, len, ORMA_BYTE,
                                       bsp.inbox));
     }
     bsp_orma("bsp_sync", orma_win_flush_all(bsp.inbox));
@@ -167,8 +166,9 @@ void bsp_qsize(int *nmessages, int *accum_nbytes)
     bsp_check_on("bsp_qsize");
     if (!nmessages || !accum_nbytes)
         bsp_fail("bsp_qsize", "an argument is NULL");
-    *nmessages = (int)(bsp.qlen - bsp.qhead);
-    *accum_nbytes = (int)bsp.qbytes;
+    size_t n = bsp.qlen - bsp.qhead;
+    *nmessages = n > INT_MAX ? INT_MAX : (int)n; /* BSPlib's ints; more is not countable */
+    *accum_nbytes = bsp.qbytes > INT_MAX ? INT_MAX : (int)bsp.qbytes;
 }
 
 void bsp_get_tag(int *status, void *tag)

@@ -6,6 +6,7 @@
 
 #include <bsp.h>
 
+#include <stdlib.h>
 #include <string.h>
 
 /* The checks every DRMA call makes; the registration's slot. */
@@ -92,16 +93,46 @@ void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
                                    bsp.regs[slot].win));
 }
 
-/* At the sync, after every process has ended the superstep. */
+/* At the sync, after every process has ended the superstep.  A get whose
+ * destination lies in registered memory lands in the staging buffer: the
+ * other gets of the sync, this process's or another's, may still read
+ * those bytes, and must read their value at the end of the superstep. */
 void bsp_drma_gets(void)
 {
+    size_t need = 0;
+    for (size_t i = 0; i < bsp.ngets; i++) {
+        struct bsp_get_rec *g = &bsp.gets[i];
+        g->staged = bsp_reg_local(g->dst, g->n);
+        if (g->staged)
+            need += g->n;
+    }
+    bsp.got.len = 0;
+    bsp.got.data = bsp_grow(bsp.got.data, &bsp.got.cap, need, 1, "bsp_sync");
     for (size_t i = 0; i < bsp.ngets; i++) {
         const struct bsp_get_rec *g = &bsp.gets[i];
+        void *into = g->dst;
+        if (g->staged) {
+            into = bsp.got.data + bsp.got.len;
+            bsp.got.len += g->n;
+        }
         bsp_reg_touch(g->slot);
-        bsp_orma("bsp_get", orma_get(g->dst, g->n, ORMA_BYTE, g->pid, (orma_aint)g->off, g->n, ORMA_BYTE,
-                                     bsp.regs[g->slot].win));
+        bsp_orma("bsp_sync", orma_get(into, g->n, ORMA_BYTE, g->pid, (orma_aint)g->off, g->n, ORMA_BYTE,
+                                      bsp.regs[g->slot].win));
     }
     bsp_reg_flush();
+}
+
+/* After the barrier that ends every process's gets. */
+void bsp_drma_gets_land(void)
+{
+    size_t at = 0;
+    for (size_t i = 0; i < bsp.ngets; i++) {
+        const struct bsp_get_rec *g = &bsp.gets[i];
+        if (!g->staged)
+            continue;
+        memcpy(g->dst, bsp.got.data + at, g->n);
+        at += g->n;
+    }
 }
 
 /* At the sync, after every process has done its gets. */
@@ -110,8 +141,21 @@ void bsp_drma_puts(void)
     for (size_t i = 0; i < bsp.nputs; i++) {
         const struct bsp_put_rec *p = &bsp.puts[i];
         bsp_reg_touch(p->slot);
-        bsp_orma("bsp_put", orma_put(bsp.staged.data + p->at, p->n, ORMA_BYTE, p->pid, (orma_aint)p->off, p->n,
+        bsp_orma("bsp_sync", orma_put(bsp.staged.data + p->at, p->n, ORMA_BYTE, p->pid, (orma_aint)p->off, p->n,
                                      ORMA_BYTE, bsp.regs[p->slot].win));
     }
     bsp_reg_flush();
+}
+
+void bsp_drma_free(void)
+{
+    free(bsp.puts);
+    free(bsp.gets);
+    free(bsp.staged.data);
+    free(bsp.got.data);
+    bsp.puts = NULL;
+    bsp.gets = NULL;
+    memset(&bsp.staged, 0, sizeof bsp.staged);
+    memset(&bsp.got, 0, sizeof bsp.got);
+    bsp.cap_puts = bsp.cap_gets = 0;
 }

@@ -5,9 +5,11 @@
  *     (orma_win_create, disp_unit 1), in a lock_all epoch from its creation
  *     to its pop: bsp_hpput and bsp_hpget are orma_put and orma_get at
  *     once, and bsp_sync flushes the windows they touched;
- *   - a small bsp_put or bsp_hpput (up to 1 KB) becomes a record in the
- *     target's put box, which the target copies into its memory at the
- *     sync (bsp_box.c); a larger bsp_put copies its source into a staging
+ *   - a small bsp_put (up to 1 KB, or 8 KB where orma would not map the
+ *     target's bytes) or bsp_hpput (up to 8 KB, where orma would not map
+ *     them) becomes a record in the target's put box, which the target
+ *     copies into its memory at the sync (bsp_box.c); a larger bsp_put
+ *     copies its source into a staging
  *     buffer and bsp_get records itself; both are done by their origin
  *     during bsp_sync, after every process has ended the superstep;
  *   - bsp_send copies the message into an outbox per destination; during
@@ -31,7 +33,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* What a process announces (struct bsp_ann.flags). */
+/* Kinds of work at a sync (bsp_sync.c's notes). */
 enum {
     BSP_W_PUT = 1,  /* buffered puts to do */
     BSP_W_GET = 2,  /* buffered gets to do */
@@ -47,14 +49,11 @@ enum {
 #define BSP_REG_MAX 1024
 
 /* A process's announcement, followed in the meta window by
- * uint64_t send_bytes[p], uint64_t pushes[BSP_REG_MAX] (size | head << 32) and
+ * uint64_t send_bytes[world], uint64_t pushes[BSP_REG_MAX] (size | head << 32) and
  * uint64_t pops[BSP_REG_MAX] (slots). */
 struct bsp_ann {
-    uint64_t step;
-    uint32_t flags;
     uint32_t npush;
     uint32_t npop;
-    int32_t tagsize; /* the size set (BSP_W_TAG) */
 };
 
 struct bsp_reg {
@@ -76,6 +75,7 @@ struct bsp_get_rec {
     size_t slot, off, n;
     void *dst;
     int pid;
+    int staged; /* lands in the staging buffer first (bsp_drma_gets) */
 };
 
 struct bsp_bytes {
@@ -105,6 +105,7 @@ struct bsp_state {
     size_t *push_size;
     size_t npush, cap_push;
     uint64_t *pops; /* slots popped this superstep */
+    const void **pop_ident;
     size_t npop;
     size_t *touched; /* slots with hp operations this superstep */
     size_t ntouched, cap_touched;
@@ -115,6 +116,7 @@ struct bsp_state {
     struct bsp_bytes staged;
     struct bsp_get_rec *gets;
     size_t ngets, cap_gets;
+    struct bsp_bytes got; /* staged gets */
 
     /* BSMP */
     int tagsize;      /* for bsp_send this superstep */
@@ -146,11 +148,10 @@ struct bsp_state {
 
 extern struct bsp_state bsp;
 
+static inline size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
+
 /* bsp_proc.c */
 void bsp_fail(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
-/* An error every process sees alike: reporter says it, the others end
- * quietly after leaving it the time to. */
-void bsp_fail_one(int reporter, const char *call, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
 void bsp_check_on(const char *call);
 void bsp_orma(const char *call, int status); /* fails on an orma error */
 void *bsp_grow(void *p, size_t *cap, size_t need, size_t elem, const char *call);
@@ -163,12 +164,15 @@ void bsp_reg_flush(void);                         /* completes hp operations */
 void bsp_reg_touch(size_t slot);
 uint32_t bsp_reg_head(const void *ident);
 int bsp_reg_mapped(size_t slot, int pid, size_t off, size_t n);
+int bsp_reg_local(const void *p, size_t n); /* overlaps this process's registered memory */
 void bsp_reg_free_all(void);
 void bsp_check_pid(const char *call, int pid);
 void bsp_check_range(const char *call, size_t slot, int pid, int offset, int nbytes);
 
 /* bsp_drma.c */
 void bsp_drma_gets(void);
+void bsp_drma_gets_land(void);
+void bsp_drma_free(void);
 void bsp_drma_puts(void);
 
 /* bsp_bsmp.c */
@@ -189,6 +193,9 @@ void bsp_box_apply(int par);
 void bsp_box_clear(void);
 
 /* bsp_sync.c */
+/* An error every process sees alike: reporter says it, the others wait to
+ * be ended by its end. */
+void bsp_fail_one(int reporter, const char *call, const char *fmt, ...) __attribute__((format(printf, 3, 4), noreturn));
 int bsp_sync_start(int maxprocs);
 void bsp_sync_stop(void);
 void bsp_superstep_end(int flags_extra);

@@ -5,6 +5,7 @@
 #include <bsp.h>
 
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,10 @@ void *bsp_grow(void *p, size_t *cap, size_t need, size_t elem, const char *call)
     if (need <= *cap)
         return p;
     size_t n = *cap ? *cap : 16;
-    while (n < need)
+    while (n < need && n <= SIZE_MAX / 2)
         n *= 2;
+    if (n < need || n > SIZE_MAX / elem)
+        bsp_fail(call, "%zu elements of %zu bytes are more than memory can hold", need, elem);
     void *q = realloc(p, n * elem);
     if (!q)
         bsp_fail(call, "out of memory (%zu bytes)", n * elem);
@@ -90,8 +93,22 @@ void bsp_init(void (*spmd)(void), int argc, char **argv)
     bsp.spmd_form = 1;
     if (orma_rank() != 0) {
         spmd();
-        exit(EXIT_SUCCESS); /* spmd returned without bsp_end */
+        /* bsp_end returned: the program keeps orma (or spmd returned
+         * without bsp_end, which bsp_exit_check reports) */
+        int initialized = 0;
+        orma_initialized(&initialized);
+        if (initialized && !bsp.on)
+            bsp_orma("bsp_init", orma_finalize());
+        exit(EXIT_SUCCESS);
     }
+}
+
+/* A process that ends before bsp_end would leave the others waiting in
+ * their next sync: it ends the job instead. */
+static void bsp_exit_check(void)
+{
+    if (bsp.on)
+        bsp_fail("exit", "the process ended without calling bsp_end");
 }
 
 /* A rank the program did not ask for: it takes part in the collective
@@ -122,6 +139,13 @@ void bsp_begin(int maxprocs)
     if (m <= 0)
         bsp_fail_one(0, "bsp_begin", "maxprocs is %d; at least 1 process is needed", m);
     bsp.p = m < bsp.world ? m : bsp.world;
+    if (bsp.p < bsp.world && !bsp.own_orma)
+        bsp_fail_one(0, "bsp_begin", "maxprocs %d of %d ranks, in a program that initialized orma itself: "
+                     "the ranks left out could take part in none of its later collective calls; "
+                     "start %d ranks, or let bsp_begin initialize orma", m, bsp.world, bsp.p);
+    static int exit_checked;
+    if (!exit_checked++)
+        atexit(bsp_exit_check);
     if (bsp.pid >= bsp.p) {
         bsp_surplus();
         if (bsp.own_orma)

@@ -17,6 +17,7 @@ struct bsp_reg_entry {
 };
 static struct bsp_reg_entry *bsp_reg_table;
 static size_t bsp_reg_mask; /* table size - 1; no table when 0 */
+static uintptr_t bsp_reg_lo, bsp_reg_hi; /* the live registrations' bytes lie within */
 
 static size_t bsp_reg_hash(const void *ident)
 {
@@ -32,9 +33,20 @@ static void bsp_reg_index(void)
     free(bsp_reg_table);
     bsp_reg_table = NULL;
     bsp_reg_mask = 0;
+    bsp_reg_lo = UINTPTR_MAX;
+    bsp_reg_hi = 0;
     size_t live = 0;
-    for (size_t s = 0; s < bsp.nregs; s++)
-        live += bsp.regs[s].live;
+    for (size_t s = 0; s < bsp.nregs; s++) {
+        const struct bsp_reg *r = &bsp.regs[s];
+        if (!r->live)
+            continue;
+        live++;
+        uintptr_t a = (uintptr_t)r->ident;
+        if (r->size && a < bsp_reg_lo)
+            bsp_reg_lo = a;
+        if (r->size && a + r->size > bsp_reg_hi)
+            bsp_reg_hi = a + r->size;
+    }
     if (!live)
         return;
     size_t n = 4;
@@ -94,9 +106,11 @@ void bsp_pop_reg(const void *ident)
         bsp_fail("bsp_pop_reg", "more than %d registrations popped in one superstep", BSP_REG_MAX);
     if (!bsp.pops) {
         bsp.pops = malloc(BSP_REG_MAX * sizeof *bsp.pops);
-        if (!bsp.pops)
+        bsp.pop_ident = malloc(BSP_REG_MAX * sizeof *bsp.pop_ident);
+        if (!bsp.pops || !bsp.pop_ident)
             bsp_fail("bsp_pop_reg", "out of memory");
     }
+    bsp.pop_ident[bsp.npop] = ident;
     bsp.pops[bsp.npop++] = slot;
 }
 
@@ -105,6 +119,20 @@ static int bsp_reg_pending(const void *ident)
     for (size_t i = 0; i < bsp.npush; i++)
         if (bsp.push_ident[i] == ident)
             return 1;
+    return 0;
+}
+
+int bsp_reg_local(const void *p, size_t n)
+{
+    uintptr_t a = (uintptr_t)p;
+    if (a >= bsp_reg_hi || a + n <= bsp_reg_lo)
+        return 0;
+    for (size_t s = 0; s < bsp.nregs; s++) {
+        const struct bsp_reg *r = &bsp.regs[s];
+        uintptr_t b = (uintptr_t)r->ident;
+        if (r->live && a < b + r->size && b < a + n)
+            return 1;
+    }
     return 0;
 }
 
@@ -211,13 +239,17 @@ void bsp_reg_apply(const struct bsp_ann *a0)
     int surplus = bsp.pid >= bsp.p;
     bsp_ann_read_lists();
     const uint64_t *pops0 = bsp_ann_pops((struct bsp_ann *)a0);
+    /* Process 0's slots hold: a process whose ident was pushed more than
+     * once with the same address (NULL, say) may have taken another of
+     * them, which is as good -- unless the address differs. */
     for (size_t i = 0; i < a0->npop; i++) {
-        if (!surplus && bsp.pops[i] != pops0[i])
+        struct bsp_reg *r = &bsp.regs[pops0[i]];
+        if (!surplus && bsp.pops[i] != pops0[i] && (r->ident != bsp.pop_ident[i] || !r->live))
             bsp_fail("bsp_pop_reg", "registration mismatch: pop %zu of the superstep removes registration "
-                     "%llu here (%p), registration %llu on process 0", i + 1,
-                     (unsigned long long)bsp.pops[i] + 1, bsp.regs[bsp.pops[i]].ident,
-                     (unsigned long long)pops0[i] + 1);
-        bsp_reg_free(&bsp.regs[pops0[i]], "bsp_sync");
+                     "%llu here (%p), registration %llu on process 0 (%p here)", i + 1,
+                     (unsigned long long)bsp.pops[i] + 1, bsp.pop_ident[i], (unsigned long long)pops0[i] + 1,
+                     r->ident);
+        bsp_reg_free(r, "bsp_sync");
     }
     size_t n = a0->npush;
     bsp.regs = bsp_grow(bsp.regs, &bsp.cap_regs, bsp.nregs + n, sizeof *bsp.regs, "bsp_sync");
@@ -251,11 +283,13 @@ void bsp_reg_free_all(void)
     free(bsp.push_ident);
     free(bsp.push_size);
     free(bsp.pops);
+    free(bsp.pop_ident);
     free(bsp.touched);
     bsp.regs = NULL;
     bsp.push_ident = NULL;
     bsp.push_size = NULL;
     bsp.pops = NULL;
+    bsp.pop_ident = NULL;
     bsp.touched = NULL;
     bsp.nregs = bsp.cap_regs = bsp.cap_push = bsp.cap_touched = 0;
     bsp_reg_index();

@@ -7,17 +7,19 @@
  *      messages, registrations, a tag size, the end -- puts its put box
  *      regions (bsp_box.c) and a note into every process's meta area: the
  *      mark s+1, what kinds of work it has, the tag size it set, and the
- *      bytes of box records and messages it has for that process;
+ *      bytes of box records it has for that process;
  *   3. waits in one barrier.  If no note of superstep s arrived, that was
  *      all: the empty superstep costs a flush of what it touched and a
  *      barrier.  Otherwise every process knows from its notes what all
  *      will do (a process with work writes to every process), and:
  *   4. (gets or messages noted) does its buffered gets -- every process has
  *      ended the superstep and no put has landed yet, so each get reads the
- *      value at the end of the superstep, before the puts -- and puts its
- *      messages into the receivers' inboxes (their offsets from the
- *      announcements, read now); a barrier; each process takes its queue
- *      from its inbox;
+ *      value at the end of the superstep, before the puts; a get into
+ *      registered memory, which another get may read, lands in a staging
+ *      buffer first -- and puts its messages into the receivers' inboxes
+ *      (their offsets from the announcements, read now); a barrier; each
+ *      process moves its staged gets to their destinations and takes its
+ *      queue from its inbox;
  *   5. (box records noted) copies the records in its box into its memory;
  *   6. (staged puts noted) after a barrier if there were box records too,
  *      does its staged puts; a barrier;
@@ -29,7 +31,9 @@
  * there is guarded: box regions and notes alternate between two copies by
  * the superstep's parity (a process is at most one sync ahead of another),
  * and a direct operation of superstep s+1 on a process first waits until
- * that process says it has applied its box of s (bsp_sync_guard).  Any
+ * that process says it has applied its box of s (bsp_sync_guard) -- and
+ * its registrations: orma_win_free gives adopted pages back after its
+ * barrier.  Any
  * other step ends with the barrier after it.  This is [004]'s principle --
  * no barrier the semantics do not need -- with BSPlib's semantics:
  * buffered puts and gets cannot move before every process has ended its
@@ -52,7 +56,6 @@ struct bsp_note {
     uint32_t flags;
     int32_t tagsize;     /* set by bsp_set_tagsize (BSP_W_TAG) */
     uint64_t box_bytes;  /* of records in the receiver's box region */
-    uint64_t send_bytes; /* of messages for the receiver */
 };
 
 /* The meta area of a process, in bytes: notes[2][world], anns[2], process
@@ -67,6 +70,7 @@ static size_t applied_off(void) { return ann_off(2) + 8; }
 static struct bsp_note *bsp_notes_out; /* orma_put reads them until the flush */
 static struct bsp_note *bsp_notes_in;  /* this sync's, per process (0 when none) */
 static unsigned char *bsp_checked;     /* per process: guarded this superstep */
+static uint64_t *bsp_sent;             /* [src * world + dst]: bytes of messages */
 
 uint64_t *bsp_ann_sends(struct bsp_ann *a) { return (uint64_t *)(a + 1); }
 uint64_t *bsp_ann_pushes(struct bsp_ann *a) { return bsp_ann_sends(a) + bsp.world; }
@@ -93,7 +97,8 @@ int bsp_sync_start(int maxprocs)
     bsp_notes_out = calloc((size_t)bsp.world, sizeof *bsp_notes_out);
     bsp_notes_in = calloc((size_t)bsp.world, sizeof *bsp_notes_in);
     bsp_checked = calloc((size_t)bsp.world, 1);
-    if (!bsp.anns || !bsp_notes_out || !bsp_notes_in || !bsp_checked)
+    bsp_sent = calloc((size_t)bsp.world * bsp.world, 8);
+    if (!bsp.anns || !bsp_notes_out || !bsp_notes_in || !bsp_checked || !bsp_sent)
         bsp_fail("bsp_begin", "out of memory");
     bsp_orma("bsp_begin", orma_win_lock_all(0, bsp.meta));
     /* nobody writes a meta area before its owner has zeroed it */
@@ -111,6 +116,8 @@ void bsp_sync_stop(void)
     free(bsp_notes_out);
     free(bsp_notes_in);
     free(bsp_checked);
+    free(bsp_sent);
+    bsp_sent = NULL;
     bsp.anns = NULL;
     bsp_notes_out = bsp_notes_in = NULL;
     bsp_checked = NULL;
@@ -126,7 +133,8 @@ void bsp_fail_one(int reporter, const char *call, const char *fmt, ...)
         va_end(ap);
         bsp_fail(call, "%s", msg);
     }
-    struct timespec ts = {0, 300 * 1000 * 1000};
+    /* the reporter's end ends this process; should it not, after 5 s */
+    struct timespec ts = {5, 0};
     nanosleep(&ts, NULL);
     orma_abort(1);
 }
@@ -192,11 +200,8 @@ static void bsp_announce(uint32_t flags, int par)
 {
     bsp_box_send(par);
     struct bsp_ann *a = (struct bsp_ann *)(bsp.meta_base + ann_off(par));
-    a->step = bsp.step + 1;
-    a->flags = flags;
     a->npush = (uint32_t)bsp.npush;
     a->npop = (uint32_t)bsp.npop;
-    a->tagsize = bsp.tagsize_next;
     uint64_t *sends = bsp_ann_sends(a);
     for (int d = 0; d < bsp.world; d++)
         sends[d] = bsp_bsmp_out_bytes(d);
@@ -210,7 +215,6 @@ static void bsp_announce(uint32_t flags, int par)
         n->flags = flags;
         n->tagsize = bsp.tagsize_next;
         n->box_bytes = bsp_box_bytes(r);
-        n->send_bytes = bsp_bsmp_out_bytes(r);
         bsp_orma("bsp_sync", orma_put(n, sizeof *n, ORMA_BYTE, r, (orma_aint)note_off(par, bsp.pid), sizeof *n,
                                       ORMA_BYTE, bsp.meta));
     }
@@ -320,23 +324,17 @@ void bsp_superstep_end(int extra)
     }
     if (all & (BSP_W_GET | BSP_W_SEND)) {
         bsp_drma_gets();
-        uint64_t *sent = calloc((size_t)bsp.world * bsp.world, 8);
-        if (!sent)
-            bsp_fail("bsp_sync", "out of memory");
+        memset(bsp_sent, 0, (size_t)bsp.world * bsp.world * 8);
         if (all & BSP_W_SEND)
             for (int r = 0; r < bsp.world; r++)
-                memcpy(sent + (size_t)r * bsp.world, bsp_ann_sends(bsp_ann_of(r)), (size_t)bsp.world * 8);
-        bsp_bsmp_deliver(sent);
-        free(sent);
+                memcpy(bsp_sent + (size_t)r * bsp.world, bsp_ann_sends(bsp_ann_of(r)), (size_t)bsp.world * 8);
+        bsp_bsmp_deliver(bsp_sent);
+        bsp_drma_gets_land(); /* after every get has read */
     } else {
         bsp_bsmp_drop();
     }
-    if (all & BSP_W_BOX) {
+    if (all & BSP_W_BOX)
         bsp_box_apply(par);
-        atomic_thread_fence(memory_order_release);
-        uint64_t applied = bsp.step + 1;
-        memcpy(bsp.meta_base + applied_off(), &applied, 8);
-    }
     if ((all & BSP_W_BOX) && (all & BSP_W_PUT)) /* a box put before a later staged one */
         bsp_orma("bsp_sync", orma_barrier());
     if (all & BSP_W_PUT) {
@@ -345,13 +343,24 @@ void bsp_superstep_end(int extra)
     } else if (all & BSP_W_BOX) {
         bsp.unfenced = 1;
     }
-    if (all & BSP_W_REG)
+    if (all & BSP_W_REG) {
+        /* a pop gives adopted pages back to private memory after its
+         * barrier, a push may adopt pages: the next direct operation on
+         * this process waits for the end of both */
         bsp_reg_apply(bsp_ann_of(0));
+        bsp.unfenced = 1;
+    }
+    if (bsp.unfenced) { /* what bsp_sync_guard waits for */
+        atomic_thread_fence(memory_order_release);
+        uint64_t applied = bsp.step + 1;
+        memcpy(bsp.meta_base + applied_off(), &applied, 8);
+    }
     if (all & BSP_W_TAG)
         bsp.tagsize = bsp_notes_in[0].tagsize;
     bsp_superstep_clear();
     if (all & BSP_W_END) {
         bsp_reg_free_all();
+        bsp_drma_free();
         bsp_bsmp_stop();
         bsp_box_stop();
         bsp_sync_stop();

@@ -82,6 +82,8 @@ static int world_barrier(void)
 
 static struct net_world *world_self;
 
+static void world_abort(int code) { PMPI_Abort(MPI_COMM_WORLD, code); }
+
 static void world_finish(void)
 {
     if (!world_self)
@@ -194,6 +196,7 @@ __attribute__((visibility("default"))) int orma_net_world_start(const struct net
     w->comm = &world_comm;
     w->allgather = world_allgather;
     w->barrier = world_barrier;
+    w->abort = world_abort;
     w->finish = world_finish;
     world_self = w;
     if (status) { /* MPI stays as it is: the program's exit ends the job */

@@ -21,7 +21,7 @@
 
 #include <stddef.h>
 
-#define NET_WORLD_VERSION 2
+#define NET_WORLD_VERSION 3
 #define NET_WORLD_SYMBOL "orma_net_world_start"
 
 /* What liborma lends the module: its error reporting (util_error), and its
@@ -47,6 +47,8 @@ struct net_world {
      * while they wait (host->wait_hook). */
     int (*allgather)(const void *mine, size_t len, void *all);
     int (*barrier)(void);
+    /* Ends every rank of the job now (MPI_Abort), with status code. */
+    void (*abort)(int code);
     /* Last: frees the above, and finalizes the host MPI if start
      * initialized it. */
     void (*finish)(void);

@@ -169,6 +169,12 @@ void rma_world_barrier(void)
         util_warn("the barrier over the MPI job failed: %s", orma_error_message());
 }
 
+void rma_world_abort(int code)
+{
+    if (rma_world_on)
+        rma_world_w.abort(code);
+}
+
 void rma_world_finish(void)
 {
     if (!rma_world_on)

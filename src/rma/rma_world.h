@@ -29,6 +29,9 @@ int rma_world_size(void);
 void rma_world_barrier(void);
 
 /* Last: the module's finish (MPI_Finalize when orma initialized MPI). */
+/* Under an MPI launcher: ends every rank of the job (MPI_Abort); returns
+ * at once otherwise. */
+void rma_world_abort(int code);
 void rma_world_finish(void);
 
 #endif
