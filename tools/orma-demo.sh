@@ -36,9 +36,10 @@ step 2 latency --backends "$backends" --op put --sizes 8,64K,1M \
 step 2 multiput --backends "$backends" --sizes 64,16K,1M --reps 5
 step 2 ghost --backends "$backends"
 step 4 ghost --backends "$backends"
-step 2 as --backends "$backends"
-step 4 mult --backends "$backends"
-step 2 rdx --backends "$backends"
+step 2 as --backends "$backends,bsp,bsp-buffered"
+step 4 mult --backends "$backends,bsp"
+step 2 rdx --backends "$backends,bsp"
+step 2 bspbench
 step 2 sync
 step 4 sync
 step 2 overlap
