@@ -498,6 +498,17 @@ int rma_win_free(struct rma_win *win)
     int status = rma_net_close(win);
     win->net_only = 0;
     rma_win_barrier(win);
+    /* Adopted pages go back to private memory while the others wait: an
+     * access through another window that overlaps this one (a process_vm
+     * transfer to the same pages) would land in the shared copy being left
+     * and be lost.  Every rank of a create or dynamic window takes the
+     * second barrier, adopted or not, so that all take it alike. */
+    if (win->flavor == ORMA_WIN_FLAVOR_CREATE || win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
+        if (win->ctl)
+            rma_dyn_release(win);
+        shm_adopt_release(&win->adopt);
+        rma_win_barrier(win);
+    }
     rma_win_release(win);
     return status;
 }
