@@ -59,6 +59,8 @@ void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
     g->off = (size_t)offset;
     g->n = (size_t)nbytes;
     g->dst = dst;
+    g->staged = bsp_reg_local(dst, g->n);
+    bsp.got_any |= g->staged;
 }
 
 void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
@@ -100,12 +102,9 @@ void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
 void bsp_drma_gets(void)
 {
     size_t need = 0;
-    for (size_t i = 0; i < bsp.ngets; i++) {
-        struct bsp_get_rec *g = &bsp.gets[i];
-        g->staged = bsp_reg_local(g->dst, g->n);
-        if (g->staged)
-            need += g->n;
-    }
+    for (size_t i = 0; i < bsp.ngets; i++)
+        if (bsp.gets[i].staged)
+            need += bsp.gets[i].n;
     bsp.got.len = 0;
     bsp.got.data = bsp_grow(bsp.got.data, &bsp.got.cap, need, 1, "bsp_sync");
     for (size_t i = 0; i < bsp.ngets; i++) {
@@ -122,7 +121,8 @@ void bsp_drma_gets(void)
     bsp_reg_flush();
 }
 
-/* After the barrier that ends every process's gets. */
+/* After the barrier that ends every process's gets (and before any
+ * staged put may land: bsp_sync.c). */
 void bsp_drma_gets_land(void)
 {
     size_t at = 0;

@@ -42,7 +42,12 @@ enum {
     BSP_W_TAG = 16, /* bsp_set_tagsize called */
     BSP_W_END = 32, /* bsp_end: the last sync */
     BSP_W_BOX = 64, /* small puts in put boxes (bsp_box.c) */
+    BSP_W_GOT = 128, /* gets into registered memory, landing after the gets */
 };
+
+/* In a pop list: the process's ident names more than one registration
+ * (NULL, pushed by several), so another process's choice decides. */
+#define BSP_POP_AMBIGUOUS ((uint64_t)1 << 63)
 
 /* Pushes, and pops, one superstep may hold (the lists are announced
  * whole). */
@@ -117,6 +122,7 @@ struct bsp_state {
     struct bsp_get_rec *gets;
     size_t ngets, cap_gets;
     struct bsp_bytes got; /* staged gets */
+    int got_any;          /* a get of this superstep is staged */
 
     /* BSMP */
     int tagsize;      /* for bsp_send this superstep */
@@ -159,7 +165,7 @@ void bsp_bytes_add(struct bsp_bytes *b, const void *src, size_t n, const char *c
 
 /* bsp_reg.c */
 size_t bsp_reg_find(const void *ident, const char *call); /* the slot, or fails */
-void bsp_reg_apply(const struct bsp_ann *first); /* at a sync: pops, then pushes */
+void bsp_reg_apply(void); /* at a sync: pops, then pushes */
 void bsp_reg_flush(void);                         /* completes hp operations */
 void bsp_reg_touch(size_t slot);
 uint32_t bsp_reg_head(const void *ident);

@@ -87,7 +87,7 @@ void bsp_push_reg(const void *ident, int size)
 static int bsp_reg_popping(size_t slot)
 {
     for (size_t i = 0; i < bsp.npop; i++)
-        if (bsp.pops[i] == slot)
+        if ((bsp.pops[i] & ~BSP_POP_AMBIGUOUS) == slot)
             return 1;
     return 0;
 }
@@ -95,11 +95,11 @@ static int bsp_reg_popping(size_t slot)
 void bsp_pop_reg(const void *ident)
 {
     bsp_check_on("bsp_pop_reg");
-    size_t slot = bsp.nregs;
-    while (slot-- > 0)
-        if (bsp.regs[slot].live && bsp.regs[slot].ident == ident && !bsp_reg_popping(slot))
-            break;
-    if (slot == (size_t)-1)
+    size_t slot = (size_t)-1, found = 0;
+    for (size_t s = bsp.nregs; s-- > 0;)
+        if (bsp.regs[s].live && bsp.regs[s].ident == ident && !bsp_reg_popping(s) && !found++)
+            slot = s;
+    if (!found)
         bsp_fail("bsp_pop_reg", "%p is not registered%s", ident,
                  bsp.npop ? " (or its registrations are popped already in this superstep)" : "");
     if (bsp.npop == BSP_REG_MAX)
@@ -111,7 +111,7 @@ void bsp_pop_reg(const void *ident)
             bsp_fail("bsp_pop_reg", "out of memory");
     }
     bsp.pop_ident[bsp.npop] = ident;
-    bsp.pops[bsp.npop++] = slot;
+    bsp.pops[bsp.npop++] = slot | (found > 1 ? BSP_POP_AMBIGUOUS : 0);
 }
 
 static int bsp_reg_pending(const void *ident)
@@ -234,21 +234,32 @@ static void bsp_reg_free(struct bsp_reg *r, const char *call)
 /* Pops first (the superstep's puts and gets used them), then pushes, in
  * the announced order on every process; a surplus rank follows process 0
  * with registrations of nothing. */
-void bsp_reg_apply(const struct bsp_ann *a0)
+/* Pop i removes, on every process, the registration the lowest process
+ * whose ident names only one chose (process 0's when every ident was
+ * ambiguous: NULL pushed by all, say); a process whose own choice differs
+ * must have popped the same address. */
+static size_t bsp_reg_popped(size_t i)
+{
+    for (int r = 0; r < bsp.p; r++) {
+        uint64_t v = bsp_ann_pops(bsp_ann_of(r))[i];
+        if (!(v & BSP_POP_AMBIGUOUS))
+            return (size_t)v;
+    }
+    return (size_t)(bsp_ann_pops(bsp_ann_of(0))[i] & ~BSP_POP_AMBIGUOUS);
+}
+
+void bsp_reg_apply(void)
 {
     int surplus = bsp.pid >= bsp.p;
+    const struct bsp_ann *a0 = bsp_ann_of(0);
     bsp_ann_read_lists();
-    const uint64_t *pops0 = bsp_ann_pops((struct bsp_ann *)a0);
-    /* Process 0's slots hold: a process whose ident was pushed more than
-     * once with the same address (NULL, say) may have taken another of
-     * them, which is as good -- unless the address differs. */
     for (size_t i = 0; i < a0->npop; i++) {
-        struct bsp_reg *r = &bsp.regs[pops0[i]];
-        if (!surplus && bsp.pops[i] != pops0[i] && (r->ident != bsp.pop_ident[i] || !r->live))
+        size_t slot = bsp_reg_popped(i), mine = surplus ? slot : (size_t)(bsp.pops[i] & ~BSP_POP_AMBIGUOUS);
+        struct bsp_reg *r = &bsp.regs[slot];
+        if (!r->live || (mine != slot && r->ident != bsp.pop_ident[i]))
             bsp_fail("bsp_pop_reg", "registration mismatch: pop %zu of the superstep removes registration "
-                     "%llu here (%p), registration %llu on process 0 (%p here)", i + 1,
-                     (unsigned long long)bsp.pops[i] + 1, bsp.pop_ident[i], (unsigned long long)pops0[i] + 1,
-                     r->ident);
+                     "%llu here (%p), registration %llu elsewhere (%p here)", i + 1, (unsigned long long)mine + 1,
+                     surplus ? NULL : bsp.pop_ident[i], (unsigned long long)slot + 1, r->ident);
         bsp_reg_free(r, "bsp_sync");
     }
     size_t n = a0->npush;

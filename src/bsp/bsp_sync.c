@@ -21,8 +21,8 @@
  *      process moves its staged gets to their destinations and takes its
  *      queue from its inbox;
  *   5. (box records noted) copies the records in its box into its memory;
- *   6. (staged puts noted) after a barrier if there were box records too,
- *      does its staged puts; a barrier;
+ *   6. (staged puts noted) after a barrier if there were box records or
+ *      staged gets too, does its staged puts; a barrier;
  *   7. (registrations noted) pops, then pushes, in the announced order
  *      (orma_win_free and orma_win_create, collective).
  * A superstep whose only puts went through the boxes -- the small ones --
@@ -173,9 +173,8 @@ static void bsp_sync_check_anns(void)
     }
 }
 
-/* The push lists of every process (the registrations' sizes) and process
- * 0's pop list (which a surplus rank follows, and the others compare
- * theirs with). */
+/* The push lists (the registrations' sizes) and pop lists of every
+ * process. */
 void bsp_ann_read_lists(void)
 {
     int par = bsp.step & 1;
@@ -186,11 +185,13 @@ void bsp_ann_read_lists(void)
         if (n)
             bsp_orma("bsp_sync", orma_get(bsp_ann_pushes(a), n, ORMA_BYTE, r, at, n, ORMA_BYTE, bsp.meta));
     }
-    struct bsp_ann *a0 = bsp_ann_of(0);
-    size_t n = (size_t)a0->npop * 8;
-    if (n)
-        bsp_orma("bsp_sync", orma_get(bsp_ann_pops(a0), n, ORMA_BYTE, 0,
-                                      at + (orma_aint)BSP_REG_MAX * 8, n, ORMA_BYTE, bsp.meta));
+    for (int r = 0; r < bsp.p; r++) {
+        struct bsp_ann *a = bsp_ann_of(r);
+        size_t n = (size_t)a->npop * 8;
+        if (n)
+            bsp_orma("bsp_sync", orma_get(bsp_ann_pops(a), n, ORMA_BYTE, r, at + (orma_aint)BSP_REG_MAX * 8, n,
+                                          ORMA_BYTE, bsp.meta));
+    }
     bsp_orma("bsp_sync", orma_win_flush_all(bsp.meta));
 }
 
@@ -280,6 +281,7 @@ static void bsp_superstep_clear(void)
     bsp.staged.len = 0;
     bsp_box_clear();
     bsp.ngets = 0;
+    bsp.got_any = 0;
     bsp.npush = 0;
     bsp.npop = 0;
     bsp.tag_set = 0;
@@ -298,6 +300,8 @@ void bsp_superstep_end(int extra)
         flags |= BSP_W_BOX;
     if (bsp.ngets)
         flags |= BSP_W_GET;
+    if (bsp.got_any)
+        flags |= BSP_W_GOT;
     if (bsp.sending)
         flags |= BSP_W_SEND;
     if (bsp.npush || bsp.npop)
@@ -335,7 +339,8 @@ void bsp_superstep_end(int extra)
     }
     if (all & BSP_W_BOX)
         bsp_box_apply(par);
-    if ((all & BSP_W_BOX) && (all & BSP_W_PUT)) /* a box put before a later staged one */
+    /* a staged put lands after the box copies and the staged gets */
+    if ((all & (BSP_W_BOX | BSP_W_GOT)) && (all & BSP_W_PUT))
         bsp_orma("bsp_sync", orma_barrier());
     if (all & BSP_W_PUT) {
         bsp_drma_puts();
@@ -347,7 +352,7 @@ void bsp_superstep_end(int extra)
         /* a pop gives adopted pages back to private memory after its
          * barrier, a push may adopt pages: the next direct operation on
          * this process waits for the end of both */
-        bsp_reg_apply(bsp_ann_of(0));
+        bsp_reg_apply();
         bsp.unfenced = 1;
     }
     if (bsp.unfenced) { /* what bsp_sync_guard waits for */

@@ -32,9 +32,16 @@
  *                  superstep (bsp.h: at most 1024)
  *   end_vs_sync    the last process calls bsp_end, the others bsp_sync
  *   abort          bsp_abort("custom %d", 42)
+ *   noend          the last process returns from main without calling
+ *                  bsp_end, the others wait in bsp_sync
+ *   keep_orma_fewer  every process calls orma_init itself, then
+ *                  bsp_begin(2) (run at 3 ranks): a program that keeps
+ *                  orma runs its SPMD part on every rank (bsp.h)
  * A process whose bad call returns says so on stderr; if the job then ends
  * normally it exits 0, which the driver counts as a failure. */
 #include "bsp_test.h"
+
+#include <orma.h>
 
 #include <fcntl.h>
 #include <unistd.h>
@@ -63,6 +70,16 @@ int main(int argc, char **argv)
     CHECK(argc == 3);
     const char *c = argv[1];
     report_up(argv[2]);
+    if (!strcmp(c, "keep_orma_fewer")) {
+        CHECK(orma_init(&argc, &argv) == ORMA_SUCCESS);
+        bsp_begin(2);
+        bt_pid = bsp_pid();
+        fprintf(stderr, "bsp process %d: case %s: the error was not caught\n", bt_pid, c);
+        bsp_sync();
+        bsp_end();
+        orma_finalize();
+        return 0;
+    }
     bsp_begin(bsp_nprocs());
     bt_pid = bsp_pid();
     int p = bsp_nprocs(), me = bt_pid, last = p - 1;
@@ -165,6 +182,9 @@ int main(int argc, char **argv)
             fprintf(stderr, "bsp process %d: case %s: the error was not caught\n", me, c);
             return 0;
         }
+    } else if (!strcmp(c, "noend")) {
+        if (bad)
+            return 0; /* no bsp_end */
     } else if (!strcmp(c, "abort")) {
         if (bad)
             bsp_abort("custom %d", 42);

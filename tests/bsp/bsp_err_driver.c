@@ -49,6 +49,8 @@ static const struct err_case cases[] = {
     {"too_many_pushes", 2, "bsp_push_reg|bsp_sync", ANY, NULL},
     {"end_vs_sync", 3, "bsp_end|bsp_sync", ANY, NULL},
     {"abort", 3, NULL, NOBODY, "custom 42"},
+    {"noend", 3, "bsp_end", LAST, NULL},
+    {"keep_orma_fewer", 3, "bsp_begin", ANY, NULL},
 };
 
 /* the temporary files, removed however the driver ends */
