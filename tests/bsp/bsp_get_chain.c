@@ -138,11 +138,7 @@ static void run(struct area *x, struct area *y, struct area *z, struct area *w, 
 
 int main(void)
 {
-    bsp_begin(bsp_nprocs());
-    bt_pid = me = bsp_pid();
-    p = bsp_nprocs();
-    right = (me + 1) % p;
-    left = (me + p - 1) % p;
+    bt_begin_ring(&me, &p, &left, &right);
 
     struct area x, y, z, w;
     area_new(&x, "X");

@@ -167,11 +167,7 @@ static void run(int (*owner)(int), const char *owners)
 
 int main(void)
 {
-    bsp_begin(bsp_nprocs());
-    bt_pid = me = bsp_pid();
-    p = bsp_nprocs();
-    right = (me + 1) % p;
-    left = (me + p - 1) % p;
+    bt_begin_ring(&me, &p, &left, &right);
     run(owner_p0, "process 0");
     if (p >= 2)
         run(owner_not_p0, "every process but 0");

@@ -506,11 +506,7 @@ static void part_f(void)
 
 int main(void)
 {
-    bsp_begin(bsp_nprocs());
-    bt_pid = me = bsp_pid();
-    p = bsp_nprocs();
-    right = (me + 1) % p;
-    left = (me + p - 1) % p;
+    bt_begin_ring(&me, &p, &left, &right);
     part_a();
     part_b();
     part_c();

@@ -125,6 +125,16 @@ static inline void bt_expect(const void *buf, size_t n, unsigned seed, size_t fr
 }
 #define CHECK_PATTERN(buf, n, seed, from, what) bt_expect(buf, n, seed, from, what, __FILE__, __LINE__)
 
+/* The SPMD part on every process, and this process's ring neighbours. */
+static inline void bt_begin_ring(int *me_p, int *p_p, int *left_p, int *right_p)
+{
+    bsp_begin(bsp_nprocs());
+    bt_pid = *me_p = bsp_pid();
+    *p_p = bsp_nprocs();
+    *right_p = (*me_p + 1) % *p_p;
+    *left_p = (*me_p + *p_p - 1) % *p_p;
+}
+
 static inline void *bt_alloc(size_t n)
 {
     void *p = malloc(n ? n : 1);
