@@ -2,23 +2,13 @@
 #include <stdio.h>
 
 #include "as_def.h"
-
-/* splitmix64's finalizer: every input bit reaches every output bit. */
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= UINT64_C(0xbf58476d1ce4e5b9);
-    x ^= x >> 27;
-    x *= UINT64_C(0x94d049bb133111eb);
-    x ^= x >> 31;
-    return x;
-}
+#include "mix64.h"
 
 uint32_t as_word(uint64_t seq, int src, int dst, size_t pos)
 {
-    uint64_t x = mix(seq + UINT64_C(0x9e3779b97f4a7c15));
-    x = mix(x ^ ((uint64_t)(uint32_t)src << 32 | (uint32_t)dst));
-    x = mix(x ^ (uint64_t)pos);
+    uint64_t x = bench_mix64(seq + UINT64_C(0x9e3779b97f4a7c15));
+    x = bench_mix64(x ^ ((uint64_t)(uint32_t)src << 32 | (uint32_t)dst));
+    x = bench_mix64(x ^ (uint64_t)pos);
     uint32_t w = (uint32_t)(x >> 32);
     return w != 0 ? w : 1;
 }

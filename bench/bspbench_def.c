@@ -2,6 +2,7 @@
 #include <stdio.h>
 
 #include "bspbench_def.h"
+#include "mix64.h"
 
 void bb_target(int s, int p, size_t i, int *pid, size_t *index)
 {
@@ -26,21 +27,10 @@ size_t bb_dest_words(int p, size_t hmax)
     return last + 1 + BB_GUARD;
 }
 
-/* splitmix64's finalizer: every input bit reaches every output bit. */
-static uint64_t mix(uint64_t x)
-{
-    x ^= x >> 30;
-    x *= UINT64_C(0xbf58476d1ce4e5b9);
-    x ^= x >> 27;
-    x *= UINT64_C(0x94d049bb133111eb);
-    x ^= x >> 31;
-    return x;
-}
-
 uint64_t bb_word(uint64_t seq, int s, size_t i)
 {
-    uint64_t x = mix(seq + UINT64_C(0x9e3779b97f4a7c15));
-    x = mix(x ^ ((uint64_t)(uint32_t)s << 40) ^ (uint64_t)i);
+    uint64_t x = bench_mix64(seq + UINT64_C(0x9e3779b97f4a7c15));
+    x = bench_mix64(x ^ ((uint64_t)(uint32_t)s << 40) ^ (uint64_t)i);
     return x != 0 ? x : 1;
 }
 

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "mix64.h"
 #include "mult_def.h"
 
 int mult_isqrt(int p)
@@ -94,12 +95,7 @@ static double elem(uint64_t i, uint64_t j, uint64_t which)
     uint64_t x = i * UINT64_C(0x9e3779b97f4a7c15) ^
                  (j + which * UINT64_C(0x632be59bd9b4e019)) *
                      UINT64_C(0xc2b2ae3d27d4eb4f);
-    x ^= x >> 30;
-    x *= UINT64_C(0xbf58476d1ce4e5b9);
-    x ^= x >> 27;
-    x *= UINT64_C(0x94d049bb133111eb);
-    x ^= x >> 31;
-    return (double)(int)(x % 9) - 4.0;
+    return (double)(int)(bench_mix64(x) % 9) - 4.0;
 }
 
 double mult_a_elem(size_t i, size_t j)

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "mix64.h"
 #include "rdx_def.h"
 
 const char *const rdx_op_names[] = {"put", "put_opt", "send", NULL};
@@ -37,25 +38,16 @@ void rdx_default_sizes(bench_opts *o, int nprocs)
         o->sizes[i] -= o->sizes[i] % p;
 }
 
-/* splitmix64's finalizer (Steele, Lea and Flood): a bijection of 64-bit
- * words whose output bits each depend on every input bit. */
-static uint64_t mix64(uint64_t z)
-{
-    z = (z ^ (z >> 30)) * UINT64_C(0xbf58476d1ce4e5b9);
-    z = (z ^ (z >> 27)) * UINT64_C(0x94d049bb133111eb);
-    return z ^ (z >> 31);
-}
-
 uint64_t rdx_seed(size_t n, uint64_t s)
 {
-    return mix64(mix64((uint64_t)n) + s);
+    return bench_mix64(bench_mix64((uint64_t)n) + s);
 }
 
 /* splitmix64's i-th output: random access by index, which is what makes
  * the input independent of how it is distributed. */
 uint32_t rdx_key(uint64_t seed, uint64_t i)
 {
-    return (uint32_t)(mix64(seed + (i + 1) * UINT64_C(0x9e3779b97f4a7c15)) >>
+    return (uint32_t)(bench_mix64(seed + (i + 1) * UINT64_C(0x9e3779b97f4a7c15)) >>
                       32);
 }
 
@@ -63,7 +55,7 @@ uint32_t rdx_key(uint64_t seed, uint64_t i)
  * neighbour of the state that made it. */
 static uint64_t key_hash(uint32_t k)
 {
-    return mix64((uint64_t)k ^ UINT64_C(0x5851f42d4c957f2d));
+    return bench_mix64((uint64_t)k ^ UINT64_C(0x5851f42d4c957f2d));
 }
 
 uint64_t rdx_keys_fill(uint32_t *keys, size_t m, uint64_t seed,
