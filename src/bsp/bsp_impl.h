@@ -71,6 +71,11 @@ struct bsp_reg {
     int touched; /* hp operations to flush in this superstep */
 };
 
+struct bsp_push {
+    const void *ident;
+    size_t size;
+};
+
 struct bsp_put_rec {
     size_t slot, off, n, at; /* at: in the staging buffer */
     int pid;
@@ -106,8 +111,7 @@ struct bsp_state {
     /* registrations: every slot ever, in registration order */
     struct bsp_reg *regs;
     size_t nregs, cap_regs;
-    const void **push_ident;
-    size_t *push_size;
+    struct bsp_push *pushes; /* this superstep's */
     size_t npush, cap_push;
     uint64_t *pops; /* slots popped this superstep */
     const void **pop_ident;

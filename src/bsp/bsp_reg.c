@@ -74,14 +74,8 @@ void bsp_push_reg(const void *ident, int size)
         bsp_fail("bsp_push_reg", "size %d of %p is negative", size, ident);
     if (bsp.npush == BSP_REG_MAX)
         bsp_fail("bsp_push_reg", "more than %d registrations pushed in one superstep", BSP_REG_MAX);
-    size_t cap = bsp.cap_push;
-    bsp.push_ident = bsp_grow(bsp.push_ident, &cap, bsp.npush + 1, sizeof *bsp.push_ident, "bsp_push_reg");
-    cap = bsp.cap_push;
-    bsp.push_size = bsp_grow(bsp.push_size, &cap, bsp.npush + 1, sizeof *bsp.push_size, "bsp_push_reg");
-    bsp.cap_push = cap;
-    bsp.push_ident[bsp.npush] = ident;
-    bsp.push_size[bsp.npush] = (size_t)size;
-    bsp.npush++;
+    bsp.pushes = bsp_grow(bsp.pushes, &bsp.cap_push, bsp.npush + 1, sizeof *bsp.pushes, "bsp_push_reg");
+    bsp.pushes[bsp.npush++] = (struct bsp_push){ident, (size_t)size};
 }
 
 static int bsp_reg_popping(size_t slot)
@@ -117,7 +111,7 @@ void bsp_pop_reg(const void *ident)
 static int bsp_reg_pending(const void *ident)
 {
     for (size_t i = 0; i < bsp.npush; i++)
-        if (bsp.push_ident[i] == ident)
+        if (bsp.pushes[i].ident == ident)
             return 1;
     return 0;
 }
@@ -267,8 +261,8 @@ void bsp_reg_apply(void)
     for (size_t i = 0; i < n; i++) {
         struct bsp_reg *r = &bsp.regs[bsp.nregs++];
         memset(r, 0, sizeof *r);
-        r->ident = surplus ? NULL : bsp.push_ident[i];
-        r->size = surplus ? 0 : bsp.push_size[i];
+        r->ident = surplus ? NULL : bsp.pushes[i].ident;
+        r->size = surplus ? 0 : bsp.pushes[i].size;
         r->sizes = calloc((size_t)bsp.p, sizeof *r->sizes);
         r->heads = calloc((size_t)bsp.p, sizeof *r->heads);
         if (!r->sizes || !r->heads)
@@ -291,14 +285,12 @@ void bsp_reg_free_all(void)
         if (bsp.regs[s].live)
             bsp_reg_free(&bsp.regs[s], "bsp_end");
     free(bsp.regs);
-    free(bsp.push_ident);
-    free(bsp.push_size);
+    free(bsp.pushes);
     free(bsp.pops);
     free(bsp.pop_ident);
     free(bsp.touched);
     bsp.regs = NULL;
-    bsp.push_ident = NULL;
-    bsp.push_size = NULL;
+    bsp.pushes = NULL;
     bsp.pops = NULL;
     bsp.pop_ident = NULL;
     bsp.touched = NULL;

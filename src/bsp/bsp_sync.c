@@ -207,7 +207,7 @@ static void bsp_announce(uint32_t flags, int par)
     for (int d = 0; d < bsp.world; d++)
         sends[d] = bsp_bsmp_out_bytes(d);
     for (size_t i = 0; i < bsp.npush; i++) /* the size, and where the first page begins */
-        bsp_ann_pushes(a)[i] = bsp.push_size[i] | (uint64_t)bsp_reg_head(bsp.push_ident[i]) << 32;
+        bsp_ann_pushes(a)[i] = bsp.pushes[i].size | (uint64_t)bsp_reg_head(bsp.pushes[i].ident) << 32;
     if (bsp.npop)
         memcpy(bsp_ann_pops(a), bsp.pops, bsp.npop * 8);
     for (int r = 0; r < bsp.world; r++) {
