@@ -8,6 +8,7 @@
 #include <orma/bsp.h>
 
 #include "li_bsp.h"
+#include "li_orma.h"
 #include "report.h"
 
 #define LI_BSP_ALIGN 64
@@ -118,19 +119,6 @@ static void emit(li_lib *l, const char *op, const char *sync,
                moved_bytes, samples_us, n);
 }
 
-static void note(li_lib *l, const char *msg)
-{
-    (void)l;
-    bench_note("%s", msg);
-}
-
-static void progress(li_lib *l, const char *what, size_t bytes)
-{
-    char line[96];
-    snprintf(line, sizeof line, "%s %s", l->backend, what);
-    bench_progress(line, bytes);
-}
-
 void li_bsp_begin(li_bsp *b, const bench_ctx *ctx, const char *suite)
 {
     memset(b, 0, sizeof *b);
@@ -159,8 +147,8 @@ void li_bsp_begin(li_bsp *b, const bench_ctx *ctx, const char *suite)
     l->bcast = bcast;
     l->all_ok = all_ok;
     l->emit = emit;
-    l->note = note;
-    l->progress = progress;
+    l->note = li_orma_note;
+    l->progress = li_orma_progress;
     li_bsp_select(b, 0);
 }
 

@@ -116,13 +116,13 @@ static void emit(li_lib *l, const char *op, const char *sync,
                samples_us, n);
 }
 
-static void note(li_lib *l, const char *msg)
+void li_orma_note(li_lib *l, const char *msg)
 {
     (void)l;
     bench_note("%s", msg);
 }
 
-static void progress(li_lib *l, const char *what, size_t bytes)
+void li_orma_progress(li_lib *l, const char *what, size_t bytes)
 {
     char line[96];
     snprintf(line, sizeof line, "%s %s", l->backend, what);
@@ -152,6 +152,6 @@ void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite)
     l->bcast = bcast;
     l->all_ok = all_ok;
     l->emit = emit;
-    l->note = note;
-    l->progress = progress;
+    l->note = li_orma_note;
+    l->progress = li_orma_progress;
 }

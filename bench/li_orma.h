@@ -20,4 +20,9 @@ typedef struct li_orma {
 /* Fills o->lib for suite s's rows of ctx's run (backend "orma"). */
 void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite);
 
+/* li_lib's note and progress in orma-bench (report.h), for every backend
+ * that runs in it. */
+void li_orma_note(li_lib *l, const char *msg);
+void li_orma_progress(li_lib *l, const char *what, size_t bytes);
+
 #endif
