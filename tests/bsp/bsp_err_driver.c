@@ -6,8 +6,8 @@
  *
  *   bsp_err_driver <case> <orma-run> <bsp_err> */
 #include "check.h"
+#include "shm_left.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <regex.h>
@@ -144,23 +144,6 @@ static int line_names(const char *text, const char *calls, enum who who, int npr
     }
     regfree(&re);
     return found;
-}
-
-static int shm_objects_of(const char *token)
-{
-    char prefix[96];
-    snprintf(prefix, sizeof prefix, "orma-%u-%s-", (unsigned)getuid(), token);
-    DIR *dir = opendir("/dev/shm");
-    CHECK(dir);
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(dir)))
-        if (!strncmp(e->d_name, prefix, strlen(prefix))) {
-            fprintf(stderr, "left behind: /dev/shm/%s\n", e->d_name);
-            count++;
-        }
-    closedir(dir);
-    return count;
 }
 
 int main(int argc, char **argv)

@@ -8,8 +8,8 @@
  * so the leftover check looks at this job only: other jobs may run at the same
  * time under ctest -j. */
 #include "check.h"
+#include "shm_left.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -103,23 +103,6 @@ static void read_report(const char *path, struct job_report *rep)
         }
     }
     fclose(f);
-}
-
-static int shm_objects_of(const char *token)
-{
-    char prefix[96];
-    snprintf(prefix, sizeof prefix, "orma-%u-%s-", (unsigned)getuid(), token);
-    DIR *dir = opendir("/dev/shm");
-    CHECK(dir);
-    int count = 0;
-    struct dirent *e;
-    while ((e = readdir(dir)))
-        if (!strncmp(e->d_name, prefix, strlen(prefix))) {
-            fprintf(stderr, "left behind: /dev/shm/%s\n", e->d_name);
-            count++;
-        }
-    closedir(dir);
-    return count;
 }
 
 static void check_ranks_gone(const struct job_report *rep)
