@@ -14,6 +14,7 @@
 #ifndef ORMA_ACC_TEST_H
 #define ORMA_ACC_TEST_H
 
+#include "hash32.h"
 #include "sync_test.h"
 
 #include <complex.h>
@@ -256,19 +257,9 @@ static inline void at_pair_store(const struct at_type *t, unsigned char *p, long
 
 /* ---- values ------------------------------------------------------------ */
 
-static inline uint32_t at_hash(uint32_t x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 static inline uint32_t at_mix(uint32_t a, uint32_t b)
 {
-    return at_hash(a * 0x9E3779B1u ^ at_hash(b + 0x632BE5ABu));
+    return test_hash32(a * 0x9E3779B1u ^ test_hash32(b + 0x632BE5ABu));
 }
 
 /* Integers that hit the edges of every width: zero in the low bytes,

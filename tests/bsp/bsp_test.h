@@ -10,6 +10,7 @@
 #ifndef BSP_TEST_H
 #define BSP_TEST_H
 
+#include "hash32.h"
 #include "bsp.h"
 
 #include <stddef.h>
@@ -44,33 +45,23 @@ static int bt_pid = -1;
         }                                                                      \
     } while (0)
 
-static inline unsigned bt_mix(unsigned x)
-{
-    x ^= x >> 16;
-    x *= 0x7feb352du;
-    x ^= x >> 15;
-    x *= 0x846ca68bu;
-    x ^= x >> 16;
-    return x;
-}
-
 /* What a seed is for: kept apart so that, e.g., a put's data never equals
  * the background it lands on. */
 enum { BT_DATA = 1, BT_BG, BT_GUARD, BT_TAG, BT_LATE, BT_JUNK, BT_INIT };
 
 static inline unsigned bt_seed(int what, int step, int src, int dst, int index)
 {
-    unsigned h = bt_mix((unsigned)what * 0x9e3779b9u + 0x632be5abu);
-    h = bt_mix(h ^ ((unsigned)step * 0x85ebca6bu));
-    h = bt_mix(h ^ ((unsigned)(src + 1) * 0xc2b2ae35u));
-    h = bt_mix(h ^ ((unsigned)(dst + 1) * 0x27d4eb2fu));
-    return bt_mix(h ^ ((unsigned)index * 0x165667b1u));
+    unsigned h = test_hash32((unsigned)what * 0x9e3779b9u + 0x632be5abu);
+    h = test_hash32(h ^ ((unsigned)step * 0x85ebca6bu));
+    h = test_hash32(h ^ ((unsigned)(src + 1) * 0xc2b2ae35u));
+    h = test_hash32(h ^ ((unsigned)(dst + 1) * 0x27d4eb2fu));
+    return test_hash32(h ^ ((unsigned)index * 0x165667b1u));
 }
 
 /* Byte i of the pattern of seed. */
 static inline unsigned char bt_byte(unsigned seed, size_t i)
 {
-    return (unsigned char)(bt_mix(seed ^ bt_mix((unsigned)i + 0x3c6ef372u)) >> 11);
+    return (unsigned char)(test_hash32(seed ^ test_hash32((unsigned)i + 0x3c6ef372u)) >> 11);
 }
 
 /* buf[0..n) = bytes from..from+n of the pattern of seed. */
