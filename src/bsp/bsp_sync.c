@@ -31,9 +31,7 @@
  * there is guarded: box regions and notes alternate between two copies by
  * the superstep's parity (a process is at most one sync ahead of another),
  * and a direct operation of superstep s+1 on a process first waits until
- * that process says it has applied its box of s (bsp_sync_guard) -- and
- * its registrations: orma_win_free gives adopted pages back after its
- * barrier.  Any
+ * that process says it has applied its box of s (bsp_sync_guard).  Any
  * other step ends with the barrier after it.  This is [004]'s principle --
  * no barrier the semantics do not need -- with BSPlib's semantics:
  * buffered puts and gets cannot move before every process has ended its
@@ -348,13 +346,8 @@ void bsp_superstep_end(int extra)
     } else if (all & BSP_W_BOX) {
         bsp.unfenced = 1;
     }
-    if (all & BSP_W_REG) {
-        /* a pop gives adopted pages back to private memory after its
-         * barrier, a push may adopt pages: the next direct operation on
-         * this process waits for the end of both */
+    if (all & BSP_W_REG) /* orma_win_create and _free return when every rank has adopted or released */
         bsp_reg_apply();
-        bsp.unfenced = 1;
-    }
     if (bsp.unfenced) { /* what bsp_sync_guard waits for */
         atomic_thread_fence(memory_order_release);
         uint64_t applied = bsp.step + 1;
