@@ -454,6 +454,15 @@ int orma_win_get_info(orma_win win, orma_info *info_p);
 /* Communication                                                             */
 /* ------------------------------------------------------------------------ */
 
+/* No rank: a valid target of every communication call, of orma_win_lock,
+ * orma_win_unlock, orma_win_flush and orma_win_flush_local, as MPI_PROC_NULL
+ * is in MPI.  Such a call does nothing, but the epoch rules still hold: an
+ * operation to ORMA_PROC_NULL needs an access epoch that allows operations
+ * (a request-based one a passive epoch), and it counts as issued in it;
+ * ORMA_PROC_NULL's lock opens a lock epoch and its unlock closes it; its
+ * requests are complete at once. */
+#define ORMA_PROC_NULL (-32765)
+
 /* Write origin_count elements of origin_type from origin into the window of
  * rank target, starting target_disp * disp_unit bytes past its base (dynamic
  * windows: at address target_disp).  The origin buffer must not be modified

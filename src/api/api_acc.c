@@ -20,8 +20,7 @@ static int api_acc_check(const char *call, int passive_only, const void *origin,
         return util_error(ORMA_ERR_OP, "%s to rank %d: %d is not an operation (ORMA_SUM .. ORMA_NO_OP)", call,
                           target, (int)op);
     if (!dtype_op_kernel((int)op, (int)target_type->id))
-        return util_error(ORMA_ERR_OP, "%s to rank %d: %s is not defined for %s", call, target,
-                          dtype_op_name((int)op), target_type->name);
+        return api_rma_op_undefined(call, target, (int)op, (int)target_type->id);
     if (op != ORMA_NO_OP) { /* with NO_OP the origin is ignored */
         if ((status = api_rma_type(call, origin_type, "origin")))
             return status;
@@ -70,7 +69,7 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
                                result_type, target, target_disp, target_count, target_type, op, handle, &win,
                                &len, &offset, &next);
     if (status)
-        return status;
+        return api_rma_done(win, next, status);
     if (!len || (op == ORMA_NO_OP && !fetch))
         return api_rma_commit(win, next, ORMA_SUCCESS);
     struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)target_type->id,
@@ -121,7 +120,7 @@ int orma_compare_and_swap(const void *origin, const void *compare, void *result,
     int next = 0;
     status = api_rma_access(call, win, target, target_disp, type->extent, 0, &offset, &next);
     if (status)
-        return status;
+        return api_rma_done(win, next, status);
     struct rma_op rop = {.kind = RMA_OP_CAS, .typeid_ = (uint16_t)type->id, .target = target,
                          .origin = (void *)origin, .result = result, .compare = compare, .len = type->extent,
                          .offset = offset};

@@ -58,7 +58,7 @@ int api_put(const char *call, int passive_only, const void *origin, size_t origi
     status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
                             target_count, target_type, handle, &win, &len, &offset, &next);
     if (__builtin_expect(status != ORMA_SUCCESS, 0))
-        return status;
+        return api_rma_done(win, next, status);
     return api_rma_commit(win, next, len ? rma_put(win, target, origin, len, offset) : ORMA_SUCCESS);
 }
 
@@ -75,7 +75,7 @@ int api_get(const char *call, int passive_only, void *origin, size_t origin_coun
     status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
                             target_count, target_type, handle, &win, &len, &offset, &next);
     if (__builtin_expect(status != ORMA_SUCCESS, 0))
-        return status;
+        return api_rma_done(win, next, status);
     return api_rma_commit(win, next, len ? rma_get(win, target, origin, len, offset) : ORMA_SUCCESS);
 }
 

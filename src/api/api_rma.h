@@ -8,14 +8,21 @@
 #include "api_check.h"
 #include "api_sig.h"
 #include "dtype_derived.h"
+#include "dtype_op.h"
 #include "rma_comm.h"
+
+/* A check's verdict on an operation that the open epoch allows and that has
+ * nothing to do: one to ORMA_PROC_NULL (api_rma_access_at), or of no data.
+ * A positive value, never an orma status: api_rma_done turns it into
+ * success. */
+#define API_RMA_NOTHING 1
 
 static inline int api_rma_begin(const char *call, orma_win handle, int target, struct rma_win **win_p)
 {
     int status = api_check_win(call, handle, win_p);
     if (status)
         return status;
-    if (__builtin_expect((unsigned)target >= (unsigned)(*win_p)->nranks, 0))
+    if (__builtin_expect((unsigned)target >= (unsigned)(*win_p)->nranks, 0) && target != ORMA_PROC_NULL)
         return util_error(ORMA_ERR_RANK, "%s to rank %d: the window has ranks 0..%d", call, target,
                           (*win_p)->nranks - 1);
     return ORMA_SUCCESS;
@@ -26,7 +33,8 @@ static inline int api_rma_begin(const char *call, orma_win handle, int target, s
  * request-based (lock and lock_all epochs only).  On success *offset_p is
  * the byte offset of target_disp at the target (dynamic windows: the
  * address) and *next_p the epoch state once the operation is issued
- * (api_rma_commit). */
+ * (api_rma_commit).  ORMA_PROC_NULL as the target: API_RMA_NOTHING once the
+ * epoch allows the operation, before anything about a target is checked. */
 static inline int api_rma_access_at(const char *call, struct rma_win *win, int target, orma_aint target_disp,
                                     ptrdiff_t lo, size_t len, int passive_only, size_t *offset_p, int *next_p)
 {
@@ -37,6 +45,11 @@ static inline int api_rma_access_at(const char *call, struct rma_win *win, int t
     if (passive_only && acc != RMA_ACC_LOCK && acc != RMA_ACC_LOCK_ALL)
         return util_error(ORMA_ERR_RMA_SYNC, "%s to rank %d: request-based operations need a lock or lock_all "
                           "epoch", call, target);
+    if (target == ORMA_PROC_NULL) {
+        *next_p = next;
+        *offset_p = 0;
+        return API_RMA_NOTHING;
+    }
     if (acc == RMA_ACC_START || acc == RMA_ACC_LOCK) {
         int status = rma_target_check(win, target, call);
         if (status)
@@ -77,6 +90,13 @@ static inline int api_rma_commit(struct rma_win *win, int next, int status)
     return status;
 }
 
+/* A check that did not say "go on": an error, or API_RMA_NOTHING, which
+ * the epoch records as an operation issued. */
+static inline int api_rma_done(struct rma_win *win, int next, int status)
+{
+    return status == API_RMA_NOTHING ? api_rma_commit(win, next, ORMA_SUCCESS) : status;
+}
+
 /* Communication calls take predefined types; a derived one is named as
  * such (pack it, or send its bytes as ORMA_BYTE). */
 static inline int api_rma_type(const char *call, orma_type t, const char *which)
@@ -87,6 +107,16 @@ static inline int api_rma_type(const char *call, orma_type t, const char *which)
         return util_error(ORMA_ERR_TYPE, "%s: the %s datatype is derived; this call takes predefined types only "
                           "(orma_pack can flatten it)", call, which);
     return util_error(ORMA_ERR_TYPE, "%s: %s datatype is not valid", call, which);
+}
+
+/* An accumulate's op that its element type lacks, the rule quoted. */
+static inline int api_rma_op_undefined(const char *call, int target, int op, int typeid_)
+{
+    return util_error(ORMA_ERR_OP, "%s to rank %d: %s is not defined for %s%s", call, target, dtype_op_name(op),
+                      orma_predefined_types.types[typeid_].name,
+                      typeid_ == ORMA_TYPEID_CHAR ? " (MPI-4.1 6.9.2 gives characters REPLACE and NO_OP only; "
+                                                    "ORMA_CHECK=1 holds to that)"
+                                                  : "");
 }
 
 /* count elements of type span *len_p bytes; ORMA_ERR_COUNT on overflow. */

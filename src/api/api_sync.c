@@ -16,6 +16,29 @@ static int api_sync_begin(const char *call, orma_win handle, int assert, int all
     return ORMA_SUCCESS;
 }
 
+/* ORMA_PROC_NULL is a rank of lock, unlock and flush as of every operation
+ * (MPI_PROC_NULL): only the epoch is real.  Its "lock" opens a lock epoch
+ * (win->null_locked), in which operations to ORMA_PROC_NULL are legal. */
+static int api_null_lock(struct rma_win *win)
+{
+    if (RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && win->null_locked)
+        return util_error(ORMA_ERR_RMA_SYNC, "orma_win_lock: ORMA_PROC_NULL is already locked by this rank");
+    int status = rma_epoch_apply(&win->epoch_state, RMA_EV_LOCK);
+    if (!status)
+        win->null_locked = 1;
+    return status;
+}
+
+static int api_null_unlock(struct rma_win *win)
+{
+    if (RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && !win->null_locked)
+        return util_error(ORMA_ERR_RMA_SYNC, "orma_win_unlock: ORMA_PROC_NULL is not locked");
+    int status = rma_epoch_apply(&win->epoch_state, rma_unlock_event(win));
+    if (!status)
+        win->null_locked = 0;
+    return status;
+}
+
 static int api_check_rank(const char *call, struct rma_win *win, int rank)
 {
     if ((unsigned)rank >= (unsigned)win->nranks)
@@ -119,7 +142,7 @@ int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
 {
     struct rma_win *win = NULL;
     int status = api_sync_begin("orma_win_lock", handle, assert, ORMA_MODE_NOCHECK, &win);
-    if (!status)
+    if (!status && rank != ORMA_PROC_NULL)
         status = api_check_rank("orma_win_lock", win, rank);
     if (status)
         return status;
@@ -128,6 +151,8 @@ int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
     if (lock_type != ORMA_LOCK_EXCLUSIVE && lock_type != ORMA_LOCK_SHARED)
         return util_error(ORMA_ERR_ARG, "orma_win_lock: lock type %d is neither ORMA_LOCK_EXCLUSIVE nor "
                           "ORMA_LOCK_SHARED", lock_type);
+    if (rank == ORMA_PROC_NULL)
+        return api_null_lock(win);
     if (RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && win->targets[rank].lock_type)
         return util_error(ORMA_ERR_RMA_SYNC, "orma_win_lock: rank %d is already locked by this rank", rank);
     status = rma_epoch_apply(&win->epoch_state, RMA_EV_LOCK);
@@ -140,14 +165,16 @@ int orma_win_unlock(int rank, orma_win handle)
 {
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_unlock", handle, &win);
-    if (!status)
+    if (!status && rank != ORMA_PROC_NULL)
         status = api_check_rank("orma_win_unlock", win, rank);
     if (status)
         return status;
+    if (rank == ORMA_PROC_NULL)
+        return api_null_unlock(win);
     int locked = RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK;
     if (locked && !win->targets[rank].lock_type)
         return util_error(ORMA_ERR_RMA_SYNC, "orma_win_unlock: rank %d is not locked", rank);
-    status = rma_epoch_apply(&win->epoch_state, locked && win->nlocked == 1 ? RMA_EV_UNLOCK_LAST : RMA_EV_UNLOCK);
+    status = rma_epoch_apply(&win->epoch_state, locked ? rma_unlock_event(win) : RMA_EV_UNLOCK);
     if (status)
         return status;
     return rma_unlock(win, rank);
@@ -185,11 +212,11 @@ static int api_flush(const char *call, int rank, int all, int local, orma_win ha
         return ORMA_SUCCESS;
     win = NULL;
     int status = api_check_win(call, handle, &win);
-    if (!status && !all)
+    if (!status && !all && rank != ORMA_PROC_NULL)
         status = api_check_rank(call, win, rank);
     if (!status)
         status = rma_epoch_apply(&win->epoch_state, RMA_EV_FLUSH);
-    if (status)
+    if (status || (!all && rank == ORMA_PROC_NULL)) /* nothing was issued to no rank */
         return status;
     if (!all && RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && !win->targets[rank].lock_type)
         return util_error(ORMA_ERR_RMA_SYNC, "%s: rank %d is not locked", call, rank);

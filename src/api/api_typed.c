@@ -79,7 +79,7 @@ int api_typed_copy(const char *call, int put, int passive_only, void *origin, si
     status = api_typed_reach(call, passive_only, win, target, target_disp, tcount, ttype, tbytes, &lo, &hi,
                              &offset, &next);
     if (status || !tbytes)
-        return status ? status : api_rma_commit(win, next, ORMA_SUCCESS);
+        return api_rma_done(win, next, status ? status : API_RMA_NOTHING);
     if (otype->contiguous && ttype->contiguous) /* both dense: bytes, through the fast path */
         return api_rma_commit(win, next, put ? rma_put(win, target, origin, tbytes, offset)
                                              : rma_get(win, target, origin, tbytes, offset));
@@ -89,9 +89,12 @@ int api_typed_copy(const char *call, int put, int passive_only, void *origin, si
     return api_rma_commit(win, next, rma_comm_slow(win, &op));
 }
 
-/* The checks of a typed accumulate that are about its types and op. */
-static int api_typed_acc_types(const char *call, int target, orma_type otype, orma_type rtype, orma_type ttype,
-                               orma_op op, int *basic_p)
+/* The checks of a typed accumulate that are about its types and op.  A
+ * target of no data (count 0, or a type of size 0) has no element type:
+ * then neither have the other sides, which must hold no data either
+ * (api_typed_data), and any layout of them is as good as another. */
+static int api_typed_acc_types(const char *call, int target, orma_type otype, orma_type rtype, size_t tcount,
+                               orma_type ttype, orma_op op, int *basic_p)
 {
     int status = api_typed_check_type(call, ttype, "target");
     if (!status && otype)
@@ -103,12 +106,15 @@ static int api_typed_acc_types(const char *call, int target, orma_type otype, or
     int basic = dtype_basic(ttype);
     if ((unsigned)op >= ORMA_OP_COUNT)
         return util_error(ORMA_ERR_OP, "%s to rank %d: %d is not an operation", call, target, (int)op);
+    if (!tcount || !ttype->size) {
+        *basic_p = 0;
+        return ORMA_SUCCESS;
+    }
     if (basic == DTYPE_MIXED || (otype && dtype_basic(otype) != basic) || (rtype && dtype_basic(rtype) != basic))
         return util_error(ORMA_ERR_TYPE, "%s to rank %d: every layout must be made of one and the same predefined "
                           "type", call, target);
     if (!dtype_op_kernel((int)op, basic))
-        return util_error(ORMA_ERR_OP, "%s to rank %d: %s is not defined for %s", call, target, dtype_op_name((int)op),
-                          orma_predefined_types.types[basic].name);
+        return api_rma_op_undefined(call, target, (int)op, basic);
     *basic_p = basic;
     return ORMA_SUCCESS;
 }
@@ -127,7 +133,7 @@ int api_typed_acc(const char *call, int passive_only, int fetch, const void *ori
         rtype = NULL;
     int basic = 0;
     size_t tbytes = 0;
-    if ((status = api_typed_acc_types(call, target, otype, rtype, ttype, op, &basic)) ||
+    if ((status = api_typed_acc_types(call, target, otype, rtype, tcount, ttype, op, &basic)) ||
         (otype && (status = api_typed_data(call, target, "origin", origin, ocount, otype, tcount, ttype, &tbytes))) ||
         (rtype && (status = api_typed_data(call, target, "result", result, rcount, rtype, tcount, ttype, &tbytes))))
         return status;
@@ -139,7 +145,7 @@ int api_typed_acc(const char *call, int passive_only, int fetch, const void *ori
     status = api_typed_reach(call, passive_only, win, target, target_disp, tcount, ttype, tbytes, &lo, &hi, &offset,
                              &next);
     if (status || !tbytes || (!otype && !rtype))
-        return status ? status : api_rma_commit(win, next, ORMA_SUCCESS);
+        return api_rma_done(win, next, status ? status : API_RMA_NOTHING);
     struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)basic, .target = target,
                          .origin = otype ? (void *)origin : NULL, .result = rtype ? result : NULL, .len = tbytes,
                          .offset = offset};

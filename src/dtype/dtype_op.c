@@ -2,6 +2,7 @@
  * class, and the table of the instruction set chosen once per process
  * (dtype_op_kernels.h). */
 #include "dtype_op.h"
+#include "util_config.h"
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -33,6 +34,17 @@ static const unsigned char dtype_class_of[ORMA_TYPEID_COUNT] = {
     [ORMA_TYPEID_FLOAT_INT] = DC_FI, [ORMA_TYPEID_DOUBLE_INT] = DC_DI, [ORMA_TYPEID_LONG_INT] = DC_LI,
     [ORMA_TYPEID_2INT] = DC_II, [ORMA_TYPEID_SHORT_INT] = DC_SI, [ORMA_TYPEID_LONG_DOUBLE_INT] = DC_LDI,
 };
+
+/* The class whose kernels serve type id.  MPI defines only REPLACE and
+ * NO_OP on ORMA_CHAR (text, not numbers), but both host MPIs take the
+ * arithmetic, logical and bitwise ops on it too, as on the C integer type
+ * char, and programs use them: so does orma, unless ORMA_CHECK asks for
+ * the standard's letter. */
+static int dtype_class(int typeid_)
+{
+    int c = dtype_class_of[typeid_];
+    return c == DC_CHAR && !util_config.check ? INT_CLASS(char) : c;
+}
 
 /* Chosen at the first lookup; a race chooses the same table twice. */
 static _Atomic int dtype_isa_chosen = -1;
@@ -67,7 +79,7 @@ dtype_op_fn dtype_op_kernel_isa(int isa, int op, int typeid_)
 {
     if (op < 0 || op >= ORMA_OP_COUNT || typeid_ < 0 || typeid_ >= ORMA_TYPEID_COUNT)
         return NULL;
-    int c = dtype_class_of[typeid_];
+    int c = dtype_class(typeid_);
     /* Complex types keep the baseline's kernels: a wider table's product
      * gave (-inf, inf) where the baseline's gives (-inf, nan), Annex G's
      * infinities taken another way (unit_op_isa). */
@@ -87,7 +99,7 @@ int dtype_is_integer(int typeid_)
 {
     if (typeid_ < 0 || typeid_ >= ORMA_TYPEID_COUNT)
         return 0;
-    int c = dtype_class_of[typeid_];
+    int c = dtype_class(typeid_);
     return c >= DC_I8 && c <= DC_U64;
 }
 

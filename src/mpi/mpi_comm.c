@@ -34,6 +34,7 @@ static int mpi_side(struct mpi_win *w, const char *call, MPI_Count count, MPI_Da
 static int mpi_put_get(const char *call, int put, int passive, void *origin, MPI_Count ocount, MPI_Datatype otype,
                        int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, struct mpi_win *w)
 {
+    target = mpi_rank(target);
     orma_type ot = NULL, tt = NULL, bottom = NULL;
     size_t oc = 0, tc = 0;
     int rc = mpi_side(w, call, ocount, otype, &oc, &ot);
@@ -112,6 +113,7 @@ static int mpi_acc(const char *call, int passive, const void *origin, MPI_Count 
                    void *result, MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp, MPI_Count tcount,
                    MPI_Datatype ttype, MPI_Op op, struct mpi_win *w)
 {
+    target = mpi_rank(target);
     int oop = mpi_op(op);
     if (oop < 0)
         return mpi_win_error(w, call, MPI_ERR_OP);
@@ -219,7 +221,8 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     if (oop < 0)
         return mpi_win_error(w, "MPI_Fetch_and_op", MPI_ERR_OP);
     return mpi_win_status(w, "MPI_Fetch_and_op",
-                          orma_fetch_and_op(origin_addr, result_addr, t, target_rank, target_disp, (orma_op)oop, w->win));
+                          orma_fetch_and_op(origin_addr, result_addr, t, mpi_rank(target_rank), target_disp,
+                                            (orma_op)oop, w->win));
 }
 
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype,
@@ -230,7 +233,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     if (!t)
         return mpi_win_error(w, "MPI_Compare_and_swap", MPI_ERR_TYPE);
     return mpi_win_status(w, "MPI_Compare_and_swap", orma_compare_and_swap(origin_addr, compare_addr, result_addr,
-                                                                          t, target_rank, target_disp, w->win));
+                                                                          t, mpi_rank(target_rank), target_disp,
+                                                                          w->win));
 }
 
 /* Generalized requests, complete from the start. */

@@ -206,8 +206,9 @@ int MPI_Type_free(MPI_Datatype *datatype)
 int mpi_type_bottom(void **buf_p, size_t *count_p, orma_type *type_p, orma_type *tmp_p)
 {
     *tmp_p = NULL;
-    if (*buf_p != MPI_BOTTOM || *count_p == 0 || (*type_p)->predefined)
-        return ORMA_SUCCESS; /* a predefined type at MPI_BOTTOM is orma's NULL buffer error */
+    if (*buf_p != MPI_BOTTOM || *count_p == 0 || (*type_p)->predefined || !(*type_p)->size)
+        return ORMA_SUCCESS; /* a predefined type at MPI_BOTTOM is orma's NULL buffer error; no data
+                                needs no buffer */
     orma_aint lb, extent, tlb, textent, span, base;
     int status = orma_type_get_extent(*type_p, &lb, &extent);
     if (!status)

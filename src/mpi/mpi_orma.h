@@ -76,6 +76,13 @@ static inline struct mpi_win *mpi_win_lookup(MPI_Win handle)
     return h >= 0 && h < MPI_WIN_MAX ? mpi_wins[h] : NULL;
 }
 
+/* An MPI rank as orma's: MPI_PROC_NULL (-1 in MPICH, -2 in Open MPI) is
+ * ORMA_PROC_NULL, the target of a call with no effect. */
+static inline int mpi_rank(int rank)
+{
+    return rank == MPI_PROC_NULL ? ORMA_PROC_NULL : rank;
+}
+
 /* Take (delta 1) or drop (-1) a reference to an error handler (no-op for
  * the predefined ones). */
 void mpi_errh_ref(MPI_Errhandler errh, int delta);

@@ -180,7 +180,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
     MPI_WIN_OR_ERR(w, win, "MPI_Win_lock");
     if (type < 0)
         return mpi_win_error(w, "MPI_Win_lock", MPI_ERR_LOCKTYPE);
-    return mpi_win_status(w, "MPI_Win_lock", orma_win_lock(type, rank, mpi_assert(assert), w->win));
+    return mpi_win_status(w, "MPI_Win_lock", orma_win_lock(type, mpi_rank(rank), mpi_assert(assert), w->win));
 }
 
 int PMPI_Win_unlock(int rank, MPI_Win win)
@@ -190,7 +190,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
     if (rw && rma_unlock_try(rw, rank))
         return MPI_SUCCESS;
     MPI_WIN_OR_ERR(w, win, "MPI_Win_unlock");
-    return mpi_win_status(w, "MPI_Win_unlock", orma_win_unlock(rank, w->win));
+    return mpi_win_status(w, "MPI_Win_unlock", orma_win_unlock(mpi_rank(rank), w->win));
 }
 
 int PMPI_Win_lock_all(int assert, MPI_Win win)
@@ -205,35 +205,28 @@ int PMPI_Win_unlock_all(MPI_Win win)
     return mpi_win_status(w, "MPI_Win_unlock_all", orma_win_unlock_all(w->win));
 }
 
-/* flush, flush_local (rank >= 0) and their _all forms (rank < 0). */
-static int mpi_flush(const char *call, int rank, MPI_Win win, int local)
+/* flush and flush_local of rank (all: their _all forms). */
+static int mpi_flush(const char *call, int all, int rank, MPI_Win win, int local)
 {
     /* the common case whole (rma_flush_try), as mpi_copy_try */
     struct mpi_win *fw;
     struct rma_win *rw = mpi_try_win(win, &fw);
-    if (rw && rma_flush_try(rw, rank))
+    if (rw && (all || rank >= 0) && rma_flush_try(rw, all ? -1 : rank))
         return MPI_SUCCESS;
     MPI_WIN_OR_ERR(w, win, call);
-    int status = rank >= 0 ? (local ? orma_win_flush_local(rank, w->win) : orma_win_flush(rank, w->win))
-                           : (local ? orma_win_flush_local_all(w->win) : orma_win_flush_all(w->win));
+    rank = mpi_rank(rank);
+    int status = !all ? (local ? orma_win_flush_local(rank, w->win) : orma_win_flush(rank, w->win))
+                      : (local ? orma_win_flush_local_all(w->win) : orma_win_flush_all(w->win));
     return mpi_win_status(w, call, status);
 }
 
-int PMPI_Win_flush(int rank, MPI_Win win)
-{
-    return rank < 0 ? mpi_win_error(mpi_win_lookup(win), "MPI_Win_flush", MPI_ERR_RANK)
-                    : mpi_flush("MPI_Win_flush", rank, win, 0);
-}
+int PMPI_Win_flush(int rank, MPI_Win win) { return mpi_flush("MPI_Win_flush", 0, rank, win, 0); }
 
-int PMPI_Win_flush_local(int rank, MPI_Win win)
-{
-    return rank < 0 ? mpi_win_error(mpi_win_lookup(win), "MPI_Win_flush_local", MPI_ERR_RANK)
-                    : mpi_flush("MPI_Win_flush_local", rank, win, 1);
-}
+int PMPI_Win_flush_local(int rank, MPI_Win win) { return mpi_flush("MPI_Win_flush_local", 0, rank, win, 1); }
 
-int PMPI_Win_flush_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_all", -1, win, 0); }
+int PMPI_Win_flush_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_all", 1, 0, win, 0); }
 
-int PMPI_Win_flush_local_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_local_all", -1, win, 1); }
+int PMPI_Win_flush_local_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_local_all", 1, 0, win, 1); }
 
 int PMPI_Win_sync(MPI_Win win)
 {

@@ -231,6 +231,13 @@ static inline int rma_flush_try(struct rma_win *win, int target)
     return 1;
 }
 
+/* The epoch event of an unlock in a lock epoch: the last lock held (counting
+ * one of ORMA_PROC_NULL) ends the epoch. */
+static inline int rma_unlock_event(const struct rma_win *win)
+{
+    return win->nlocked + win->null_locked == 1 ? RMA_EV_UNLOCK_LAST : RMA_EV_UNLOCK;
+}
+
 /* Whether an operation to target is allowed in the open access epoch (the
  * epoch kind is checked by the table; this checks the target). */
 int rma_target_check(struct rma_win *win, int target, const char *call);

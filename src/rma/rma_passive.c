@@ -101,7 +101,7 @@ int rma_unlock_try(struct rma_win *win, int target)
     if ((unsigned)target >= (unsigned)win->nranks || RMA_EPOCH_ACCESS(state) != RMA_ACC_LOCK ||
         !win->targets[target].lock_type || win->targets[target].path == RMA_PATH_NET)
         return 0; /* the net transport's unlock may fail: the checked path reports it */
-    int next = rma_epoch_peek(state, win->nlocked == 1 ? RMA_EV_UNLOCK_LAST : RMA_EV_UNLOCK);
+    int next = rma_epoch_peek(state, rma_unlock_event(win));
     if (next < 0)
         return 0;
     win->epoch_state = next;

@@ -116,6 +116,8 @@ struct rma_win {
     uint32_t fence_epoch;     /* the last fence epoch this rank opened */
     int nocheck;              /* MODE_NOCHECK of the open start or lock_all */
     uint32_t nlocked;         /* targets locked with orma_win_lock */
+    uint8_t null_locked;      /* ORMA_PROC_NULL "locked" in the open lock epoch
+                                 (api_sync.c): an epoch with nothing behind it */
     uint32_t barrier_episode;
     struct shm_seg ctl_seg;
     struct rma_ctl_header *ctl;

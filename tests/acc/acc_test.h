@@ -26,7 +26,7 @@
 enum at_class {
     AT_INT,  /* every integer type, AINT included */
     AT_BYTE, /* bitwise ops only */
-    AT_CHAR, /* REPLACE and NO_OP only */
+    AT_CHAR, /* MPI: REPLACE and NO_OP only (ORMA_CHECK=1); else the C integer type char */
     AT_BOOL, /* logical ops only */
     AT_FLT,
     AT_CPX,
@@ -91,8 +91,16 @@ static inline int at_is_signed(int id)
     case ORMA_TYPEID_INT32:
     case ORMA_TYPEID_INT64:
     case ORMA_TYPEID_AINT: return 1;
+    case ORMA_TYPEID_CHAR: return (char)-1 < 0;
     default: return 0;
     }
+}
+
+/* ORMA_CHECK=1 in the environment: ORMA_CHAR takes only what MPI defines. */
+static inline int at_check_mode(void)
+{
+    const char *v = getenv("ORMA_CHECK");
+    return v && strcmp(v, "0") != 0;
 }
 
 static inline void at_type_set(int id, orma_type type, const char *name, size_t size,
@@ -133,7 +141,8 @@ static inline void at_types_init(void)
 #undef AT_PAIR_TYPE
 }
 
-/* Is op defined for t (MPI's table, as orma.h states it)? */
+/* Is op defined for t (MPI's table, as orma.h states it, and ORMA_CHAR as
+ * the host MPIs take it outside check mode)? */
 static inline int at_op_defined(int op, const struct at_type *t)
 {
     if (op < 0 || op >= ORMA_OP_COUNT)
@@ -142,12 +151,13 @@ static inline int at_op_defined(int op, const struct at_type *t)
         return 1;
     switch (t->cls) {
     case AT_INT: return op != ORMA_MINLOC && op != ORMA_MAXLOC;
+    case AT_CHAR: return !at_check_mode() && op != ORMA_MINLOC && op != ORMA_MAXLOC;
     case AT_FLT: return op == ORMA_SUM || op == ORMA_PROD || op == ORMA_MIN || op == ORMA_MAX;
     case AT_CPX: return op == ORMA_SUM || op == ORMA_PROD;
     case AT_BOOL: return op == ORMA_LAND || op == ORMA_LOR || op == ORMA_LXOR;
     case AT_BYTE: return op == ORMA_BAND || op == ORMA_BOR || op == ORMA_BXOR;
     case AT_PAIR: return op == ORMA_MINLOC || op == ORMA_MAXLOC;
-    default: return 0; /* CHAR */
+    default: return 0;
     }
 }
 
