@@ -27,78 +27,41 @@
  * Where one host departs, the case is checked in the other host's runs and
  * in liborma-mpi's (which must follow the standard), and skipped in the
  * departing host's: each case below names the host it skips. */
-#include "mpi_test.h"
+#include "conf/conf.h"
 
 #define N 64
-
-enum host { ANY, NOT_OPEN_MPI, NOT_MPICH };
-
-static int checked_here(enum host skip)
-{
-    if (mt_orma || skip == ANY)
-        return 1;
-    return skip == NOT_OPEN_MPI ? !mt_host_is_open_mpi() : mt_host_is_open_mpi();
-}
-
-static const char *class_name(int cls)
-{
-    static char s[MPI_MAX_ERROR_STRING];
-    int len = 0;
-    if (MPI_Error_string(cls, s, &len) != MPI_SUCCESS)
-        snprintf(s, sizeof s, "class %d", cls);
-    return s;
-}
-
-static void want_class(const char *what, int rc, int cls)
-{
-    if (rc == MPI_SUCCESS)
-        fail("%s succeeded; expected an error of class %s", what, class_name(cls));
-    int got = -1;
-    MPI_Error_class(rc, &got);
-    if (got != cls) {
-        char g[MPI_MAX_ERROR_STRING];
-        snprintf(g, sizeof g, "%s", class_name(got));
-        fail("%s: error class %d (%s), expected %d (%s)", what, got, g, cls, class_name(cls));
-    }
-}
-
-#define CASE(skip, cls, call)                \
-    do {                                     \
-        if (checked_here(skip))              \
-            want_class(#call, (call), cls);  \
-    } while (0)
 
 static void classes(MPI_Win win)
 {
     int v = 1, right = (rank + 1) % size;
     MPI_Win_set_errhandler(win, MPI_ERRORS_RETURN);
     /* Synchronization errors, no epoch open. */
-    CASE(ANY, MPI_ERR_RMA_SYNC, MPI_Win_unlock(right, win));
-    CASE(ANY, MPI_ERR_RMA_SYNC, MPI_Win_unlock_all(win));
-    CASE(ANY, MPI_ERR_RMA_SYNC, MPI_Win_flush(right, win));
-    CASE(ANY, MPI_ERR_RMA_SYNC, MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
-    CASE(ANY, MPI_ERR_RMA_SYNC, MPI_Win_wait(win));
-    CASE(NOT_OPEN_MPI, MPI_ERR_RMA_SYNC, MPI_Win_complete(win));
+    ERR(MPI_ERR_RMA_SYNC, MPI_Win_unlock(right, win));
+    ERR(MPI_ERR_RMA_SYNC, MPI_Win_unlock_all(win));
+    ERR(MPI_ERR_RMA_SYNC, MPI_Win_flush(right, win));
+    ERR(MPI_ERR_RMA_SYNC, MPI_Put(&v, 1, MPI_INT, right, 0, 1, MPI_INT, win));
+    ERR(MPI_ERR_RMA_SYNC, MPI_Win_wait(win));
+    ERR_BUT(CONF_NOT_OPEN_MPI, MPI_ERR_RMA_SYNC, MPI_Win_complete(win));
     /* Bad arguments to synchronization calls. */
-    CASE(NOT_MPICH, MPI_ERR_ASSERT, MPI_Win_fence(0x7654321, win));
-    CASE(NOT_MPICH, MPI_ERR_ASSERT, MPI_Win_lock(MPI_LOCK_SHARED, right, 0x7654321, win));
-    CASE(NOT_MPICH, MPI_ERR_ASSERT, MPI_Win_lock_all(0x7654321, win));
-    CASE(NOT_MPICH, MPI_ERR_LOCKTYPE, MPI_Win_lock(12345, right, 0, win));
+    ERR_BUT(CONF_NOT_MPICH, MPI_ERR_ASSERT, MPI_Win_fence(0x7654321, win));
+    ERR_BUT(CONF_NOT_MPICH, MPI_ERR_ASSERT, MPI_Win_lock(MPI_LOCK_SHARED, right, 0x7654321, win));
+    ERR_BUT(CONF_NOT_MPICH, MPI_ERR_ASSERT, MPI_Win_lock_all(0x7654321, win));
+    ERR_BUT(CONF_NOT_MPICH, MPI_ERR_LOCKTYPE, MPI_Win_lock(12345, right, 0, win));
 
     /* Communication errors inside a valid epoch. */
     MPI_Win_lock_all(0, win);
-    CASE(ANY, MPI_ERR_RANK, MPI_Put(&v, 1, MPI_INT, size, 0, 1, MPI_INT, win));
-    CASE(ANY, MPI_ERR_RANK, MPI_Put(&v, 1, MPI_INT, -5, 0, 1, MPI_INT, win));
-    CASE(ANY, MPI_ERR_DISP, MPI_Put(&v, 1, MPI_INT, right, -1, 1, MPI_INT, win));
-    CASE(ANY, MPI_ERR_COUNT, MPI_Put(&v, -1, MPI_INT, right, 0, -1, MPI_INT, win));
-    CASE(ANY, MPI_ERR_TYPE, MPI_Put(&v, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_DATATYPE_NULL, win));
-    CASE(ANY, MPI_ERR_OP, MPI_Accumulate(&v, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_OP_NULL, win));
+    ERR(MPI_ERR_RANK, MPI_Put(&v, 1, MPI_INT, size, 0, 1, MPI_INT, win));
+    ERR(MPI_ERR_RANK, MPI_Put(&v, 1, MPI_INT, -5, 0, 1, MPI_INT, win));
+    ERR(MPI_ERR_DISP, MPI_Put(&v, 1, MPI_INT, right, -1, 1, MPI_INT, win));
+    ERR(MPI_ERR_COUNT, MPI_Put(&v, -1, MPI_INT, right, 0, -1, MPI_INT, win));
+    ERR(MPI_ERR_TYPE, MPI_Put(&v, 1, MPI_DATATYPE_NULL, right, 0, 1, MPI_DATATYPE_NULL, win));
+    ERR(MPI_ERR_OP, MPI_Accumulate(&v, 1, MPI_INT, right, 0, 1, MPI_INT, MPI_OP_NULL, win));
     /* Undetected by MPICH, these land in the padding past the window. */
-    CASE(NOT_MPICH, MPI_ERR_RMA_RANGE, MPI_Put(&v, 1, MPI_INT, right, N, 1, MPI_INT, win));
-    CASE(NOT_MPICH, MPI_ERR_RMA_RANGE, MPI_Put(&v, 2, MPI_INT, right, N - 1, 2, MPI_INT, win));
-    CASE(NOT_MPICH, MPI_ERR_RMA_RANGE, MPI_Get(&v, 1, MPI_INT, right, N, 1, MPI_INT, win));
-    CASE(ANY, MPI_ERR_RMA_SYNC, MPI_Win_fence(0, win));
-    CASE(NOT_OPEN_MPI, MPI_ERR_RMA_SYNC, MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
+    ERR_BUT(CONF_NOT_MPICH, MPI_ERR_RMA_RANGE, MPI_Put(&v, 1, MPI_INT, right, N, 1, MPI_INT, win));
+    ERR_BUT(CONF_NOT_MPICH, MPI_ERR_RMA_RANGE, MPI_Put(&v, 2, MPI_INT, right, N - 1, 2, MPI_INT, win));
+    ERR_BUT(CONF_NOT_MPICH, MPI_ERR_RMA_RANGE, MPI_Get(&v, 1, MPI_INT, right, N, 1, MPI_INT, win));
+    ERR(MPI_ERR_RMA_SYNC, MPI_Win_fence(0, win));
+    ERR_BUT(CONF_NOT_OPEN_MPI, MPI_ERR_RMA_SYNC, MPI_Win_lock(MPI_LOCK_SHARED, right, 0, win));
     MPI_Win_unlock_all(win);
     MPI_Barrier(MPI_COMM_WORLD);
 }
@@ -130,8 +93,8 @@ static void user_handler(MPI_Win win)
     expect("handler calls after a failing call", 0, handler_calls, 1);
     if (handler_win != win)
         fail("the error handler was given another window");
-    want_class("MPI_Win_unlock without a lock, the handler's code", handler_code, MPI_ERR_RMA_SYNC);
-    want_class("MPI_Win_unlock without a lock under a user handler", rc, MPI_ERR_RMA_SYNC);
+    conf_err("MPI_Win_unlock without a lock, the handler's code", handler_code, MPI_ERR_RMA_SYNC);
+    conf_err("MPI_Win_unlock without a lock under a user handler", rc, MPI_ERR_RMA_SYNC);
 
     /* MPI_Win_call_errhandler calls it with the code given. */
     rc = MPI_Win_call_errhandler(win, MPI_ERR_OTHER);
@@ -159,7 +122,7 @@ static void user_handler(MPI_Win win)
     /* Freed handle, handler still in use by nobody: the window has
      * MPI_ERRORS_RETURN, and the handler is no longer called. */
     rc = MPI_Win_unlock((rank + 1) % size, win);
-    want_class("MPI_Win_unlock without a lock after the handler was replaced", rc, MPI_ERR_RMA_SYNC);
+    conf_err("MPI_Win_unlock without a lock after the handler was replaced", rc, MPI_ERR_RMA_SYNC);
     expect("handler calls after it was replaced", 0, handler_calls, 3);
 }
 
