@@ -392,12 +392,16 @@ int orma_win_create(void *base, size_t size, int disp_unit, orma_info info,
 
 /* A window without memory; regions are attached later.  Target
  * displacements are addresses at the target (cast with (orma_aint)ptr), and
- * the displacement unit is 1. */
+ * the displacement unit is 1.  An access may span adjacent regions.  One
+ * that reaches memory the target never attached is erroneous; orma carries
+ * it out all the same where the target has such memory (as MPICH does, and
+ * programs rely on), and refuses it (ORMA_ERR_RANGE) with ORMA_CHECK=1 and
+ * over the net transport. */
 int orma_win_create_dynamic(orma_info info, orma_win *win_p);
 
 /* Expose [base, base+size) of this rank in a dynamic window (local call).
- * Errors: ORMA_ERR_FLAVOR, ORMA_ERR_BASE (NULL, overlaps an attached
- * region), ORMA_ERR_NOMEM (more regions than ORMA_MAX_ATTACH). */
+ * There is no limit on the number of regions.  Errors: ORMA_ERR_FLAVOR,
+ * ORMA_ERR_BASE (NULL, overlaps an attached region), ORMA_ERR_NOMEM. */
 int orma_win_attach(orma_win win, void *base, size_t size);
 
 /* Remove the region attached at base (local call).  ORMA_ERR_BASE when no

@@ -23,6 +23,7 @@ void rma_copy_chunked(void *dst, const void *src, size_t len)
 int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w)
 {
     struct rma_target *t = &win->targets[target];
+    w->outside = 0;
     switch (t->path) {
     case RMA_PATH_DIRECT:
         w->path = RMA_PATH_DIRECT;

@@ -24,6 +24,9 @@ struct rma_where {
                         may use hardware atomics */
     int hw;          /* other accesses to this memory may use hardware
                         atomics: a plain update must drain them (rma_acc.c) */
+    int outside;     /* dynamic windows: the bytes lie in no attached
+                        region (erroneous: carried out by system calls,
+                        rma_dynamic.c) */
     char *ptr;       /* DIRECT */
     uintptr_t raddr; /* CMA */
 };

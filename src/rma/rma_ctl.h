@@ -6,7 +6,7 @@
  *
  *   header | rank block 0 | ... | rank block n-1 | barrier flags
  *
- * A rank block is rma_ctl_block_size(nranks, max_attach) bytes. */
+ * A rank block is rma_ctl_block_size(nranks) bytes. */
 #ifndef ORMA_RMA_CTL_H
 #define ORMA_RMA_CTL_H
 
@@ -22,15 +22,15 @@
 struct rma_ctl_header {
     uint32_t magic;      /* writer: rank 0, at creation */
     uint32_t nranks;     /* writer: rank 0, at creation */
-    uint32_t max_attach; /* writer: rank 0, at creation */
-    uint32_t pad[13];
+    uint32_t pad[14];
 };
 
-/* One attached region of a dynamic window; seg_seq != 0 names the owner's
- * segment holding [base + map_lo, base + map_hi) of it (direct access):
- * an orma_alloc_mem allocation, which holds all of it, or the region's
- * whole pages adopted at attach (shm_adopt.h); the rest is private memory
- * (single-copy syscalls). */
+/* One attached region of a dynamic window, an entry of its owner's region
+ * table (rma_dynamic.c: a segment of its own, sorted by base); seg_seq != 0
+ * names the owner's segment holding [base + map_lo, base + map_hi) of it
+ * (direct access): an orma_alloc_mem allocation, which holds all of it, or
+ * the region's whole pages adopted at attach (shm_adopt.h); the rest is
+ * private memory (single-copy syscalls).  Writer: the owner. */
 struct rma_region {
     _Atomic uint64_t base;    /* address at the owner */
     _Atomic uint64_t size;
@@ -47,10 +47,13 @@ struct rma_ctl_rank {
     char pad0[RMA_LINE - sizeof(struct util_waitword)];
 
     /* line 1 -- writer: the owner (attach/detach).  A sequence lock: odd
-     * while the region table changes. */
+     * while the region table, its length or its name changes.  The table is
+     * the segment "m<regions_seq>-r<job rank>" (0: none yet), of nregions
+     * entries (struct rma_region). */
     _Atomic uint32_t regions_version;
     _Atomic uint32_t nregions;
-    char pad1[RMA_LINE - 8];
+    _Atomic uint64_t regions_seq;
+    char pad1[RMA_LINE - 16];
 
     /* line 2 -- writers: every rank locking this window.  A fair
      * reader-writer ticket lock (Mellor-Crummey and Scott): the high half
@@ -79,7 +82,6 @@ struct rma_ctl_rank {
      *   complete_from[nranks] writer: rank o bumps slot o when it completes
      *                         an access epoch that included the owner
      *                         (none: line 3 holds it in small windows)
-     *   regions[max_attach]   writer: the owner (dynamic windows)
  *   stripes[RMA_STRIPES]  writers: every rank updating the owner's memory
  *                         under locks (rma_stripe.h)
  *   hw_busy[nranks]       writer: the owner; slot t is odd while the owner
@@ -105,16 +107,16 @@ static inline size_t rma_ctl_complete_bytes(uint32_t nranks)
 #define RMA_STRIPES 64
 #define RMA_STRIPE_SHIFT 16
 
-static inline size_t rma_ctl_block_size(uint32_t nranks, uint32_t max_attach)
+static inline size_t rma_ctl_block_size(uint32_t nranks)
 {
     return sizeof(struct rma_ctl_rank) + RMA_ROUND_LINE(nranks * sizeof(struct util_waitword)) +
-           rma_ctl_complete_bytes(nranks) + RMA_ROUND_LINE(max_attach * sizeof(struct rma_region)) +
-           RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t)) + RMA_ROUND_LINE(nranks * sizeof(uint32_t));
+           rma_ctl_complete_bytes(nranks) + RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t)) +
+           RMA_ROUND_LINE(nranks * sizeof(uint32_t));
 }
 
 static inline struct rma_ctl_rank *rma_ctl_block(struct rma_ctl_header *h, int rank)
 {
-    return (struct rma_ctl_rank *)((char *)h + sizeof *h + (size_t)rank * rma_ctl_block_size(h->nranks, h->max_attach));
+    return (struct rma_ctl_rank *)((char *)h + sizeof *h + (size_t)rank * rma_ctl_block_size(h->nranks));
 }
 
 static inline struct util_waitword *rma_ctl_post_from(struct rma_ctl_header *h, struct rma_ctl_rank *c)
@@ -130,15 +132,10 @@ static inline _Atomic uint32_t *rma_ctl_complete_from(struct rma_ctl_header *h, 
     return (_Atomic uint32_t *)((char *)(c + 1) + RMA_ROUND_LINE(h->nranks * sizeof(struct util_waitword)));
 }
 
-static inline struct rma_region *rma_ctl_regions(struct rma_ctl_header *h, struct rma_ctl_rank *c)
-{
-    return (struct rma_region *)((char *)(c + 1) + RMA_ROUND_LINE(h->nranks * sizeof(struct util_waitword)) +
-                                 rma_ctl_complete_bytes(h->nranks));
-}
-
 static inline _Atomic uint32_t *rma_ctl_stripes(struct rma_ctl_header *h, struct rma_ctl_rank *c)
 {
-    return (_Atomic uint32_t *)((char *)rma_ctl_regions(h, c) + RMA_ROUND_LINE(h->max_attach * sizeof(struct rma_region)));
+    return (_Atomic uint32_t *)((char *)(c + 1) + RMA_ROUND_LINE(h->nranks * sizeof(struct util_waitword)) +
+                                rma_ctl_complete_bytes(h->nranks));
 }
 
 static inline _Atomic uint32_t *rma_ctl_hw_busy(struct rma_ctl_header *h, struct rma_ctl_rank *c)
@@ -148,12 +145,12 @@ static inline _Atomic uint32_t *rma_ctl_hw_busy(struct rma_ctl_header *h, struct
 
 static inline void *rma_ctl_barrier(struct rma_ctl_header *h)
 {
-    return (char *)h + sizeof *h + (size_t)h->nranks * rma_ctl_block_size(h->nranks, h->max_attach);
+    return (char *)h + sizeof *h + (size_t)h->nranks * rma_ctl_block_size(h->nranks);
 }
 
-static inline size_t rma_ctl_size(uint32_t nranks, uint32_t max_attach, size_t barrier_size)
+static inline size_t rma_ctl_size(uint32_t nranks, size_t barrier_size)
 {
-    return sizeof(struct rma_ctl_header) + nranks * rma_ctl_block_size(nranks, max_attach) + barrier_size;
+    return sizeof(struct rma_ctl_header) + nranks * rma_ctl_block_size(nranks) + barrier_size;
 }
 
 #endif

@@ -33,8 +33,9 @@ struct rma_net_batch_hdr {
 /* What an origin sends a target (struct rma_net_req.kind). */
 enum { RMA_NET_SYNC, RMA_NET_PUT, RMA_NET_GET, RMA_NET_ACC, RMA_NET_CAS, RMA_NET_TYPE, RMA_NET_REGIONS };
 /* RMA_NET_REGIONS: the regions attached to a dynamic window there, as a
- * reply of at most len bytes: a count, then (base, size) pairs, uint64_t
- * each.  Handled at once, whatever locks wait: it reads no window memory. */
+ * reply of at most len bytes: their count, then (base, size) pairs, uint64_t
+ * each, as many as fit (a count past them: ask again with room for all).
+ * Handled at once, whatever locks wait: it reads no window memory. */
 /* What a target sends an origin (struct rma_net_rsp.kind). */
 enum { RMA_NET_REPLY, RMA_NET_ACK, RMA_NET_ERR };
 
@@ -180,6 +181,7 @@ struct rma_net_peer {
     /* a dynamic window: its regions as it told us in the access epoch
      * regions_gen (win->access_gen; it may detach between epochs) */
     uint64_t *regions;
+    size_t regions_max; /* pairs regions has room for */
     uint32_t regions_gen;
 };
 

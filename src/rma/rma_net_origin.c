@@ -7,7 +7,6 @@
 #include "dtype_iter.h"
 #include "dtype_serial.h"
 #include "dtype_type.h"
-#include "util_config.h"
 #include "util_status.h"
 
 #include <stdlib.h>
@@ -102,14 +101,47 @@ int rma_net_send_sync(struct rma_net *n, int target, int lock, uint32_t flags)
     return n->ops->send(n->ep, target, RMA_NET_H_REQ, &q, sizeof q, NULL, 0);
 }
 
+/* Whether regions (a count, then sorted (base, size) pairs) hold all of
+ * [addr, addr+len): inside one of them, or over adjacent ones. */
 static int rma_net_regions_cover(const uint64_t *regions, uint64_t addr, size_t len)
 {
-    for (uint64_t i = 0; regions && i < regions[0]; i++) {
+    uint64_t end = addr + len;
+    for (uint64_t i = 0; regions && i < regions[0] && addr < end; i++) {
         uint64_t b = regions[1 + 2 * i], s = regions[2 + 2 * i];
-        if (addr >= b && addr - b <= s && len <= s - (addr - b))
-            return 1;
+        if (addr >= b && addr - b < s)
+            addr = b + s; /* covered up to there: the rest from the next region on */
     }
-    return 0;
+    return addr >= end;
+}
+
+/* target's regions into p->regions, asked for until they all fit. */
+static int rma_net_regions_fetch(struct rma_net *n, int target)
+{
+    struct rma_net_peer *p = &n->peer[target];
+    for (;;) {
+        if (!p->regions) {
+            size_t max = p->regions_max ? p->regions_max : 64;
+            if (!(p->regions = malloc(8 + 16 * max)))
+                return util_error(ORMA_ERR_NOMEM, "window %u: out of memory for rank %d's %zu regions",
+                                  n->win->id, target, max);
+            p->regions_max = max;
+        }
+        p->regions[0] = 0; /* a reply without data (the target failed): none */
+        struct rma_net_req q = {.kind = RMA_NET_REGIONS, .len = 8 + 16 * p->regions_max,
+                                .token = (uintptr_t)p->regions, .upto = p->ops_out};
+        n->replies_pending++;
+        int status = n->ops->send(n->ep, target, RMA_NET_H_REQ, &q, sizeof q, NULL, 0);
+        if (status) {
+            n->replies_pending--;
+            return status;
+        }
+        rma_net_wait(n, rma_net_replies_in, 0);
+        if (p->regions[0] <= p->regions_max)
+            return ORMA_SUCCESS;
+        p->regions_max = 2 * (size_t)p->regions[0]; /* room to attach more meanwhile */
+        free(p->regions);
+        p->regions = NULL;
+    }
 }
 
 int rma_net_dyn_check_(struct rma_win *win, int target, uint64_t addr, size_t len)
@@ -118,23 +150,14 @@ int rma_net_dyn_check_(struct rma_win *win, int target, uint64_t addr, size_t le
     struct rma_net_peer *p = &n->peer[target];
     if (p->regions_gen == win->access_gen && rma_net_regions_cover(p->regions, addr, len))
         return ORMA_SUCCESS;
-    size_t cap = 8 + 16 * (size_t)util_config.max_attach;
-    if (!p->regions && !(p->regions = malloc(cap)))
-        return util_error(ORMA_ERR_NOMEM, "window %u: out of memory for rank %d's regions", win->id, target);
-    p->regions[0] = 0; /* a reply without data (the target failed): none */
-    struct rma_net_req q = {.kind = RMA_NET_REGIONS, .len = cap, .token = (uintptr_t)p->regions,
-                            .upto = p->ops_out};
-    n->replies_pending++;
-    int status = n->ops->send(n->ep, target, RMA_NET_H_REQ, &q, sizeof q, NULL, 0);
-    if (status) {
-        n->replies_pending--;
+    int status = rma_net_regions_fetch(n, target);
+    if (status)
         return status;
-    }
-    rma_net_wait(n, rma_net_replies_in, 0);
     p->regions_gen = win->access_gen;
     if (!rma_net_regions_cover(p->regions, addr, len))
-        return util_error(ORMA_ERR_RANGE, "access of %zu bytes at address 0x%llx of rank %d is not inside "
-                          "a region attached to the dynamic window", len, (unsigned long long)addr, target);
+        return util_error(ORMA_ERR_RANGE, "access of %zu bytes at address 0x%llx of rank %d is not inside a region "
+                          "attached to the dynamic window (MPI-4.1 12.2.4; over the net transport orma reaches "
+                          "attached memory only)", len, (unsigned long long)addr, target);
     return ORMA_SUCCESS;
 }
 

@@ -38,8 +38,11 @@ void rma_net_respond(struct rma_net *n, int dst, int kind, uint64_t token, const
 static char *rma_net_local(struct rma_net *n, int src, const struct rma_net_req *q, struct rma_where *w)
 {
     struct rma_win *win = n->win;
+    /* Memory outside our attached regions is refused here: the origin
+     * refused it already (rma_net_dyn_check), and we would reach it by a
+     * plain copy, not a system call that fails where nothing is mapped. */
     if (q->len > SIZE_MAX || q->offset > SIZE_MAX ||
-        rma_where_resolve(win, win->rank, (size_t)q->len, (size_t)q->offset, w) != ORMA_SUCCESS)
+        rma_where_resolve(win, win->rank, (size_t)q->len, (size_t)q->offset, w) != ORMA_SUCCESS || w->outside)
         goto bad;
     if (win->targets[win->rank].path != RMA_PATH_DYNAMIC &&
         (q->offset > win->size || q->len > win->size - q->offset))
@@ -247,9 +250,11 @@ void rma_net_regions_reply(struct rma_net *n, int src, const struct rma_net_req 
         rma_net_respond(n, src, RMA_NET_REPLY, q->token, NULL, 0, NULL, 0);
         return;
     }
+    /* out[0] is the number of regions, which may be more than fit: the
+     * origin then asks again with room for all (rma_net_dyn_check) */
     size_t count = rma_dyn_regions(n->win, out + 1, max);
-    out[0] = count < max ? count : max;
-    rma_net_respond(n, src, RMA_NET_REPLY, q->token, out, 8 + 16 * (size_t)out[0], out, 0);
+    out[0] = count;
+    rma_net_respond(n, src, RMA_NET_REPLY, q->token, out, 8 + 16 * (count < max ? count : max), out, 0);
 }
 
 /* Take src's lock here: 1 when held, 0 when it waits (rma_net_locks). */

@@ -13,6 +13,7 @@
 
 struct net_ops;
 struct rma_net;
+struct rma_dyn_own;
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -61,7 +62,9 @@ struct rma_target {
     _Atomic uint32_t *hw_busy; /* its hw_busy slots, one per target (rma_stripe.h) */
     _Atomic uint32_t *stripes; /* its accumulate locks (rma_stripe.h) */
     struct shm_seg seg;      /* our mapping of its memory, when we own one */
-    struct rma_dyn_map *dyn; /* dynamic windows */
+    struct rma_dyn_map *dyn; /* dynamic windows: its segments mapped here */
+    struct shm_seg dyn_table; /* dynamic windows: its region table mapped here */
+    uint64_t dyn_table_seq;   /* ... which is "m<seq>-r<its job rank>" (0: none) */
 };
 
 enum rma_op_kind { RMA_OP_PUT, RMA_OP_GET, RMA_OP_ACC, RMA_OP_CAS };
@@ -128,9 +131,8 @@ struct rma_win {
     struct rma_target *targets;
     struct rma_op *queue;
     size_t nqueued, queue_cap;
-    uint32_t nattached;       /* dynamic: regions attached here */
-    struct shm_adopt *dyn_adopt; /* dynamic: the adopted pages of region i of
-                                    our table, max_attach of them, or NULL */
+    struct rma_dyn_own *dyn_own; /* dynamic: our region table (rma_dynamic.c),
+                                    or NULL before the first attach */
     struct rma_win_hints hints;
     char *acc_buf;            /* accumulates in chunks (rma_acc.c), or NULL */
     struct rma_net *net;      /* targets over the net transport (rma_net.h), or NULL */
@@ -190,10 +192,12 @@ int rma_win_barrier(struct rma_win *win);
 /* Dynamic windows */
 int rma_win_attach(struct rma_win *win, void *base, size_t size);
 int rma_win_detach(struct rma_win *win, const void *base);
-/* Our adopted regions back to private memory (window teardown). */
+/* Our adopted regions back to private memory and our region table gone
+ * (window teardown), then the tables of the others mapped here. */
 void rma_dyn_release(struct rma_win *win);
+void rma_dyn_unmap(struct rma_win *win);
 /* Our own attached regions, consistent: at most max (base, size) pairs
- * into pairs; the number of regions. */
+ * into pairs; the number of regions (which may be more than max). */
 size_t rma_dyn_regions(struct rma_win *win, uint64_t *pairs, size_t max);
 
 #endif

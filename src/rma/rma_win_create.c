@@ -73,11 +73,11 @@ static int rma_win_agree(const struct rma_team *team, int status, const char *wh
     return result;
 }
 
-static int rma_win_create_ctl(struct rma_win *win, uint32_t max_attach)
+static int rma_win_create_ctl(struct rma_win *win)
 {
     char name[SHM_NAME_MAX];
     boot_job_name(name, sizeof name, "w%u-r%d-c", win->id, boot_job.rank);
-    size_t len = rma_ctl_size((uint32_t)win->nranks, max_attach, shm_barrier_size(win->nlocal));
+    size_t len = rma_ctl_size((uint32_t)win->nranks, shm_barrier_size(win->nlocal));
     int status = shm_seg_create(name, len, &win->ctl_seg);
     if (status)
         return status;
@@ -85,7 +85,6 @@ static int rma_win_create_ctl(struct rma_win *win, uint32_t max_attach)
         shm_seg_unlink(name);
     win->ctl = win->ctl_seg.base;
     win->ctl->nranks = (uint32_t)win->nranks;
-    win->ctl->max_attach = max_attach;
     win->ctl->magic = RMA_CTL_MAGIC;
     return ORMA_SUCCESS;
 }
@@ -287,18 +286,11 @@ void rma_win_release(struct rma_win *win)
         for (int r = 0; r < win->nranks; r++) {
             struct rma_target *t = &win->targets[r];
             shm_seg_unmap(&t->seg);
-            while (t->dyn) {
-                struct rma_dyn_map *m = t->dyn;
-                t->dyn = m->next;
-                shm_seg_unmap(&m->seg);
-                free(m);
-            }
         }
+        rma_dyn_unmap(win);
     }
-    /* Our adopted pages back to private memory (the table of dynamic
-     * regions is in the control segment: first). */
-    if (win->ctl)
-        rma_dyn_release(win);
+    /* Our adopted pages back to private memory. */
+    rma_dyn_release(win);
     shm_adopt_release(&win->adopt);
     shm_seg_unmap(&win->ctl_seg);
     shm_seg_unmap(&win->data_seg);
@@ -418,7 +410,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
     if (!status)
         status = rma_win_local_part(win, base, size, &rec);
     if (!status && win->rank == win->leader)
-        status = rma_win_create_ctl(win, flavor == ORMA_WIN_FLAVOR_DYNAMIC ? util_config.max_attach : 0);
+        status = rma_win_create_ctl(win);
 
     rec.status = status;
     rec.pid = (int32_t)getpid();
@@ -504,8 +496,7 @@ int rma_win_free(struct rma_win *win)
      * and be lost.  Every rank of a create or dynamic window takes the
      * second barrier, adopted or not, so that all take it alike. */
     if (win->flavor == ORMA_WIN_FLAVOR_CREATE || win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
-        if (win->ctl)
-            rma_dyn_release(win);
+        rma_dyn_release(win);
         shm_adopt_release(&win->adopt);
         rma_win_barrier(win);
     }

@@ -60,10 +60,23 @@ err_unlink:
 
 int shm_seg_open(const char *name, size_t size, struct shm_seg *seg_p)
 {
+    int missing = 0;
+    int status = shm_seg_open_if(name, size, seg_p, &missing);
+    if (!status && missing)
+        status = util_error(ORMA_ERR_PEER, "cannot open shared segment %s: %s", name, strerror(ENOENT));
+    return status;
+}
+
+int shm_seg_open_if(const char *name, size_t size, struct shm_seg *seg_p, int *missing_p)
+{
+    *missing_p = 0;
     int fd = shm_open(name, O_RDWR | O_CLOEXEC, 0);
+    if (fd < 0 && errno == ENOENT) {
+        *missing_p = 1;
+        return ORMA_SUCCESS;
+    }
     if (fd < 0)
-        return util_error(errno == ENOENT ? ORMA_ERR_PEER : ORMA_ERR_SYS,
-                          "cannot open shared segment %s: %s", name, strerror(errno));
+        return util_error(ORMA_ERR_SYS, "cannot open shared segment %s: %s", name, strerror(errno));
     int status;
     struct stat st;
     if (fstat(fd, &st)) {

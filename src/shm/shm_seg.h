@@ -23,6 +23,10 @@ int shm_seg_create(const char *name, size_t size, struct shm_seg *seg_p);
 /* Map an existing segment.  size 0 maps the whole object. */
 int shm_seg_open(const char *name, size_t size, struct shm_seg *seg_p);
 
+/* The same, for a name that may be gone (its owner replaced it): then
+ * ORMA_SUCCESS, *missing_p = 1, nothing mapped and nothing said. */
+int shm_seg_open_if(const char *name, size_t size, struct shm_seg *seg_p, int *missing_p);
+
 /* Remove the name (the mapping stays).  A missing name is not an error. */
 void shm_seg_unlink(const char *name);
 

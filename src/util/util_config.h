@@ -21,8 +21,6 @@
     X(EAGER, eager, BOOL, "1",                                                  \
       "1: operations go straight to memory once the target opened its epoch; "  \
       "0: defer every operation to the closing synchronization call")           \
-    X(MAX_ATTACH, max_attach, UINT, "64",                                       \
-      "regions one rank may attach to one dynamic window")                      \
     X(TRANSPORT, transport, STRING, "auto",                                     \
       "how ranks reach each other: auto (shared memory on one node, the net " \
       "transport between nodes) or net (the net transport between every two " \

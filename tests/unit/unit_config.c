@@ -22,22 +22,22 @@ int main(void)
     unsetenv("ORMA_SPIN");
     setenv("ORMA_LOG_LEVEL", "none", 1); /* the warnings below are expected */
     util_config_load();
-    CHECK(util_config.spin == 100 && util_config.eager == 1 && util_config.max_attach == 64);
+    CHECK(util_config.spin == 100 && util_config.eager == 1 && util_config.adopt == 1);
     CHECK(row_of("ORMA_SPIN", &row) && !strcmp(row.source, "default") && !strcmp(row.value, "100"));
     CHECK(util_log_level == UTIL_LOG_NONE);
 
     setenv("ORMA_SPIN", "17", 1);
     setenv("ORMA_EAGER", "off", 1);
-    setenv("ORMA_MAX_ATTACH", "-3", 1);  /* invalid: default kept */
+    setenv("ORMA_YIELD_US", "-3", 1);    /* invalid: default kept */
     setenv("ORMA_SLEEP_US", "12abc", 1); /* invalid */
     setenv("ORMA_NO_SUCH_SETTING", "1", 1);
     util_config_load();
     CHECK(util_config.spin == 17);
     CHECK(util_config.eager == 0);
-    CHECK(util_config.max_attach == 64);
+    CHECK(util_config.yield_us == 1000);
     CHECK(util_config.sleep_us == 1000);
     CHECK(row_of("ORMA_SPIN", &row) && !strcmp(row.source, "environment") && !strcmp(row.value, "17"));
-    CHECK(row_of("ORMA_MAX_ATTACH", &row) && !strcmp(row.source, "default"));
+    CHECK(row_of("ORMA_YIELD_US", &row) && !strcmp(row.source, "default"));
     CHECK(!row_of("ORMA_NO_SUCH_SETTING", &row));
     for (int i = 0; i < util_config_count(); i++) {
         util_config_row(i, &row);
