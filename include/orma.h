@@ -371,7 +371,8 @@ int orma_win_allocate_shared(size_t size, int disp_unit, orma_info info,
                              void **base_p, orma_win *win_p);
 
 /* Size, displacement unit and local address of rank's part of a shared
- * window.  rank may be -1: the first rank with a non-zero size (or rank 0).
+ * window; a rank of size 0 has base NULL.  rank may be ORMA_PROC_NULL (or
+ * -1): the first rank with a non-zero size (or rank 0).
  * Errors: ORMA_ERR_FLAVOR (not a shared window), ORMA_ERR_RANK. */
 int orma_win_shared_query(orma_win win, int rank, size_t *size_p,
                           int *disp_unit_p, void **base_p);
@@ -448,11 +449,22 @@ int orma_win_get_flavor(orma_win win, orma_win_flavor *flavor_p);
  *                        memory, where an unlock costs nothing to wait for.
  *                        Its default is ORMA_UNLOCK_LOCAL's (0: false), so
  *                        that MPI programs can have it unchanged.
- * An unknown key is ignored; a known key with a value outside its set fails
- * creation with ORMA_ERR_INFO.  orma_win_get_info returns a new info object
- * (free it with orma_info_free) holding every key above and its value in
- * effect. */
+ *   alloc_shared_noncontig  "false" (default) or "true", shared windows: the
+ *                        user's promise not to rely on the ranks' parts being
+ *                        contiguous (orma makes them contiguous either way)
+ * An unknown key is ignored, and so is a known key with a value outside its
+ * set, with a warning (as MPI libraries take hints); with ORMA_CHECK=1 such a
+ * value fails creation with ORMA_ERR_INFO.  orma_win_get_info returns a new info object
+ * (free it with orma_info_free) holding every key above that applies to the
+ * window's flavour, with its value in effect. */
 int orma_win_get_info(orma_win win, orma_info *info_p);
+
+/* Change the window's hints to the keys info names (the others keep their
+ * values; alloc_shared_noncontig only at creation).  Every rank must give
+ * the same; a value outside a key's set is ignored as at creation.
+ * Errors: ORMA_ERR_WIN, ORMA_ERR_INFO (not an info object; with
+ * ORMA_CHECK=1 a value outside its key's set: nothing changes). */
+int orma_win_set_info(orma_win win, orma_info info);
 
 /* ------------------------------------------------------------------------ */
 /* Communication                                                             */

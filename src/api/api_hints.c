@@ -3,11 +3,23 @@
 #include "api_check.h"
 #include "api_hints.h"
 #include "util_config.h"
+#include "util_log.h"
 
 #include <string.h>
 
 static const char *const api_order_names[] = {"rar", "raw", "war", "waw"};
 #define API_ORDER_ALL (RMA_ORDER_RAR | RMA_ORDER_RAW | RMA_ORDER_WAR | RMA_ORDER_WAW)
+
+/* A known key with a value outside its set.  Hints are advice, and both
+ * host MPIs take such a value without a word: orma ignores it with a
+ * warning, or refuses it in check mode. */
+static int api_hint_refused(const char *call, const char *key, const char *v, const char *allowed)
+{
+    if (util_config.check)
+        return util_error(ORMA_ERR_INFO, "%s: info %s must be %s, not \"%s\"", call, key, allowed, v);
+    util_warn("%s: info %s=\"%s\" is not %s: ignored (ORMA_CHECK=1 refuses it)", call, key, v, allowed);
+    return ORMA_SUCCESS;
+}
 
 static int api_hint_bool(const char *call, const char *key, const char *v, uint8_t *out)
 {
@@ -16,7 +28,7 @@ static int api_hint_bool(const char *call, const char *key, const char *v, uint8
     else if (!strcmp(v, "false"))
         *out = 0;
     else
-        return util_error(ORMA_ERR_INFO, "%s: info %s must be \"true\" or \"false\", not \"%s\"", call, key, v);
+        return api_hint_refused(call, key, v, "\"true\" or \"false\"");
     return ORMA_SUCCESS;
 }
 
@@ -36,8 +48,8 @@ static int api_hint_ordering(const char *call, const char *v, uint32_t *out)
             if (n == 3 && !strncmp(p, api_order_names[i], 3))
                 break;
         if (i == 4)
-            return util_error(ORMA_ERR_INFO, "%s: info accumulate_ordering must be \"none\" or a comma-separated "
-                              "list of rar, raw, war, waw, not \"%s\"", call, v);
+            return api_hint_refused(call, "accumulate_ordering", v,
+                                    "\"none\" or a comma-separated list of rar, raw, war, waw");
         bits |= 1u << i;
         if (!p[n])
             break;
@@ -47,9 +59,9 @@ static int api_hint_ordering(const char *call, const char *v, uint32_t *out)
     return ORMA_SUCCESS;
 }
 
-int api_hints_parse(const char *call, orma_info info, struct rma_win_hints *h)
+/* The keys of info onto *h; creation: alloc_shared_noncontig too. */
+static int api_hints_read(const char *call, orma_info info, int creation, struct rma_win_hints *h)
 {
-    *h = (struct rma_win_hints){.acc_ordering = API_ORDER_ALL, .unlock_local = (uint8_t)util_config.unlock_local};
     if (info == ORMA_INFO_NULL)
         return ORMA_SUCCESS;
     char v[ORMA_INFO_VAL_MAX + 1];
@@ -59,9 +71,10 @@ int api_hints_parse(const char *call, orma_info info, struct rma_win_hints *h)
     if (!status && orma_info_get(info, "accumulate_ops", sizeof v, v, &flag) == ORMA_SUCCESS && flag) {
         if (!strcmp(v, "same_op"))
             h->same_op = 1;
-        else if (strcmp(v, "same_op_no_op"))
-            status = util_error(ORMA_ERR_INFO, "%s: info accumulate_ops must be \"same_op\" or \"same_op_no_op\", "
-                                "not \"%s\"", call, v);
+        else if (!strcmp(v, "same_op_no_op"))
+            h->same_op = 0;
+        else
+            status = api_hint_refused(call, "accumulate_ops", v, "\"same_op\" or \"same_op_no_op\"");
     }
     if (!status && orma_info_get(info, "no_locks", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
         status = api_hint_bool(call, "no_locks", v, &h->no_locks);
@@ -71,6 +84,24 @@ int api_hints_parse(const char *call, orma_info info, struct rma_win_hints *h)
         status = api_hint_bool(call, "same_disp_unit", v, &h->same_disp_unit);
     if (!status && orma_info_get(info, "orma_unlock_local", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
         status = api_hint_bool(call, "orma_unlock_local", v, &h->unlock_local);
+    if (!status && creation && orma_info_get(info, "alloc_shared_noncontig", sizeof v, v, &flag) == ORMA_SUCCESS &&
+        flag)
+        status = api_hint_bool(call, "alloc_shared_noncontig", v, &h->noncontig);
+    return status;
+}
+
+int api_hints_parse(const char *call, orma_info info, struct rma_win_hints *h)
+{
+    *h = (struct rma_win_hints){.acc_ordering = API_ORDER_ALL, .unlock_local = (uint8_t)util_config.unlock_local};
+    return api_hints_read(call, info, 1, h);
+}
+
+int api_hints_update(const char *call, orma_info info, struct rma_win_hints *h)
+{
+    struct rma_win_hints next = *h;
+    int status = api_hints_read(call, info, 0, &next);
+    if (!status)
+        *h = next;
     return status;
 }
 
@@ -105,6 +136,8 @@ int orma_win_get_info(orma_win handle, orma_info *info_p)
         status = orma_info_set(info, "same_disp_unit", h->same_disp_unit ? "true" : "false");
     if (!status)
         status = orma_info_set(info, "orma_unlock_local", h->unlock_local ? "true" : "false");
+    if (!status && win->flavor == ORMA_WIN_FLAVOR_SHARED) /* orma's parts are contiguous either way */
+        status = orma_info_set(info, "alloc_shared_noncontig", h->noncontig ? "true" : "false");
     if (status) {
         if (info)
             orma_info_free(&info);
@@ -112,4 +145,15 @@ int orma_win_get_info(orma_win handle, orma_info *info_p)
     }
     *info_p = info;
     return ORMA_SUCCESS;
+}
+
+int orma_win_set_info(orma_win handle, orma_info info)
+{
+    struct rma_win *win = NULL;
+    int status = api_check_win("orma_win_set_info", handle, &win);
+    if (!status)
+        status = api_info_valid("orma_win_set_info", info);
+    if (!status)
+        status = api_hints_update("orma_win_set_info", info, &win->hints);
+    return status;
 }

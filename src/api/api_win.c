@@ -101,12 +101,12 @@ int orma_win_shared_query(orma_win handle, int rank, size_t *size_p, int *disp_u
     if (win->flavor != ORMA_WIN_FLAVOR_SHARED)
         return util_error(ORMA_ERR_FLAVOR, "orma_win_shared_query: the window was not created with "
                           "orma_win_allocate_shared");
-    if (rank < -1 || rank >= win->nranks)
-        return util_error(ORMA_ERR_RANK, "orma_win_shared_query: rank %d is not in 0..%d (or -1)", rank,
-                          win->nranks - 1);
+    if ((rank < -1 || rank >= win->nranks) && rank != ORMA_PROC_NULL)
+        return util_error(ORMA_ERR_RANK, "orma_win_shared_query: rank %d is not in 0..%d (or ORMA_PROC_NULL)",
+                          rank, win->nranks - 1);
     if (!size_p || !disp_unit_p || !base_p)
         return util_error(ORMA_ERR_ARG, "orma_win_shared_query: NULL output argument");
-    if (rank == -1) {
+    if (rank == -1 || rank == ORMA_PROC_NULL) {
         rank = 0;
         for (int r = 0; r < win->nranks; r++) {
             if (win->targets[r].size) {
@@ -115,9 +115,10 @@ int orma_win_shared_query(orma_win handle, int rank, size_t *size_p, int *disp_u
             }
         }
     }
+    /* a rank of no memory has no base (MPI-4.1 12.2.3: size 0, base NULL) */
     *size_p = win->targets[rank].size;
     *disp_unit_p = win->targets[rank].disp_unit;
-    *base_p = win->targets[rank].base;
+    *base_p = win->targets[rank].size ? win->targets[rank].base : NULL;
     return ORMA_SUCCESS;
 }
 

@@ -179,24 +179,30 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
     if (status)
         return mpi_win_status(w, "MPI_Win_get_info", status);
     PMPI_Info_create(info_used);
-    static const char *const keys[] = {"accumulate_ordering", "accumulate_ops", "no_locks", "same_size",
-                                       "same_disp_unit", "orma_unlock_local"};
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++) {
+    for (size_t i = 0; i < MPI_WIN_INFO_KEYS; i++) {
         char value[MPI_MAX_INFO_VAL];
         int flag = 0;
-        if (orma_info_get(oi, keys[i], sizeof value, value, &flag) == ORMA_SUCCESS && flag)
-            PMPI_Info_set(*info_used, keys[i], value);
+        if (orma_info_get(oi, mpi_win_info_keys[i], sizeof value, value, &flag) == ORMA_SUCCESS && flag)
+            PMPI_Info_set(*info_used, mpi_win_info_keys[i], value);
     }
     orma_info_free(&oi);
     return MPI_SUCCESS;
 }
 
-/* MPI lets an implementation ignore hints set after creation. */
+/* The hints info names, in effect from now on (MPI_Win_get_info gives them
+ * back); a known key with a value outside its set is MPI_ERR_INFO_VALUE. */
 int PMPI_Win_set_info(MPI_Win win, MPI_Info info)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_set_info");
-    (void)info;
-    return MPI_SUCCESS;
+    orma_info oi = ORMA_INFO_NULL;
+    int status = mpi_win_info(info, &oi);
+    if (!status)
+        status = orma_win_set_info(w->win, oi);
+    if (oi != ORMA_INFO_NULL)
+        orma_info_free(&oi);
+    if (status == ORMA_ERR_INFO)
+        return mpi_win_error(w, "MPI_Win_set_info", MPI_ERR_INFO_VALUE);
+    return mpi_win_status(w, "MPI_Win_set_info", status);
 }
 
 /* Fortran handles: the C handle's value (orma's tag plus an index, never

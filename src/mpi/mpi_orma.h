@@ -62,6 +62,12 @@ extern MPI_Group mpi_node_group;
 int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                  MPI_Comm comm, void *baseptr, MPI_Win *win);
 
+/* The window info keys orma takes, and the MPI info's values of them as
+ * orma info (*oi_p ORMA_INFO_NULL for MPI_INFO_NULL). */
+#define MPI_WIN_INFO_KEYS 7
+extern const char *const mpi_win_info_keys[MPI_WIN_INFO_KEYS];
+int mpi_win_info(MPI_Info info, orma_info *oi_p);
+
 /* PMPI_Abort, after removing this node's shared objects of the job. */
 void mpi_abort(MPI_Comm comm, int code);
 

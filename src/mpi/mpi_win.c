@@ -68,16 +68,18 @@ static int mpi_win_comm_usable(const char *call, MPI_Comm comm, unsigned char **
     return MPI_SUCCESS;
 }
 
-/* The window keys of an MPI info as orma info (all ranks: the same keys). */
-static int mpi_win_info(MPI_Info info, orma_info *oi_p)
+const char *const mpi_win_info_keys[MPI_WIN_INFO_KEYS] = {
+    "accumulate_ordering", "accumulate_ops", "no_locks", "same_size", "same_disp_unit", "orma_unlock_local",
+    "alloc_shared_noncontig"};
+
+int mpi_win_info(MPI_Info info, orma_info *oi_p)
 {
-    static const char *const keys[] = {"accumulate_ordering", "accumulate_ops", "no_locks", "same_size",
-                                       "same_disp_unit", "orma_unlock_local"};
+    const char *const *keys = mpi_win_info_keys;
     *oi_p = ORMA_INFO_NULL;
     if (info == MPI_INFO_NULL)
         return ORMA_SUCCESS;
     int status = orma_info_create(oi_p);
-    for (size_t i = 0; i < sizeof keys / sizeof keys[0] && !status; i++) {
+    for (size_t i = 0; i < MPI_WIN_INFO_KEYS && !status; i++) {
         char value[MPI_MAX_INFO_VAL + 1];
         int flag = 0;
         if (PMPI_Info_get(info, keys[i], MPI_MAX_INFO_VAL, value, &flag) == MPI_SUCCESS && flag)
@@ -203,17 +205,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
     if (!size || !disp_unit || !baseptr)
         return mpi_win_error(w, "MPI_Win_shared_query", MPI_ERR_ARG);
     size_t sz = 0;
-    int status = ORMA_SUCCESS, n = 0;
-    PMPI_Comm_size(w->comm, &n);
-    if (rank == MPI_PROC_NULL) { /* the lowest rank with memory, as MPI says */
-        for (int r = 0; r < n && !status; r++) {
-            status = orma_win_shared_query(w->win, r, &sz, disp_unit, (void **)baseptr);
-            if (sz)
-                break;
-        }
-    } else {
-        status = orma_win_shared_query(w->win, rank, &sz, disp_unit, (void **)baseptr);
-    }
+    int status = orma_win_shared_query(w->win, mpi_rank(rank), &sz, disp_unit, (void **)baseptr);
     if (!status)
         *size = (MPI_Aint)sz;
     return mpi_win_status(w, "MPI_Win_shared_query", status);

@@ -104,6 +104,7 @@ struct rma_win_hints {
     uint8_t same_size;
     uint8_t same_disp_unit;
     uint8_t unlock_local;  /* orma_unlock_local=true (rma_net.h) */
+    uint8_t noncontig;     /* alloc_shared_noncontig=true: shared windows, given back by get_info */
 };
 
 struct rma_win {

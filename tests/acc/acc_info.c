@@ -1,7 +1,8 @@
 /* acc_info.c -- the window info keys: accumulate_ordering, accumulate_ops,
  * no_locks, same_size, same_disp_unit.
  *
- * A known key with a value outside its set makes every creation call fail
+ * A known key with a value outside its set is ignored (the key keeps its
+ * default) or, in check mode (ORMA_CHECK=1), makes every creation call fail
  * with ORMA_ERR_INFO on every rank, without writing the outputs, and the
  * next creation works.  no_locks=true makes lock and lock_all fail with
  * ORMA_ERR_RMA_SYNC while fence and PSCW still work.  same_size=true is
@@ -128,6 +129,18 @@ static void bad_values(void)
         for (int how = 0; how < NCREATE; how++) {
             struct made m;
             int rc = try_create(how, info, 64, 8, &m);
+            if (!at_check_mode()) { /* ignored: the key keeps its default */
+                CHECK_OK(rc);
+                orma_info got = ORMA_INFO_NULL;
+                char v[ORMA_INFO_VAL_MAX + 1];
+                int flag = 0;
+                CHECK_OK(orma_win_get_info(m.win, &got));
+                CHECK_OK(orma_info_get(got, bad[b][0], sizeof v, v, &flag));
+                CHECK(flag && strcmp(v, bad[b][1]));
+                CHECK_OK(orma_info_free(&got));
+                close_win(&m);
+                continue;
+            }
             if (rc != ORMA_ERR_INFO) {
                 fprintf(stderr, "rank %d: %s with %s=\"%s\" returned %d (%s), expected ORMA_ERR_INFO\n", rank,
                         create_names[how], bad[b][0], bad[b][1], rc, orma_strerror(rc));
@@ -380,6 +393,56 @@ static void unordered(void)
     CHECK_OK(orma_info_free(&info));
 }
 
+/* orma_win_set_info: the keys given change, the others keep their values;
+ * a value outside its set is ignored (check mode: refused, nothing
+ * changes); alloc_shared_noncontig is returned for shared windows only, and
+ * changes only at creation. */
+static void set_info(void)
+{
+    const char *kv[4] = {"accumulate_ordering", "rar,waw", "alloc_shared_noncontig", "true"};
+    orma_info info = info_of(kv, 2);
+    for (int how = 0; how < NCREATE; how++) {
+        struct made m;
+        CHECK_OK(try_create(how, info, 64, 8, &m));
+        const char *const want[5] = {"rar,waw", NULL, NULL, NULL, NULL};
+        expect_info(m.win, want, create_names[how]);
+        orma_info got = ORMA_INFO_NULL;
+        char v[ORMA_INFO_VAL_MAX + 1];
+        int flag = 0;
+        CHECK_OK(orma_win_get_info(m.win, &got));
+        CHECK_OK(orma_info_get(got, "alloc_shared_noncontig", sizeof v, v, &flag));
+        CHECK(how == CR_SHARED ? flag && !strcmp(v, "true") : !flag);
+        CHECK_OK(orma_info_free(&got));
+
+        const char *kv2[6] = {"accumulate_ops", "same_op", "same_size", "true", "alloc_shared_noncontig", "false"};
+        orma_info change = info_of(kv2, 3);
+        CHECK_OK(orma_win_set_info(m.win, change));
+        const char *const want2[5] = {"rar,waw", "same_op", NULL, "true", NULL};
+        expect_info(m.win, want2, create_names[how]);
+        CHECK_OK(orma_win_get_info(m.win, &got));
+        CHECK_OK(orma_info_get(got, "alloc_shared_noncontig", sizeof v, v, &flag));
+        CHECK(how == CR_SHARED ? flag && !strcmp(v, "true") : !flag);
+        CHECK_OK(orma_info_free(&got));
+        CHECK_OK(orma_info_free(&change));
+
+        const char *kv3[4] = {"accumulate_ordering", "none", "no_locks", "sometimes"};
+        change = info_of(kv3, 2);
+        if (at_check_mode()) {
+            CHECK_ERR(orma_win_set_info(m.win, change), ORMA_ERR_INFO);
+        } else {
+            CHECK_OK(orma_win_set_info(m.win, change));
+            const char *const want3[5] = {"none", "same_op", NULL, "true", NULL};
+            expect_info(m.win, want3, create_names[how]);
+        }
+        CHECK_OK(orma_info_free(&change));
+        if (how != CR_DYNAMIC) /* the window still moves data */
+            rt_good_epoch(m.win, m.base, 64, 8, 700u + (unsigned)how * 10u);
+        close_win(&m);
+    }
+    CHECK_OK(orma_info_free(&info));
+    CHECK_ERR(orma_win_set_info(ORMA_WIN_NULL, ORMA_INFO_NULL), ORMA_ERR_WIN);
+}
+
 int main(int argc, char **argv)
 {
     rt_init(&argc, &argv, &rank, &nranks);
@@ -391,6 +454,7 @@ int main(int argc, char **argv)
     given_values();
     no_locks();
     same_size();
+    set_info();
     unordered();
     /* get_info on bad handles and into NULL. */
     {

@@ -112,11 +112,13 @@ static void test_shared(int noncontig)
         CHECK_OK(orma_win_shared_query(w, r, &qs, &qdu, &qb));
         CHECK(qs == shared_size(r));
         CHECK(qdu == 8);
-        if (r == rank)
+        if (r == rank && qs)
             CHECK(qb == (void *)base);
         parts[r] = qb;
-        if (qs == 0)
+        if (qs == 0) {
+            CHECK(qb == NULL); /* a part of no memory has no base */
             continue;
+        }
         CHECK(qb != NULL);
         if (!noncontig && prev_end)
             CHECK((unsigned char *)qb == prev_end);
@@ -124,12 +126,14 @@ static void test_shared(int noncontig)
             CHECK((unsigned char *)qb >= prev_end);
         prev_end = (unsigned char *)qb + qs;
     }
-    /* Rank -1: the first rank with a non-empty part. */
-    CHECK_OK(orma_win_shared_query(w, -1, &qs, &qdu, &qb));
-    if (nranks > 1)
-        CHECK(qs == shared_size(1) && qb == (void *)parts[1]);
-    else
-        CHECK(qs == 0);
+    /* ORMA_PROC_NULL (or -1): the first rank with a non-empty part. */
+    for (int k = 0; k < 2; k++) {
+        CHECK_OK(orma_win_shared_query(w, k ? -1 : ORMA_PROC_NULL, &qs, &qdu, &qb));
+        if (nranks > 1)
+            CHECK(qs == shared_size(1) && qb == (void *)parts[1]);
+        else
+            CHECK(qs == 0 && qb == NULL);
+    }
 
     /* Every part is reachable by loads of every rank. */
     rt_fill_data(base, shared_size(rank), 90u + (unsigned)rank, 0);

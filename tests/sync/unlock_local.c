@@ -46,9 +46,17 @@ static void keys(void)
     CHECK_OK(orma_win_create(mem, sizeof mem, 1, ORMA_INFO_NULL, &win));
     expect_key(win, "false");
     CHECK_OK(orma_win_free(&win));
+    /* a value outside the set: ignored, or refused in check mode */
     orma_info bad = info_unlock_local("sometimes");
-    CHECK_ERR(orma_win_create(mem, sizeof mem, 1, bad, &win), ORMA_ERR_INFO);
-    CHECK(win == ORMA_WIN_NULL);
+    const char *check = getenv("ORMA_CHECK");
+    if (check && !strcmp(check, "1")) {
+        CHECK_ERR(orma_win_create(mem, sizeof mem, 1, bad, &win), ORMA_ERR_INFO);
+        CHECK(win == ORMA_WIN_NULL);
+    } else {
+        CHECK_OK(orma_win_create(mem, sizeof mem, 1, bad, &win));
+        expect_key(win, "false");
+        CHECK_OK(orma_win_free(&win));
+    }
     CHECK_OK(orma_info_free(&bad));
 }
 
