@@ -108,10 +108,11 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
                        target_count, target_datatype, w);
 }
 
-/* accumulate (result NULL) and get_accumulate. */
-static int mpi_acc(const char *call, int passive, const void *origin, MPI_Count ocount, MPI_Datatype otype,
-                   void *result, MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp, MPI_Count tcount,
-                   MPI_Datatype ttype, MPI_Op op, struct mpi_win *w)
+/* accumulate and (fetch) get_accumulate: its result buffer may be NULL
+ * where it holds no data, or MPI_BOTTOM with absolute addresses. */
+static int mpi_acc(const char *call, int passive, int fetch, const void *origin, MPI_Count ocount,
+                   MPI_Datatype otype, void *result, MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp,
+                   MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, struct mpi_win *w)
 {
     target = mpi_rank(target);
     int oop = mpi_op(op);
@@ -122,7 +123,7 @@ static int mpi_acc(const char *call, int passive, const void *origin, MPI_Count 
     int rc = mpi_side(w, call, tcount, ttype, &tc, &tt);
     if (!rc && oop != ORMA_NO_OP)
         rc = mpi_side(w, call, ocount, otype, &oc, &ot);
-    if (!rc && result)
+    if (!rc && fetch)
         rc = mpi_side(w, call, rcount, rtype, &rc_, &rt);
     if (rc)
         return rc;
@@ -134,22 +135,27 @@ static int mpi_acc(const char *call, int passive, const void *origin, MPI_Count 
     }
     orma_request req = ORMA_REQUEST_NULL;
     int status = obuf ? mpi_type_bottom(&obuf, &oc, &ot, &obottom) : ORMA_SUCCESS;
-    if (!status && result)
+    if (!status && fetch)
         status = mpi_type_bottom(&result, &rc_, &rt, &rbottom);
     if (status)
         goto out;
+    if (fetch && !result && rc_ && rt->size) { /* data, and nowhere to put it */
+        if (obottom)
+            orma_type_free(&obottom);
+        return mpi_win_error(w, call, MPI_ERR_BUFFER);
+    }
     if (passive)
-        status = result ? orma_rget_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
-                                                     (orma_op)oop, w->win, &req)
-                        : orma_raccumulate_typed(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win, &req);
-    else if (tt->predefined && ot == tt && (!result || rt == tt) && oc == tc && (!result || rc_ == tc))
-        status = result ? orma_get_accumulate(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt, (orma_op)oop,
-                                              w->win)
-                        : orma_accumulate(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
+        status = fetch ? orma_rget_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
+                                                    (orma_op)oop, w->win, &req)
+                       : orma_raccumulate_typed(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win, &req);
+    else if (tt->predefined && ot == tt && (!fetch || rt == tt) && oc == tc && (!fetch || rc_ == tc))
+        status = fetch ? orma_get_accumulate(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt, (orma_op)oop,
+                                             w->win)
+                       : orma_accumulate(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
     else
-        status = result ? orma_get_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
-                                                    (orma_op)oop, w->win)
-                        : orma_accumulate_typed(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
+        status = fetch ? orma_get_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
+                                                   (orma_op)oop, w->win)
+                       : orma_accumulate_typed(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
     if (!status && req != ORMA_REQUEST_NULL)
         status = orma_wait(&req);
 out:
@@ -186,7 +192,7 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
                     target_disp, target_count, target_datatype, op, win, &rc))
         return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Accumulate");
-    return mpi_acc("MPI_Accumulate", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+    return mpi_acc("MPI_Accumulate", 0, 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
                    target_rank, target_disp, target_count, target_datatype, op, w);
 }
 
@@ -200,9 +206,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                                    target_datatype, op, win, &rc))
         return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Get_accumulate");
-    if (!result_addr && result_count)
-        return mpi_win_error(w, "MPI_Get_accumulate", MPI_ERR_BUFFER);
-    return mpi_acc("MPI_Get_accumulate", 0, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+    return mpi_acc("MPI_Get_accumulate", 0, 1, origin_addr, origin_count, origin_datatype, result_addr, result_count,
                    result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);
 }
 
@@ -303,7 +307,7 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
     if (!request)
         return mpi_win_error(w, "MPI_Raccumulate", MPI_ERR_REQUEST);
     return mpi_request(w, "MPI_Raccumulate",
-                       mpi_acc("MPI_Raccumulate", 1, origin_addr, origin_count, origin_datatype, NULL, 0,
+                       mpi_acc("MPI_Raccumulate", 1, 0, origin_addr, origin_count, origin_datatype, NULL, 0,
                                MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, w),
                        request);
 }
@@ -315,10 +319,8 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
     MPI_WIN_OR_ERR(w, win, "MPI_Rget_accumulate");
     if (!request)
         return mpi_win_error(w, "MPI_Rget_accumulate", MPI_ERR_REQUEST);
-    if (!result_addr && result_count)
-        return mpi_win_error(w, "MPI_Rget_accumulate", MPI_ERR_BUFFER);
     return mpi_request(w, "MPI_Rget_accumulate",
-                       mpi_acc("MPI_Rget_accumulate", 1, origin_addr, origin_count, origin_datatype, result_addr,
+                       mpi_acc("MPI_Rget_accumulate", 1, 1, origin_addr, origin_count, origin_datatype, result_addr,
                                result_count, result_datatype, target_rank, target_disp, target_count, target_datatype,
                                op, w),
                        request);
@@ -360,7 +362,7 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
                       MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Accumulate_c");
-    return mpi_acc("MPI_Accumulate_c", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+    return mpi_acc("MPI_Accumulate_c", 0, 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
                    target_rank, target_disp, target_count, target_datatype, op, w);
 }
 
@@ -370,9 +372,7 @@ int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
                           MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Get_accumulate_c");
-    if (!result_addr && result_count)
-        return mpi_win_error(w, "MPI_Get_accumulate_c", MPI_ERR_BUFFER);
-    return mpi_acc("MPI_Get_accumulate_c", 0, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+    return mpi_acc("MPI_Get_accumulate_c", 0, 1, origin_addr, origin_count, origin_datatype, result_addr, result_count,
                    result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);
 }
 
@@ -410,7 +410,7 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Data
     if (!request)
         return mpi_win_error(w, "MPI_Raccumulate_c", MPI_ERR_REQUEST);
     return mpi_request(w, "MPI_Raccumulate_c",
-                       mpi_acc("MPI_Raccumulate_c", 1, origin_addr, origin_count, origin_datatype, NULL, 0,
+                       mpi_acc("MPI_Raccumulate_c", 1, 0, origin_addr, origin_count, origin_datatype, NULL, 0,
                                MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, w),
                        request);
 }
@@ -423,10 +423,8 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_
     MPI_WIN_OR_ERR(w, win, "MPI_Rget_accumulate_c");
     if (!request)
         return mpi_win_error(w, "MPI_Rget_accumulate_c", MPI_ERR_REQUEST);
-    if (!result_addr && result_count)
-        return mpi_win_error(w, "MPI_Rget_accumulate_c", MPI_ERR_BUFFER);
     return mpi_request(w, "MPI_Rget_accumulate_c",
-                       mpi_acc("MPI_Rget_accumulate_c", 1, origin_addr, origin_count, origin_datatype, result_addr,
+                       mpi_acc("MPI_Rget_accumulate_c", 1, 1, origin_addr, origin_count, origin_datatype, result_addr,
                                result_count, result_datatype, target_rank, target_disp, target_count,
                                target_datatype, op, w),
                        request);
