@@ -276,6 +276,18 @@ static int rma_net_end(struct rma_win *win, int collective)
     if (!n)
         return ORMA_SUCCESS;
     pthread_mutex_lock(&rma_net_mu);
+    int status = ORMA_SUCCESS, rc = ORMA_SUCCESS;
+    if (collective) {
+        /* Polled like any other window while it closes (its waits call
+         * util_wait_hook): a peer may begin a passive epoch on us after we
+         * entered the free -- legal, since a passive target's involvement
+         * has no end to wait for -- and its lock must be granted and its
+         * operations answered, or neither of us leaves. */
+        status = rma_net_send_out(n);
+        rc = n->ops->close(&n->ep);
+    } else {
+        n->ops->abandon(&n->ep);
+    }
     for (struct rma_net **pp = &rma_net_all; *pp; pp = &(*pp)->next)
         if (*pp == n) {
             *pp = n->next;
@@ -284,13 +296,6 @@ static int rma_net_end(struct rma_win *win, int collective)
     int last = !rma_net_all;
     if (last)
         util_wait_hook = NULL;
-    int status = ORMA_SUCCESS, rc = ORMA_SUCCESS;
-    if (collective) {
-        status = rma_net_send_out(n);
-        rc = n->ops->close(&n->ep);
-    } else {
-        n->ops->abandon(&n->ep);
-    }
     pthread_mutex_unlock(&rma_net_mu);
     if (last)
         rma_net_thread_stop();
