@@ -401,8 +401,9 @@ int orma_win_create(void *base, size_t size, int disp_unit, orma_info info,
 int orma_win_create_dynamic(orma_info info, orma_win *win_p);
 
 /* Expose [base, base+size) of this rank in a dynamic window (local call).
- * There is no limit on the number of regions.  Errors: ORMA_ERR_FLAVOR,
- * ORMA_ERR_BASE (NULL, overlaps an attached region), ORMA_ERR_NOMEM. */
+ * There is no limit on the number of regions; one of size 0 exposes nothing
+ * (detach it like any other).  Errors: ORMA_ERR_FLAVOR, ORMA_ERR_BASE (NULL
+ * with a size, overlaps an attached region), ORMA_ERR_NOMEM. */
 int orma_win_attach(orma_win win, void *base, size_t size);
 
 /* Remove the region attached at base (local call).  ORMA_ERR_BASE when no

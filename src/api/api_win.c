@@ -130,8 +130,8 @@ int orma_win_attach(orma_win handle, void *base, size_t size)
         return status;
     if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC)
         return util_error(ORMA_ERR_FLAVOR, "orma_win_attach: the window is not dynamic");
-    if (!base || !size)
-        return util_error(ORMA_ERR_BASE, "orma_win_attach: region [%p, +%zu) is empty or NULL", base, size);
+    if (!base && size)
+        return util_error(ORMA_ERR_BASE, "orma_win_attach: region [NULL, +%zu)", size);
     if ((uintptr_t)base + size < (uintptr_t)base)
         return util_error(ORMA_ERR_BASE, "orma_win_attach: region [%p, +%zu) wraps around", base, size);
     return rma_win_attach(win, base, size);

@@ -156,8 +156,9 @@ int rma_win_attach(struct rma_win *win, void *base, size_t size)
     uint64_t lo = (uint64_t)(uintptr_t)base;
     struct rma_region *regs = own->table.base;
     uint32_t at = regs ? rma_regions_lower(regs, n, lo) : 0;
-    /* sorted and disjoint: only the neighbours can overlap */
-    for (uint32_t i = at ? at - 1 : 0; i < n && i <= at; i++) {
+    /* sorted and disjoint: only the neighbours can overlap (a region of no
+     * bytes overlaps nothing) */
+    for (uint32_t i = at ? at - 1 : 0; size && i < n && i <= at; i++) {
         uint64_t b = rma_region_base(&regs[i]), s = atomic_load_explicit(&regs[i].size, memory_order_relaxed);
         if (lo < b + s && b < lo + size)
             return util_error(ORMA_ERR_BASE, "attach of [%p, +%zu) overlaps the region attached at %p", base,

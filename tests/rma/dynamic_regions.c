@@ -8,6 +8,7 @@
  *    each checks its regions slot by slot;
  *  - one access over two adjacent regions (put, get, accumulate) on both
  *    kinds of memory is legal and lands;
+ *  - regions of no bytes attach and detach, inside a region or not;
  *  - an access to a peer's memory that was never attached is erroneous:
  *    carried out as MPICH does (ORMA_CHECK=1: refused), and memory that
  *    does not exist at all is an error, not a crash. */
@@ -193,6 +194,9 @@ static void unattached(void)
     orma_win w = ORMA_WIN_NULL;
     CHECK_OK(orma_win_create_dynamic(ORMA_INFO_NULL, &w));
     CHECK_OK(orma_win_attach(w, attached, 64));
+    /* regions of no bytes, inside a region and outside: they expose nothing */
+    CHECK_OK(orma_win_attach(w, attached + 8, 0));
+    CHECK_OK(orma_win_attach(w, loose + 200, 0));
     orma_aint mine = (orma_aint)loose, all[MAXR];
     rt_exchange_aint(&mine, 1, all);
     int right = (rank + 1) % nranks, left = (rank + nranks - 1) % nranks;
@@ -212,6 +216,9 @@ static void unattached(void)
         RT_EXPECT_BG(loose, 0, LEN, "memory never attached, refused");
     else
         RT_EXPECT_REGION(loose, LEN, 16, 64, 50 + (unsigned)left, 16, "memory never attached, carried out");
+    CHECK_OK(orma_win_detach(w, loose + 200));
+    CHECK_OK(orma_win_detach(w, attached + 8));
+    CHECK_ERR(orma_win_detach(w, attached + 8), ORMA_ERR_BASE);
     CHECK_OK(orma_win_detach(w, attached));
     CHECK_OK(orma_win_free(&w));
     free(loose);
