@@ -371,9 +371,12 @@ int orma_win_allocate_shared(size_t size, int disp_unit, orma_info info,
                              void **base_p, orma_win *win_p);
 
 /* Size, displacement unit and local address of rank's part of a shared
- * window; a rank of size 0 has base NULL.  rank may be ORMA_PROC_NULL (or
- * -1): the first rank with a non-zero size (or rank 0).
- * Errors: ORMA_ERR_FLAVOR (not a shared window), ORMA_ERR_RANK. */
+ * window; a rank of size 0 has base NULL.  Of an allocate or create window
+ * too (as MPI-4.1): this rank's own part, and another's where orma maps all
+ * of it here (allocate windows on one node, memory from orma_alloc_mem or
+ * adopted whole), else size 0 and base NULL.  rank may be ORMA_PROC_NULL
+ * (or -1): the first rank with a non-zero size (or rank 0).
+ * Errors: ORMA_ERR_FLAVOR (a dynamic window), ORMA_ERR_RANK. */
 int orma_win_shared_query(orma_win win, int rank, size_t *size_p,
                           int *disp_unit_p, void **base_p);
 

@@ -92,15 +92,27 @@ int orma_win_free(orma_win *win_p)
     return status;
 }
 
+/* The bytes of rank's part this rank can load and store: all of it in a
+ * shared window, on a rank's own, or where orma maps all of a target's
+ * memory here (allocate windows, create windows on orma_alloc_mem or
+ * adopted whole); none where peers are reached otherwise (MPI-4.1 lets
+ * shared_query be asked of create and allocate windows too). */
+static size_t api_shared_size(const struct rma_win *win, int rank)
+{
+    const struct rma_target *t = &win->targets[rank];
+    int mapped = win->flavor == ORMA_WIN_FLAVOR_SHARED || rank == win->rank || t->path == RMA_PATH_DIRECT;
+    return mapped ? t->size : 0;
+}
+
 int orma_win_shared_query(orma_win handle, int rank, size_t *size_p, int *disp_unit_p, void **base_p)
 {
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_shared_query", handle, &win);
     if (status)
         return status;
-    if (win->flavor != ORMA_WIN_FLAVOR_SHARED)
-        return util_error(ORMA_ERR_FLAVOR, "orma_win_shared_query: the window was not created with "
-                          "orma_win_allocate_shared");
+    if (win->flavor == ORMA_WIN_FLAVOR_DYNAMIC)
+        return util_error(ORMA_ERR_FLAVOR, "orma_win_shared_query: a dynamic window has no memory of its own to "
+                          "query (MPI-4.1 12.2.3)");
     if ((rank < -1 || rank >= win->nranks) && rank != ORMA_PROC_NULL)
         return util_error(ORMA_ERR_RANK, "orma_win_shared_query: rank %d is not in 0..%d (or ORMA_PROC_NULL)",
                           rank, win->nranks - 1);
@@ -109,16 +121,18 @@ int orma_win_shared_query(orma_win handle, int rank, size_t *size_p, int *disp_u
     if (rank == -1 || rank == ORMA_PROC_NULL) {
         rank = 0;
         for (int r = 0; r < win->nranks; r++) {
-            if (win->targets[r].size) {
+            if (api_shared_size(win, r)) {
                 rank = r;
                 break;
             }
         }
     }
-    /* a rank of no memory has no base (MPI-4.1 12.2.3: size 0, base NULL) */
-    *size_p = win->targets[rank].size;
+    /* a rank of no memory, or of memory not mapped here, has no base
+     * (MPI-4.1 12.2.3: size 0, base NULL) */
+    size_t size = api_shared_size(win, rank);
+    *size_p = size;
     *disp_unit_p = win->targets[rank].disp_unit;
-    *base_p = win->targets[rank].size ? win->targets[rank].base : NULL;
+    *base_p = size ? (rank == win->rank ? win->base : win->targets[rank].base) : NULL;
     return ORMA_SUCCESS;
 }
 

@@ -2,7 +2,8 @@
  * dynamic windows and orma_free_mem.
  *
  * Creation with a bad displacement unit, base, info object or output pointer;
- * orma_win_shared_query and orma_win_attach on windows of the wrong flavour;
+ * orma_win_shared_query (of allocate and create windows too) and
+ * orma_win_attach on windows of the wrong flavour;
  * attach/detach of bad regions; hundreds of regions; accesses to a dynamic
  * window beyond, between and across its attached regions and to a region
  * detached before the epoch -- erroneous, and refused with ORMA_CHECK=1
@@ -78,7 +79,7 @@ static void test_creation(void)
     CHECK_OK(orma_win_free(&w));
 }
 
-/* shared_query only on shared windows, attach only on dynamic ones. */
+/* shared_query not on dynamic windows, attach only on dynamic ones. */
 static void test_flavors(void)
 {
     unsigned char *mine = NULL, buf[64], region[32];
@@ -94,13 +95,26 @@ static void test_flavors(void)
     CHECK_OK(orma_win_allocate_shared(16, 1, ORMA_INFO_NULL, &qbase, &ws));
 
     qbase = buf;
-    CHECK_ERR(orma_win_shared_query(wa, 0, &sz, &du, &qbase), ORMA_ERR_FLAVOR);
-    CHECK_ERR(orma_win_shared_query(wc, 0, &sz, &du, &qbase), ORMA_ERR_FLAVOR);
     CHECK_ERR(orma_win_shared_query(wd, 0, &sz, &du, &qbase), ORMA_ERR_FLAVOR);
-    CHECK_ERR(orma_win_shared_query(wa, -1, &sz, &du, &qbase), ORMA_ERR_FLAVOR);
+    CHECK_ERR(orma_win_shared_query(wd, -1, &sz, &du, &qbase), ORMA_ERR_FLAVOR);
     CHECK_ERR(orma_win_shared_query(ws, nranks, &sz, &du, &qbase), ORMA_ERR_RANK);
     CHECK_ERR(orma_win_shared_query(ws, -2, &sz, &du, &qbase), ORMA_ERR_RANK);
+    CHECK_ERR(orma_win_shared_query(wa, nranks, &sz, &du, &qbase), ORMA_ERR_RANK);
     CHECK(sz == 4242 && du == -5 && qbase == buf);
+    /* allocate and create windows (MPI-4.1): a rank's own part, and
+     * another's only where it is mapped here -- never the stack buffer's
+     * (less than a page), an allocate window's on one node unless the net
+     * transport reaches it */
+    CHECK_OK(orma_win_shared_query(wa, rank, &sz, &du, &qbase));
+    CHECK(sz == 64 && du == 1 && qbase == mine);
+    CHECK_OK(orma_win_shared_query(wc, rank, &sz, &du, &qbase));
+    CHECK(sz == sizeof buf && du == 1 && qbase == buf);
+    if (nranks > 1) {
+        CHECK_OK(orma_win_shared_query(wc, rt, &sz, &du, &qbase));
+        CHECK(sz == 0 && du == 1 && qbase == NULL);
+        CHECK_OK(orma_win_shared_query(wa, rt, &sz, &du, &qbase));
+        CHECK(net_mode ? sz == 0 && qbase == NULL : sz == 64 && qbase != NULL);
+    }
 
     CHECK_ERR(orma_win_attach(wa, region, sizeof region), ORMA_ERR_FLAVOR);
     CHECK_ERR(orma_win_attach(wc, region, sizeof region), ORMA_ERR_FLAVOR);
