@@ -576,7 +576,7 @@ int orma_fetch_and_op(const void *origin, void *result, orma_type type,
 
 /* One element: *result = target; if target == *compare then target =
  * *origin, atomically.  type must be an integer type, ORMA_BYTE, ORMA_C_BOOL
- * or ORMA_AINT (as MPI), else ORMA_ERR_OP. */
+ * or ORMA_AINT (as MPI), else ORMA_ERR_TYPE. */
 int orma_compare_and_swap(const void *origin, const void *compare, void *result,
                           orma_type type, int target, orma_aint target_disp,
                           orma_win win);

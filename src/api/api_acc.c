@@ -111,8 +111,8 @@ int orma_compare_and_swap(const void *origin, const void *compare, void *result,
     if ((status = api_rma_type(call, type, "element")))
         return status;
     if (!dtype_cas_allowed((int)type->id))
-        return util_error(ORMA_ERR_OP, "%s to rank %d: not defined for %s (only integer, logical, byte and address "
-                          "types)", call, target, type->name);
+        return util_error(ORMA_ERR_TYPE, "%s to rank %d: not defined for %s (MPI-4.1 12.3.4: only integer, logical, "
+                          "byte and address types)", call, target, type->name);
     if (!origin || !compare || !result)
         return util_error(ORMA_ERR_ARG, "%s: %s buffer is NULL", call,
                           !origin ? "origin" : !compare ? "compare" : "result");

@@ -39,20 +39,20 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_a
                           int *keyval, void *extra_state)
 {
     if (!keyval)
-        return mpi_win_error(NULL, "MPI_Win_create_keyval", MPI_ERR_ARG);
+        return mpi_win_error_msg(NULL, "MPI_Win_create_keyval", MPI_ERR_ARG, "NULL keyval");
     for (int i = 0; i < MPI_KEYVAL_MAX; i++)
         if (!mpi_keyvals[i].used) {
             mpi_keyvals[i] = (struct mpi_keyval){1, copy_fn, delete_fn, extra_state};
             *keyval = MPI_KEYVAL_BASE + i;
             return MPI_SUCCESS;
         }
-    return mpi_win_error(NULL, "MPI_Win_create_keyval", MPI_ERR_NO_MEM);
+    return mpi_win_error_msg(NULL, "MPI_Win_create_keyval", MPI_ERR_NO_MEM, "too many keyvals");
 }
 
 int PMPI_Win_free_keyval(int *keyval)
 {
     if (!keyval || !mpi_keyval(*keyval))
-        return mpi_win_error(NULL, "MPI_Win_free_keyval", MPI_ERR_KEYVAL);
+        return mpi_win_error_msg(NULL, "MPI_Win_free_keyval", MPI_ERR_KEYVAL, "not a window keyval");
     /* attributes still set keep their callbacks: freed keyvals stay
      * reserved until the program ends */
     *keyval = MPI_KEYVAL_INVALID;
@@ -99,13 +99,13 @@ int PMPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
     MPI_WIN_OR_ERR(w, win, "MPI_Win_set_attr");
     if (keyval - MPI_KEYVAL_BASE < 0 || keyval - MPI_KEYVAL_BASE >= MPI_KEYVAL_MAX ||
         !mpi_keyvals[keyval - MPI_KEYVAL_BASE].used)
-        return mpi_win_error(w, "MPI_Win_set_attr", MPI_ERR_KEYVAL);
+        return mpi_win_error_msg(w, "MPI_Win_set_attr", MPI_ERR_KEYVAL, "not a window keyval");
     int found, rc = mpi_attr_drop(w, keyval, &found);
     if (rc != MPI_SUCCESS)
         return mpi_win_error(w, "MPI_Win_set_attr", rc);
     struct mpi_attr *a = malloc(sizeof *a);
     if (!a)
-        return mpi_win_error(w, "MPI_Win_set_attr", MPI_ERR_NO_MEM);
+        return mpi_win_error_msg(w, "MPI_Win_set_attr", MPI_ERR_NO_MEM, "out of memory");
     *a = (struct mpi_attr){keyval, attribute_val, w->attrs};
     w->attrs = a;
     return MPI_SUCCESS;
@@ -115,7 +115,7 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_get_attr");
     if (!attribute_val || !flag)
-        return mpi_win_error(w, "MPI_Win_get_attr", MPI_ERR_ARG);
+        return mpi_win_error_msg(w, "MPI_Win_get_attr", MPI_ERR_ARG, "a NULL or invalid argument");
     void **out = attribute_val;
     *flag = 1;
     if (keyval == MPI_WIN_BASE)
@@ -144,7 +144,7 @@ int PMPI_Win_delete_attr(MPI_Win win, int keyval)
     MPI_WIN_OR_ERR(w, win, "MPI_Win_delete_attr");
     if (keyval - MPI_KEYVAL_BASE < 0 || keyval - MPI_KEYVAL_BASE >= MPI_KEYVAL_MAX ||
         !mpi_keyvals[keyval - MPI_KEYVAL_BASE].used)
-        return mpi_win_error(w, "MPI_Win_delete_attr", MPI_ERR_KEYVAL);
+        return mpi_win_error_msg(w, "MPI_Win_delete_attr", MPI_ERR_KEYVAL, "not a window keyval");
     int found, rc = mpi_attr_drop(w, keyval, &found);
     return rc != MPI_SUCCESS ? mpi_win_error(w, "MPI_Win_delete_attr", rc) : MPI_SUCCESS;
 }
@@ -153,7 +153,7 @@ int PMPI_Win_set_name(MPI_Win win, const char *win_name)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_set_name");
     if (!win_name)
-        return mpi_win_error(w, "MPI_Win_set_name", MPI_ERR_ARG);
+        return mpi_win_error_msg(w, "MPI_Win_set_name", MPI_ERR_ARG, "a NULL or invalid argument");
     snprintf(w->name, sizeof w->name, "%s", win_name);
     return MPI_SUCCESS;
 }
@@ -162,7 +162,7 @@ int PMPI_Win_get_name(MPI_Win win, char *win_name, int *resultlen)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_get_name");
     if (!win_name || !resultlen)
-        return mpi_win_error(w, "MPI_Win_get_name", MPI_ERR_ARG);
+        return mpi_win_error_msg(w, "MPI_Win_get_name", MPI_ERR_ARG, "a NULL or invalid argument");
     snprintf(win_name, MPI_MAX_OBJECT_NAME, "%s", w->name);
     *resultlen = (int)strlen(win_name);
     return MPI_SUCCESS;
@@ -173,7 +173,7 @@ int PMPI_Win_get_info(MPI_Win win, MPI_Info *info_used)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_get_info");
     if (!info_used)
-        return mpi_win_error(w, "MPI_Win_get_info", MPI_ERR_ARG);
+        return mpi_win_error_msg(w, "MPI_Win_get_info", MPI_ERR_ARG, "a NULL or invalid argument");
     orma_info oi = ORMA_INFO_NULL;
     int status = orma_win_get_info(w->win, &oi);
     if (status)

@@ -32,6 +32,7 @@ int mpi_orma_ready;
 int mpi_job_spans_nodes;
 char mpi_orma_why[160];
 MPI_Group mpi_node_group = MPI_GROUP_NULL;
+MPI_Comm mpi_quiet_comm = MPI_COMM_NULL;
 
 /* Errors reach MPI programs through MPI's error handlers (which print
  * orma's message when they abort): orma's own log keeps quiet about them
@@ -57,6 +58,8 @@ static void mpi_orma_start(void)
     PMPI_Comm_size(MPI_COMM_WORLD, &world);
     mpi_job_spans_nodes = nsize < world; /* the same verdict everywhere */
     PMPI_Comm_group(node, &mpi_node_group);
+    PMPI_Comm_dup(MPI_COMM_SELF, &mpi_quiet_comm);
+    PMPI_Comm_set_errhandler(mpi_quiet_comm, MPI_ERRORS_RETURN);
     char token[40] = {0};
     if (nrank == 0 && util_random_hex(16, token) != ORMA_SUCCESS)
         token[0] = 0; /* every rank fails below */
@@ -137,5 +140,7 @@ int MPI_Finalize(void)
     }
     if (mpi_node_group != MPI_GROUP_NULL)
         PMPI_Group_free(&mpi_node_group);
+    if (mpi_quiet_comm != MPI_COMM_NULL)
+        PMPI_Comm_free(&mpi_quiet_comm);
     return PMPI_Finalize();
 }

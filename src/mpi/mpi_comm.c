@@ -117,7 +117,10 @@ static int mpi_acc(const char *call, int passive, int fetch, const void *origin,
     target = mpi_rank(target);
     int oop = mpi_op(op);
     if (oop < 0)
-        return mpi_win_error(w, call, MPI_ERR_OP);
+        return mpi_win_error_msg(w, call, MPI_ERR_OP, "not a predefined operation (MPI-4.1 12.3.4)");
+    if (oop == ORMA_NO_OP && !fetch)
+        return mpi_win_error_msg(w, call, MPI_ERR_OP, "MPI_NO_OP is an operation of MPI_Get_accumulate, "
+                                 "MPI_Rget_accumulate and MPI_Fetch_and_op only (MPI-4.1 12.3.4)");
     orma_type ot = NULL, rt = NULL, tt = NULL, obottom = NULL, rbottom = NULL;
     size_t oc = 0, rc_ = 0, tc = 0;
     int rc = mpi_side(w, call, tcount, ttype, &tc, &tt);
@@ -142,7 +145,7 @@ static int mpi_acc(const char *call, int passive, int fetch, const void *origin,
     if (fetch && !result && rc_ && rt->size) { /* data, and nowhere to put it */
         if (obottom)
             orma_type_free(&obottom);
-        return mpi_win_error(w, call, MPI_ERR_BUFFER);
+        return mpi_win_error_msg(w, call, MPI_ERR_BUFFER, "a NULL buffer for data");
     }
     if (passive)
         status = fetch ? orma_rget_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
@@ -221,9 +224,9 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
     orma_type t = mpi_type_predefined(datatype);
     int oop = mpi_op(op);
     if (!t)
-        return mpi_win_error(w, "MPI_Fetch_and_op", MPI_ERR_TYPE);
+        return mpi_win_error_msg(w, "MPI_Fetch_and_op", MPI_ERR_TYPE, "not a predefined datatype (MPI-4.1 12.3.4)");
     if (oop < 0)
-        return mpi_win_error(w, "MPI_Fetch_and_op", MPI_ERR_OP);
+        return mpi_win_error_msg(w, "MPI_Fetch_and_op", MPI_ERR_OP, "not a predefined operation (MPI-4.1 12.3.4)");
     return mpi_win_status(w, "MPI_Fetch_and_op",
                           orma_fetch_and_op(origin_addr, result_addr, t, mpi_rank(target_rank), target_disp,
                                             (orma_op)oop, w->win));
@@ -235,7 +238,8 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
     MPI_WIN_OR_ERR(w, win, "MPI_Compare_and_swap");
     orma_type t = mpi_type_predefined(datatype);
     if (!t)
-        return mpi_win_error(w, "MPI_Compare_and_swap", MPI_ERR_TYPE);
+        return mpi_win_error_msg(w, "MPI_Compare_and_swap", MPI_ERR_TYPE,
+                                 "not a predefined datatype (MPI-4.1 12.3.4)");
     return mpi_win_status(w, "MPI_Compare_and_swap", orma_compare_and_swap(origin_addr, compare_addr, result_addr,
                                                                           t, mpi_rank(target_rank), target_disp,
                                                                           w->win));
@@ -271,7 +275,7 @@ static int mpi_request(struct mpi_win *w, const char *call, int rc, MPI_Request 
         return rc;
     if (PMPI_Grequest_start(mpi_greq_query, mpi_greq_free, mpi_greq_cancel, NULL, request) != MPI_SUCCESS ||
         PMPI_Grequest_complete(*request) != MPI_SUCCESS)
-        return mpi_win_error(w, call, MPI_ERR_INTERN);
+        return mpi_win_error_msg(w, call, MPI_ERR_INTERN, "the host refused a generalized request");
     return MPI_SUCCESS;
 }
 
@@ -280,7 +284,7 @@ int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_dat
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Rput");
     if (!request)
-        return mpi_win_error(w, "MPI_Rput", MPI_ERR_REQUEST);
+        return mpi_win_error_msg(w, "MPI_Rput", MPI_ERR_REQUEST, "a NULL request pointer");
     return mpi_request(w, "MPI_Rput",
                        mpi_put_get("MPI_Rput", 1, 1, (void *)origin_addr, origin_count, origin_datatype, target_rank,
                                    target_disp, target_count, target_datatype, w),
@@ -292,7 +296,7 @@ int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype,
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Rget");
     if (!request)
-        return mpi_win_error(w, "MPI_Rget", MPI_ERR_REQUEST);
+        return mpi_win_error_msg(w, "MPI_Rget", MPI_ERR_REQUEST, "a NULL request pointer");
     return mpi_request(w, "MPI_Rget",
                        mpi_put_get("MPI_Rget", 0, 1, origin_addr, origin_count, origin_datatype, target_rank,
                                    target_disp, target_count, target_datatype, w),
@@ -305,7 +309,7 @@ int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype ori
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Raccumulate");
     if (!request)
-        return mpi_win_error(w, "MPI_Raccumulate", MPI_ERR_REQUEST);
+        return mpi_win_error_msg(w, "MPI_Raccumulate", MPI_ERR_REQUEST, "a NULL request pointer");
     return mpi_request(w, "MPI_Raccumulate",
                        mpi_acc("MPI_Raccumulate", 1, 0, origin_addr, origin_count, origin_datatype, NULL, 0,
                                MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, w),
@@ -318,7 +322,7 @@ int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Rget_accumulate");
     if (!request)
-        return mpi_win_error(w, "MPI_Rget_accumulate", MPI_ERR_REQUEST);
+        return mpi_win_error_msg(w, "MPI_Rget_accumulate", MPI_ERR_REQUEST, "a NULL request pointer");
     return mpi_request(w, "MPI_Rget_accumulate",
                        mpi_acc("MPI_Rget_accumulate", 1, 1, origin_addr, origin_count, origin_datatype, result_addr,
                                result_count, result_datatype, target_rank, target_disp, target_count, target_datatype,
@@ -382,7 +386,7 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Rput_c");
     if (!request)
-        return mpi_win_error(w, "MPI_Rput_c", MPI_ERR_REQUEST);
+        return mpi_win_error_msg(w, "MPI_Rput_c", MPI_ERR_REQUEST, "a NULL request pointer");
     return mpi_request(w, "MPI_Rput_c",
                        mpi_put_get("MPI_Rput_c", 1, 1, (void *)origin_addr, origin_count, origin_datatype,
                                    target_rank, target_disp, target_count, target_datatype, w),
@@ -395,7 +399,7 @@ int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_d
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Rget_c");
     if (!request)
-        return mpi_win_error(w, "MPI_Rget_c", MPI_ERR_REQUEST);
+        return mpi_win_error_msg(w, "MPI_Rget_c", MPI_ERR_REQUEST, "a NULL request pointer");
     return mpi_request(w, "MPI_Rget_c",
                        mpi_put_get("MPI_Rget_c", 0, 1, origin_addr, origin_count, origin_datatype, target_rank,
                                    target_disp, target_count, target_datatype, w),
@@ -408,7 +412,7 @@ int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Data
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Raccumulate_c");
     if (!request)
-        return mpi_win_error(w, "MPI_Raccumulate_c", MPI_ERR_REQUEST);
+        return mpi_win_error_msg(w, "MPI_Raccumulate_c", MPI_ERR_REQUEST, "a NULL request pointer");
     return mpi_request(w, "MPI_Raccumulate_c",
                        mpi_acc("MPI_Raccumulate_c", 1, 0, origin_addr, origin_count, origin_datatype, NULL, 0,
                                MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, w),
@@ -422,7 +426,7 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Rget_accumulate_c");
     if (!request)
-        return mpi_win_error(w, "MPI_Rget_accumulate_c", MPI_ERR_REQUEST);
+        return mpi_win_error_msg(w, "MPI_Rget_accumulate_c", MPI_ERR_REQUEST, "a NULL request pointer");
     return mpi_request(w, "MPI_Rget_accumulate_c",
                        mpi_acc("MPI_Rget_accumulate_c", 1, 1, origin_addr, origin_count, origin_datatype, result_addr,
                                result_count, result_datatype, target_rank, target_disp, target_count,

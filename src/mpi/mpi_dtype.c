@@ -4,6 +4,7 @@
  * program frees the MPI type (MPI_Type_free is defined here for that). */
 #include "mpi_orma.h"
 #include "dtype_type.h"
+#include "util_status.h"
 
 #include <stdint.h>
 #include <stdlib.h>
@@ -176,6 +177,17 @@ static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p)
     return status;
 }
 
+/* Whether derived type t was committed.  MPI has no query for it, but both
+ * hosts' MPI_Pack refuse an uncommitted type before they look at the count;
+ * asked once per type, when it is decoded (then cached). */
+static int mpi_type_committed(MPI_Datatype t)
+{
+    int position = 0;
+    char out;
+    return mpi_quiet_comm == MPI_COMM_NULL ||
+           PMPI_Pack(&out, 0, t, &out, 0, &position, mpi_quiet_comm) == MPI_SUCCESS;
+}
+
 int mpi_type(MPI_Datatype t, orma_type *o_p)
 {
     orma_type o = mpi_type_predefined(t);
@@ -183,6 +195,14 @@ int mpi_type(MPI_Datatype t, orma_type *o_p)
         *o_p = o;
         return ORMA_SUCCESS;
     }
+    struct mpi_type_slot *s = mpi_cache_find(t);
+    if (s && s->used) {
+        *o_p = s->orma;
+        return ORMA_SUCCESS;
+    }
+    if (t == MPI_DATATYPE_NULL || !mpi_type_committed(t))
+        return util_error(ORMA_ERR_TYPE, "%s datatype (MPI-4.1 12.3: communication takes committed types)",
+                          t == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL as a" : "an uncommitted");
     return mpi_type_decode(t, 1, o_p);
 }
 

@@ -58,28 +58,42 @@ void mpi_errh_ref(MPI_Errhandler errh, int delta)
         mpi_errhs[i].refs += delta;
 }
 
+/* MPI 4.0's MPI_ERRORS_ABORT, where the host's mpi.h has it: it aborts the
+ * window's processes, where MPI_ERRORS_ARE_FATAL may end all. */
+static int mpi_errh_aborts(MPI_Errhandler errh)
+{
+#ifdef MPI_ERRORS_ABORT
+    return errh == MPI_ERRORS_ABORT;
+#else
+    (void)errh;
+    return 0;
+#endif
+}
+
 static int mpi_raise(struct mpi_win *w, const char *call, int code, const char *why)
 {
-    MPI_Errhandler errh = w ? w->errh : MPI_ERRORS_ARE_FATAL;
+    if (!w) /* no window to raise it on: MPI_COMM_SELF (MPI-4.1 2.8) */
+        return mpi_comm_error(MPI_COMM_SELF, call, code, why);
+    MPI_Errhandler errh = w->errh;
     if (errh == MPI_ERRORS_RETURN)
         return code;
     MPI_Win_errhandler_function *fn = mpi_errh_fn(errh);
-    if (fn && w && mpi_errhs[mpi_errh_index(errh)].fortran) {
+    if (fn && mpi_errhs[mpi_errh_index(errh)].fortran) {
         MPI_Fint handle = PMPI_Win_c2f(w->handle);
         ((void (*)(MPI_Fint *, int *))(void (*)(void))fn)(&handle, &code);
         return code;
     }
-    if (fn && w) {
+    if (fn) {
         MPI_Win handle = w->handle;
         fn(&handle, &code);
         return code;
     }
     int rank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &rank);
-    fprintf(stderr, "liborma-mpi: rank %d: %s: %s; aborting (the window's error handler is "
-            "MPI_ERRORS_ARE_FATAL)\n", rank, call, why);
+    fprintf(stderr, "liborma-mpi: rank %d: %s: %s; aborting (the window's error handler is %s)\n", rank, call,
+            why, mpi_errh_aborts(errh) ? "MPI_ERRORS_ABORT" : "MPI_ERRORS_ARE_FATAL");
     fflush(stderr);
-    mpi_abort(w ? w->comm : MPI_COMM_WORLD, code);
+    mpi_abort(w->comm, code);
     return code;
 }
 
@@ -113,7 +127,7 @@ int mpi_win_error_msg(struct mpi_win *w, const char *call, int mpi_class, const 
 int mpi_errh_create(MPI_Win_errhandler_function *fn, int fortran, MPI_Errhandler *errhandler)
 {
     if (!fn || !errhandler)
-        return mpi_win_error(NULL, "MPI_Win_create_errhandler", MPI_ERR_ARG);
+        return mpi_win_error_msg(NULL, "MPI_Win_create_errhandler", MPI_ERR_ARG, "NULL function or handle");
     for (int i = 0; i < MPI_ERRH_MAX; i++)
         if (mpi_errhs[i].refs == 0) {
             mpi_errhs[i].refs = 1;
@@ -122,7 +136,7 @@ int mpi_errh_create(MPI_Win_errhandler_function *fn, int fortran, MPI_Errhandler
             *errhandler = (MPI_Errhandler)(MPI_ERRH_TAG + (intptr_t)i);
             return MPI_SUCCESS;
         }
-    return mpi_win_error(NULL, "MPI_Win_create_errhandler", MPI_ERR_NO_MEM);
+    return mpi_win_error_msg(NULL, "MPI_Win_create_errhandler", MPI_ERR_NO_MEM, "too many error handlers");
 }
 
 int PMPI_Win_create_errhandler(MPI_Win_errhandler_function *fn, MPI_Errhandler *errhandler)
@@ -158,8 +172,9 @@ int MPI_Errhandler_free(MPI_Errhandler *errhandler)
 int PMPI_Win_set_errhandler(MPI_Win win, MPI_Errhandler errhandler)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_set_errhandler");
-    if (errhandler != MPI_ERRORS_RETURN && errhandler != MPI_ERRORS_ARE_FATAL && !mpi_errh_fn(errhandler))
-        return mpi_win_error(w, "MPI_Win_set_errhandler", MPI_ERR_ARG);
+    if (errhandler != MPI_ERRORS_RETURN && errhandler != MPI_ERRORS_ARE_FATAL && !mpi_errh_aborts(errhandler) &&
+        !mpi_errh_fn(errhandler))
+        return mpi_win_error_msg(w, "MPI_Win_set_errhandler", MPI_ERR_ARG, "not a window error handler");
     mpi_errh_ref(errhandler, 1);
     mpi_errh_ref(w->errh, -1);
     w->errh = errhandler;
@@ -170,7 +185,7 @@ int PMPI_Win_get_errhandler(MPI_Win win, MPI_Errhandler *errhandler)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_get_errhandler");
     if (!errhandler)
-        return mpi_win_error(w, "MPI_Win_get_errhandler", MPI_ERR_ARG);
+        return mpi_win_error_msg(w, "MPI_Win_get_errhandler", MPI_ERR_ARG, "a NULL or invalid argument");
     *errhandler = w->errh;
     mpi_errh_ref(w->errh, 1); /* the caller frees it */
     return MPI_SUCCESS;

@@ -181,7 +181,7 @@ MPI_F08_DEFINE(win_create_keyval, WIN_CREATE_KEYVAL,
     (void)copy;
     struct mpi_f_keyval *k = malloc(sizeof *k);
     if (!k) {
-        mpi_f_ierr(ierr, mpi_win_error(NULL, "MPI_Win_create_keyval", MPI_ERR_NO_MEM));
+        mpi_f_ierr(ierr, mpi_win_error_msg(NULL, "MPI_Win_create_keyval", MPI_ERR_NO_MEM, "too many keyvals"));
         return;
     }
     *k = (struct mpi_f_keyval){del, *extra};

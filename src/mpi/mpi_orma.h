@@ -55,6 +55,10 @@ extern char mpi_orma_why[160];
 /* The group of this node's ranks in MPI_COMM_WORLD: orma's job. */
 extern MPI_Group mpi_node_group;
 
+/* A duplicate of MPI_COMM_SELF whose errors return: for the host calls
+ * liborma-mpi makes to learn something (mpi_dtype.c), which may fail. */
+extern MPI_Comm mpi_quiet_comm;
+
 /* Every window creation call (mpi_win.c): a window of flavor (ORMA_WIN_FLAVOR_*)
  * over comm's ranks, collective.  A rank's bad arguments travel into the
  * collective, so that all ranks fail together instead of the others
@@ -139,7 +143,7 @@ int mpi_thread_clash(struct mpi_win *w, const char *call);
     __attribute__((cleanup(mpi_thread_leave))) int mpi_alone_ = mpi_thread_enter();                \
     struct mpi_win *w = mpi_win_lookup(handle);                                                    \
     if (!w)                                                                                        \
-        return mpi_win_error(NULL, call, MPI_ERR_WIN);                                             \
+        return mpi_win_error_msg(NULL, call, MPI_ERR_WIN, "not a window (MPI_WIN_NULL, freed, or never created)"); \
     if (!mpi_alone_)                                                                               \
         return mpi_thread_clash(w, call)
 
@@ -154,9 +158,9 @@ MPI_Errhandler mpi_errh_f2c(MPI_Fint errh);
 /* The MPI error class for an orma status. */
 int mpi_error_class(int status);
 
-/* Report an error of call on w (NULL: no window yet, as MPI_COMM_WORLD's
- * handler would): by the window's error handler -- fatal by default, as
- * MPI says for windows -- and return the MPI error class. */
+/* Report an error of call on w (NULL: no window, on MPI_COMM_SELF as MPI-4.1
+ * says): by the window's error handler -- fatal by default, as MPI says for
+ * windows -- and return the MPI error class. */
 int mpi_win_error(struct mpi_win *w, const char *call, int mpi_class);
 
 /* Report an error of a creation call by comm's error handler, saying why on

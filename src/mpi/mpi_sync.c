@@ -90,16 +90,16 @@ static int mpi_group(struct mpi_win *w, const char *call, MPI_Group group, int p
 {
     int n = 0;
     if (group == MPI_GROUP_NULL || PMPI_Group_size(group, &n) != MPI_SUCCESS)
-        return mpi_win_error(w, call, MPI_ERR_GROUP);
+        return mpi_win_error_msg(w, call, MPI_ERR_GROUP, "not a group");
     if (!w->pscw) {
         w->pscw = calloc(1, sizeof *w->pscw);
         if (!w->pscw)
-            return mpi_win_error(w, call, MPI_ERR_NO_MEM);
+            return mpi_win_error_msg(w, call, MPI_ERR_NO_MEM, "out of memory");
         PMPI_Comm_group(w->comm, &w->pscw->comm_group);
     }
     struct mpi_pscw_group *g = &w->pscw->kind[post];
     if (!mpi_pscw_grow(g, n))
-        return mpi_win_error(w, call, MPI_ERR_NO_MEM);
+        return mpi_win_error_msg(w, call, MPI_ERR_NO_MEM, "out of memory");
     if (n)
         PMPI_Group_translate_ranks(group, n, g->in, w->pscw->comm_group, g->out);
     for (int i = 0; i < n; i++)
@@ -163,7 +163,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_test");
     if (!flag)
-        return mpi_win_error(w, "MPI_Win_test", MPI_ERR_ARG);
+        return mpi_win_error_msg(w, "MPI_Win_test", MPI_ERR_ARG, "a NULL or invalid argument");
     return mpi_win_status(w, "MPI_Win_test", orma_win_test(w->win, flag));
 }
 
@@ -179,7 +179,8 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
         return MPI_SUCCESS;
     MPI_WIN_OR_ERR(w, win, "MPI_Win_lock");
     if (type < 0)
-        return mpi_win_error(w, "MPI_Win_lock", MPI_ERR_LOCKTYPE);
+        return mpi_win_error_msg(w, "MPI_Win_lock", MPI_ERR_LOCKTYPE,
+                                 "the lock type is neither MPI_LOCK_EXCLUSIVE nor MPI_LOCK_SHARED");
     return mpi_win_status(w, "MPI_Win_lock", orma_win_lock(type, mpi_rank(rank), mpi_assert(assert), w->win));
 }
 

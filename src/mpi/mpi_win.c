@@ -177,7 +177,7 @@ int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI
 int PMPI_Win_free(MPI_Win *win)
 {
     if (!win)
-        return mpi_win_error(NULL, "MPI_Win_free", MPI_ERR_WIN);
+        return mpi_win_error_msg(NULL, "MPI_Win_free", MPI_ERR_WIN, "NULL window handle pointer");
     MPI_WIN_OR_ERR(w, *win, "MPI_Win_free");
     int status = orma_win_free(&w->win);
     if (status)
@@ -203,7 +203,7 @@ int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit,
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_shared_query");
     if (!size || !disp_unit || !baseptr)
-        return mpi_win_error(w, "MPI_Win_shared_query", MPI_ERR_ARG);
+        return mpi_win_error_msg(w, "MPI_Win_shared_query", MPI_ERR_ARG, "a NULL or invalid argument");
     size_t sz = 0;
     int status = orma_win_shared_query(w->win, mpi_rank(rank), &sz, disp_unit, (void **)baseptr);
     if (!status)
@@ -220,7 +220,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_attach");
     if (size < 0)
-        return mpi_win_error(w, "MPI_Win_attach", MPI_ERR_SIZE);
+        return mpi_win_error_msg(w, "MPI_Win_attach", MPI_ERR_SIZE, "a negative size");
     return mpi_win_status(w, "MPI_Win_attach", orma_win_attach(w->win, base, (size_t)size));
 }
 
@@ -234,7 +234,7 @@ int PMPI_Win_get_group(MPI_Win win, MPI_Group *group)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_get_group");
     if (!group)
-        return mpi_win_error(w, "MPI_Win_get_group", MPI_ERR_ARG);
+        return mpi_win_error_msg(w, "MPI_Win_get_group", MPI_ERR_ARG, "a NULL or invalid argument");
     return PMPI_Comm_group(w->comm, group);
 }
 

@@ -29,7 +29,7 @@ int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *dis
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_shared_query_c");
     if (!disp_unit)
-        return mpi_win_error(w, "MPI_Win_shared_query_c", MPI_ERR_ARG);
+        return mpi_win_error_msg(w, "MPI_Win_shared_query_c", MPI_ERR_ARG, "a NULL or invalid argument");
     int unit = 0, rc = PMPI_Win_shared_query(win, rank, size, &unit, baseptr);
     if (rc == MPI_SUCCESS)
         *disp_unit = unit;

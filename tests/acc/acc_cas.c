@@ -6,7 +6,7 @@
  * other truth value): each must
  * return the old value, and only the first may change the target.  The
  * types MPI refuses (CHAR, floating, complex, the pairs) must fail with
- * ORMA_ERR_OP and write neither target nor result.  Run to the right
+ * ORMA_ERR_TYPE and write neither target nor result.  Run to the right
  * neighbour and to the rank itself, under fence and under lock_all, on
  * every flavour.
  *

@@ -167,8 +167,8 @@ static void bad_calls(orma_win win, orma_win freed, int passive)
     CHECK_ERR(orma_accumulate(src, 2, ORMA_FLOAT, rt, 1, 2, ORMA_FLOAT, ORMA_BXOR, win), ORMA_ERR_OP);
     CHECK_ERR(orma_accumulate(src, 2, ORMA_INT32, rt, 1, 2, ORMA_INT32, ORMA_MINLOC, win), ORMA_ERR_OP);
     CHECK_ERR(orma_fetch_and_op(src, r32, ORMA_2INT, rt, 1, ORMA_SUM, win), ORMA_ERR_OP);
-    CHECK_ERR(orma_compare_and_swap(src, &cmp, r32, ORMA_FLOAT, rt, 1, win), ORMA_ERR_OP);
-    CHECK_ERR(orma_compare_and_swap(src, &cmp, r32, ORMA_CHAR, rt, 1, win), ORMA_ERR_OP);
+    CHECK_ERR(orma_compare_and_swap(src, &cmp, r32, ORMA_FLOAT, rt, 1, win), ORMA_ERR_TYPE);
+    CHECK_ERR(orma_compare_and_swap(src, &cmp, r32, ORMA_CHAR, rt, 1, win), ORMA_ERR_TYPE);
     CHECK(req == AT_REQ_UNSET); /* no failed call wrote the request */
     expect_res_untouched("result buffer after refused calls");
 }

@@ -41,7 +41,8 @@ static inline size_t at_plan_layout(struct at_step *s, size_t n)
     return pos;
 }
 
-/* Does step s succeed (else ORMA_ERR_OP)? */
+/* Does step s succeed (else ORMA_ERR_OP, or ORMA_ERR_TYPE for a
+ * compare-and-swap on a type it lacks)? */
 static inline int at_step_ok(const struct at_step *s)
 {
     const struct at_type *t = &at_types[s->id];
@@ -152,7 +153,7 @@ static inline void at_plan_issue(const struct at_step *s, size_t n, const unsign
             break;
         }
         at_step_what(&s[i], where, what, sizeof what);
-        AT_RC(rc, at_step_ok(&s[i]) ? ORMA_SUCCESS : ORMA_ERR_OP, what);
+        AT_RC(rc, at_step_ok(&s[i]) ? ORMA_SUCCESS : s[i].kind == AK_CAS ? ORMA_ERR_TYPE : ORMA_ERR_OP, what);
         if (reqs) {
             if (rc || s[i].kind == AK_FOP || s[i].kind == AK_CAS) {
                 CHECK(req == AT_REQ_UNSET); /* not written on error */
