@@ -97,9 +97,74 @@ static inline void conf_expect_bg(const char *what, const int *p, long n, int r,
         expect(what, first + i, p[i], bg(r, first + i));
 }
 
+/* n ints at p must be want[0..n-1], else fail naming what. */
+static inline void conf_expect_ints(const char *what, const int *p, const int *want, long n)
+{
+    for (long i = 0; i < n; i++)
+        expect(what, i, p[i], want[i]);
+}
+
+/* With no epoch of this rank's open, once every rank is there: its first n
+ * ints of w are the background again (in a lock epoch of its own). */
+static inline void conf_reset(struct mt_win *w, size_t n)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    conf_ok("MPI_Win_lock of this rank", MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w->win));
+    fill_bg_int(w->base, n, rank);
+    conf_ok("MPI_Win_unlock of this rank", MPI_Win_unlock(rank, w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* After every rank's epochs: this rank's first n ints of w, read by loads
+ * in a lock epoch of its own, must be want. */
+static inline void conf_expect_window(const char *what, const struct mt_win *w, const int *want, long n)
+{
+    MPI_Barrier(MPI_COMM_WORLD);
+    conf_ok("MPI_Win_lock of this rank", MPI_Win_lock(MPI_LOCK_SHARED, rank, 0, w->win));
+    conf_expect_ints(what, w->base, want, n);
+    conf_ok("MPI_Win_unlock of this rank", MPI_Win_unlock(rank, w->win));
+    MPI_Barrier(MPI_COMM_WORLD);
+}
+
+/* MPI_COMM_WORLD's half of this rank (even or odd ranks), ranked in reverse
+ * order; this rank's rank in it in *me_p (when not NULL). */
+static inline MPI_Comm conf_half(int *me_p)
+{
+    MPI_Comm half;
+    MPI_Comm_split(MPI_COMM_WORLD, rank % 2, -rank, &half);
+    if (me_p)
+        MPI_Comm_rank(half, me_p);
+    return half;
+}
+
 /* The neighbours of this rank in a ring (itself on one rank). */
 static inline int conf_right(void) { return (rank + 1) % size; }
 static inline int conf_left(void) { return (rank + size - 1) % size; }
+
+/* checks on a window of every flavour this run can make (conf_flavor_here),
+ * of bytes per rank and displacement unit unit, its errors returned rather
+ * than fatal. */
+static inline void conf_each_flavor(size_t bytes, int unit, void (*checks)(struct mt_win *w))
+{
+    for (int f = 0; f < MT_FLAVORS; f++) {
+        if (!conf_flavor_here((enum mt_flavor)f))
+            continue;
+        struct mt_win w;
+        mt_win_open(&w, (enum mt_flavor)f, bytes, unit);
+        MPI_Win_set_errhandler(w.win, MPI_ERRORS_RETURN);
+        checks(&w);
+        mt_win_close(&w);
+    }
+}
+
+/* The end of a program whose checks all passed: its exit status. */
+static inline int conf_done(const char *name)
+{
+    if (rank == 0)
+        printf("%s: %d ranks: OK\n", name, size);
+    mt_finalize();
+    return 0;
+}
 
 /* A committed datatype of size 0 (MPI_Type_contiguous(0, ...)). */
 static inline MPI_Datatype conf_empty_type(void)

@@ -147,24 +147,19 @@ static void shared_stores(struct mt_win *w)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Every check, on a window of each flavour. */
+static void checks(struct mt_win *w)
+{
+    model(w);
+    put_then_load(w);
+    store_then_get(w);
+    if (w->flavor == MT_SHARED)
+        shared_stores(w);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
-    for (int f = 0; f < MT_FLAVORS; f++) {
-        if (!conf_flavor_here((enum mt_flavor)f))
-            continue;
-        struct mt_win w;
-        mt_win_open(&w, (enum mt_flavor)f, N * sizeof(int), (int)sizeof(int));
-        MPI_Win_set_errhandler(w.win, MPI_ERRORS_RETURN);
-        model(&w);
-        put_then_load(&w);
-        store_then_get(&w);
-        if (f == MT_SHARED)
-            shared_stores(&w);
-        mt_win_close(&w);
-    }
-    if (rank == 0)
-        printf("conf_model: %d ranks, every flavour: OK\n", size);
-    mt_finalize();
-    return 0;
+    conf_each_flavor(N * sizeof(int), (int)sizeof(int), checks);
+    return conf_done("conf_model");
 }

@@ -19,15 +19,6 @@
 
 #define N 48 /* ints per rank */
 
-/* Every rank's whole window is the background again. */
-static void reset(struct mt_win *w)
-{
-    MPI_Win_lock(MPI_LOCK_EXCLUSIVE, rank, 0, w->win);
-    fill_bg_int(w->base, N, rank);
-    MPI_Win_unlock(rank, w->win);
-    MPI_Barrier(MPI_COMM_WORLD);
-}
-
 /* After an epoch in which this rank's left neighbour wrote conf_val(left)
  * into [at, at + n) of this rank: those, and the background elsewhere. */
 static void expect_written(const char *what, struct mt_win *w, long at, long n)
@@ -56,7 +47,7 @@ static void transfers(struct mt_win *w)
     int right = conf_right();
 
     /* 5 ints at displacement 3: origin predefined, target contiguous(5) */
-    reset(w);
+    conf_reset(w, N);
     MPI_Datatype five;
     MPI_Type_contiguous(5, MPI_INT, &five);
     MPI_Type_commit(&five);
@@ -66,7 +57,7 @@ static void transfers(struct mt_win *w)
     expect_written("put of 5 ints as one contiguous(5)", w, 3, 5);
 
     /* a vector at the target: every other int of [10, 20) */
-    reset(w);
+    conf_reset(w, N);
     MPI_Datatype every_other;
     MPI_Type_vector(5, 1, 2, MPI_INT, &every_other);
     MPI_Type_commit(&every_other);
@@ -86,7 +77,7 @@ static void transfers(struct mt_win *w)
     MPI_Barrier(MPI_COMM_WORLD);
 
     /* get of the whole window of the right neighbour into a guarded buffer */
-    reset(w);
+    conf_reset(w, N);
     int *g = guarded_alloc(N * sizeof(int));
     MPI_Win_lock_all(0, w->win);
     OK(MPI_Get(g, N, MPI_INT, right, mt_disp(w, right, 0), N, MPI_INT, w->win));
@@ -109,7 +100,7 @@ static void transfers(struct mt_win *w)
                i >= 1 && i <= 10 && (i - 1) % 3 == 0 ? bg(right, N - 4 + (i - 1) / 3) : -7);
 
     /* a rank is its own target */
-    reset(w);
+    conf_reset(w, N);
     MPI_Win_fence(0, w->win);
     OK(MPI_Put(src, 2, MPI_INT, rank, mt_disp(w, rank, 0), 2, MPI_INT, w->win));
     MPI_Win_fence(0, w->win);
@@ -157,7 +148,7 @@ static void proc_null(struct mt_win *w)
     MPI_Group world, none;
     MPI_Comm_group(MPI_COMM_WORLD, &world);
     MPI_Group_incl(world, 0, NULL, &none);
-    reset(w);
+    conf_reset(w, N);
 
     MPI_Win_fence(0, w->win);
     OK(MPI_Put(src, 4, MPI_INT, MPI_PROC_NULL, 0, 4, MPI_INT, w->win));
@@ -205,7 +196,7 @@ static void no_data(struct mt_win *w)
 {
     MPI_Datatype empty = conf_empty_type();
     int one = 5, right = conf_right();
-    reset(w);
+    conf_reset(w, N);
     MPI_Win_fence(0, w->win);
     OK(MPI_Put(NULL, 0, MPI_INT, right, mt_disp(w, right, 0), 0, MPI_INT, w->win));
     OK(MPI_Get(NULL, 0, MPI_INT, right, mt_disp(w, right, 0), 0, MPI_INT, w->win));
@@ -243,7 +234,7 @@ static void bottom(struct mt_win *w)
     MPI_Type_create_hindexed(2, lens, addr, MPI_INT, &abs);
     MPI_Type_commit(&abs);
     int right = conf_right();
-    reset(w);
+    conf_reset(w, N);
     MPI_Win_fence(0, w->win);
     OK(MPI_Put(MPI_BOTTOM, 1, abs, right, mt_disp(w, right, 20), 5, MPI_INT, w->win));
     MPI_Win_fence(0, w->win);
@@ -264,23 +255,18 @@ static void bottom(struct mt_win *w)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Every check, on a window of each flavour. */
+static void checks(struct mt_win *w)
+{
+    transfers(w);
+    proc_null(w);
+    no_data(w);
+    bottom(w);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
-    for (int f = 0; f < MT_FLAVORS; f++) {
-        if (!conf_flavor_here((enum mt_flavor)f))
-            continue;
-        struct mt_win w;
-        mt_win_open(&w, (enum mt_flavor)f, N * sizeof(int), (int)sizeof(int));
-        MPI_Win_set_errhandler(w.win, MPI_ERRORS_RETURN);
-        transfers(&w);
-        proc_null(&w);
-        no_data(&w);
-        bottom(&w);
-        mt_win_close(&w);
-    }
-    if (rank == 0)
-        printf("conf_put_get: %d ranks, every flavour: OK\n", size);
-    mt_finalize();
-    return 0;
+    conf_each_flavor(N * sizeof(int), (int)sizeof(int), checks);
+    return conf_done("conf_put_get");
 }

@@ -397,22 +397,17 @@ static void rma_sync(struct mt_win *w)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Every check, on a window of each flavour. */
+static void checks(struct mt_win *w)
+{
+    rma_sync(w); /* first: no epoch yet */
+    for (int e = 0; e < NEPOCHS; e++)
+        step(w, (enum epoch)e);
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
-    for (int f = 0; f < MT_FLAVORS; f++) {
-        if (!conf_flavor_here((enum mt_flavor)f))
-            continue;
-        struct mt_win w;
-        mt_win_open(&w, (enum mt_flavor)f, N * sizeof(int), (int)sizeof(int));
-        MPI_Win_set_errhandler(w.win, MPI_ERRORS_RETURN);
-        rma_sync(&w); /* first: no epoch yet */
-        for (int e = 0; e < NEPOCHS; e++)
-            step(&w, (enum epoch)e);
-        mt_win_close(&w);
-    }
-    if (rank == 0)
-        printf("conf_req: %d ranks, every flavour: OK\n", size);
-    mt_finalize();
-    return 0;
+    conf_each_flavor(N * sizeof(int), (int)sizeof(int), checks);
+    return conf_done("conf_req");
 }

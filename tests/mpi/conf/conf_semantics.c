@@ -326,30 +326,26 @@ static void lock_waits(struct mt_win *w, int kind)
     MPI_Barrier(MPI_COMM_WORLD);
 }
 
+/* Every check, on a window of each flavour. */
+static void checks(struct mt_win *w)
+{
+    int f = (int)w->flavor;
+    concurrent_sums(w);
+    tickets(w);
+    mutex(w);
+    ordering(w, f % 3); /* the kind of epoch changes with the flavour */
+    flush_orders(w);
+    if (size > 1) {
+        int t = f % size; /* the passive target changes with the flavour */
+        progress(w, t, 0);
+        progress(w, t, 1);
+        lock_waits(w, f % 2 ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE);
+    }
+}
+
 int main(int argc, char **argv)
 {
     mt_init(&argc, &argv);
-    for (int f = 0; f < MT_FLAVORS; f++) {
-        if (!conf_flavor_here((enum mt_flavor)f))
-            continue;
-        struct mt_win w;
-        mt_win_open(&w, (enum mt_flavor)f, N * sizeof(int), (int)sizeof(int));
-        MPI_Win_set_errhandler(w.win, MPI_ERRORS_RETURN);
-        concurrent_sums(&w);
-        tickets(&w);
-        mutex(&w);
-        ordering(&w, f % 3); /* the kind of epoch changes with the flavour */
-        flush_orders(&w);
-        if (size > 1) {
-            int t = f % size; /* the passive target changes with the flavour */
-            progress(&w, t, 0);
-            progress(&w, t, 1);
-            lock_waits(&w, f % 2 ? MPI_LOCK_SHARED : MPI_LOCK_EXCLUSIVE);
-        }
-        mt_win_close(&w);
-    }
-    if (rank == 0)
-        printf("conf_semantics: %d ranks, every flavour: OK\n", size);
-    mt_finalize();
-    return 0;
+    conf_each_flavor(N * sizeof(int), (int)sizeof(int), checks);
+    return conf_done("conf_semantics");
 }
