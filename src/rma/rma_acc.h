@@ -1,9 +1,8 @@
 /* rma_acc.h -- performing accumulate-family operations.
  *
  * Three ways to update the target, chosen per operation:
- *   - hardware atomics, element by element (rma_atomic.h), on memory every
- *     rank maps, for updates of at most RMA_ACC_HW_MAX bytes of elements
- *     the machine can swap whole;
+ *   - a hardware atomic (rma_atomic.h), on memory every rank maps, for an
+ *     update of one element the machine can swap whole;
  *   - plain loops under an exclusive lock, when nothing else can touch the
  *     target: the reduction kernels in place (mapped memory), or read,
  *     combine and write back in chunks (single-copy syscalls);
@@ -26,13 +25,14 @@
 
 #include <string.h>
 
-/* Updates of more bytes than this take the stripes and plain loops: about
- * where one stripe lock plus waiting for the other origins' counters costs
- * as much as an atomic instruction per element (liborma-mpi accumulate +
- * flush on a shared window here: 1 uint64 29 ns and 2 35 ns with hardware
- * atomics; 1 to 32 under a stripe 29-31 ns; 8 took 77-92 ns with hardware
- * atomics when this was 64). */
-#define RMA_ACC_HW_MAX 16
+/* An update of several elements is atomic as a whole, under the stripes,
+ * never element by element: MPI promises atomicity per basic element only,
+ * but every MPI library gives it per operation, and programs rely on it --
+ * a list append or a chase of a 16-byte {rank, displacement} link as
+ * MPI_BYTEs (MPICH's linked-list tests read torn links from orma when it
+ * used one hardware atomic per byte).  It costs nothing alone: 1 to 32
+ * elements under a stripe took 29-31 ns with liborma-mpi (accumulate +
+ * flush, shared window), 2 uint64 with hardware atomics 35 ns. */
 
 /* Perform an ACC or CAS operation at w, its target being open. */
 int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
@@ -68,7 +68,7 @@ static inline int rma_acc_hw(struct rma_win *win, const struct rma_op *op, char 
 {
     const struct rma_acc_plan *plan = rma_acc_plan_of(op);
     _Atomic uint32_t *busy = &win->my_hw_busy[op->target];
-    if (op->len > RMA_ACC_HW_MAX || !rma_atomic_fits(plan, p) ||
+    if (op->len != plan->extent || !rma_atomic_fits(plan, p) ||
         !rma_hw_enter(busy, win->targets[op->target].stripes, (uint64_t)op->offset, op->len))
         return 0;
     if (op->kind == RMA_OP_CAS)
