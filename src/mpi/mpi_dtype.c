@@ -139,6 +139,69 @@ static int mpi_build(int comb, const int *in, const MPI_Aint *ad, orma_type *old
     return status;
 }
 
+/* MPI-1's bound markers, MPI_LB and MPI_UB, which MPI-3 removed but both
+ * hosts keep (Open MPI's C11 mpi.h hides the names, so they are known by
+ * the names the host gives them): taken out of a struct's parts -- in (the
+ * counts), ad (the displacements), types -- which keep their order.  A
+ * marker sets the struct's lower (upper) bound at its displacement, the
+ * lowest LB and the highest UB where there are several. */
+struct mpi_bounds {
+    int lb_set, ub_set;
+    MPI_Aint lb, ub;
+};
+
+static void mpi_struct_markers(int *in, MPI_Aint *ad, MPI_Datatype *types, struct mpi_bounds *b)
+{
+    int n = in[0], kept = 0;
+    for (int i = 0; i < n; i++) {
+        char name[MPI_MAX_OBJECT_NAME] = "";
+        int len = 0, comb = 0, ni, na, nd, size = -1;
+        PMPI_Type_get_envelope(types[i], &ni, &na, &nd, &comb);
+        if (comb == MPI_COMBINER_NAMED && PMPI_Type_size(types[i], &size) == MPI_SUCCESS && size == 0)
+            PMPI_Type_get_name(types[i], name, &len);
+        int lb = !strcmp(name, "MPI_LB"), ub = !strcmp(name, "MPI_UB");
+        if (lb && (!b->lb_set || ad[i] < b->lb)) {
+            b->lb = ad[i];
+            b->lb_set = 1;
+        }
+        if (ub && (!b->ub_set || ad[i] > b->ub)) {
+            b->ub = ad[i];
+            b->ub_set = 1;
+        }
+        if (lb || ub)
+            continue;
+        in[1 + kept] = in[1 + i];
+        ad[kept] = ad[i];
+        types[kept] = types[i];
+        kept++;
+    }
+    in[0] = kept;
+}
+
+/* *o_p with the bounds its markers set (a new committed type in its place). */
+static int mpi_struct_bounded(const struct mpi_bounds *b, orma_type *o_p)
+{
+    if (!b->lb_set && !b->ub_set)
+        return ORMA_SUCCESS;
+    orma_aint lb = 0, extent = 0;
+    orma_type r = NULL;
+    int status = orma_type_get_extent(*o_p, &lb, &extent);
+    orma_aint ub = lb + extent;
+    if (b->lb_set)
+        lb = b->lb;
+    if (b->ub_set)
+        ub = b->ub;
+    if (!status)
+        status = orma_type_resized(*o_p, lb, ub - lb, &r);
+    if (!status && (status = orma_type_commit(&r)))
+        orma_type_free(&r);
+    if (!status) {
+        orma_type_free(o_p);
+        *o_p = r;
+    }
+    return status;
+}
+
 static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p)
 {
     orma_type o = mpi_type_predefined(t);
@@ -154,19 +217,30 @@ static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p)
     int ni, na, nd, comb;
     if (t == MPI_DATATYPE_NULL || PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS)
         return ORMA_ERR_TYPE;
-    if (comb == MPI_COMBINER_NAMED)
-        return ORMA_ERR_UNSUPPORTED; /* a predefined type orma lacks (MPI_PACKED, Fortran types ...) */
+    if (comb == MPI_COMBINER_NAMED) { /* a predefined type orma lacks (REAL*16, MPI_2REAL ...) */
+        char name[MPI_MAX_OBJECT_NAME] = "?";
+        int len = 0;
+        PMPI_Type_get_name(t, name, &len);
+        return util_error(ORMA_ERR_UNSUPPORTED, "predefined datatype %s has no orma equivalent", name);
+    }
     int *in = malloc(((size_t)ni + 1) * sizeof *in);
     MPI_Aint *ad = malloc(((size_t)na + 1) * sizeof *ad);
     MPI_Datatype *types = malloc(((size_t)nd + 1) * sizeof *types);
     orma_type *old = calloc((size_t)nd + 1, sizeof *old);
     int status = in && ad && types && old ? ORMA_SUCCESS : ORMA_ERR_NOMEM;
+    struct mpi_bounds bounds = {0};
     if (!status) {
         PMPI_Type_get_contents(t, ni, na, nd, in, ad, types);
+        if (comb == MPI_COMBINER_STRUCT) {
+            mpi_struct_markers(in, ad, types, &bounds);
+            nd = in[0];
+        }
         status = mpi_decode_parts(nd, types, old);
     }
     if (!status)
         status = mpi_build(comb, ni ? in : NULL, ad, old, &o);
+    if (!status && (status = mpi_struct_bounded(&bounds, &o)))
+        orma_type_free(&o);
     if (!status && cache && (status = mpi_cache_put(t, o)))
         orma_type_free(&o);
     if (old)

@@ -11,23 +11,27 @@ unsigned char mpi_type_index[MPI_TYPE_SLOTS];
 struct mpi_op_pair mpi_ops[MPI_OPS];
 int mpi_ops_filled;
 
-/* Fortran's types, by the size the host MPI gives them (it knows its
- * Fortran compiler's): integers (LOGICAL too: a Fortran logical op on
- * gfortran's 1 and 0 is C's), reals, complexes, characters and the
- * MINLOC/MAXLOC pair of integers.  None where the host lacks the type
- * (MPI_DATATYPE_NULL, size 0) or the size has no orma type; none for
- * REAL*16 and COMPLEX*32, which gfortran keeps in IEEE quad precision, not
- * in long double. */
-static void mpi_types_fill_fortran(void)
+/* The types whose layout is the host's to say, by the size it gives them:
+ * Fortran's (it knows its Fortran compiler's) -- integers (LOGICAL too: a
+ * Fortran logical op on gfortran's 1 and 0 is C's), reals, complexes,
+ * characters and the MINLOC/MAXLOC pair of integers -- and C's with no
+ * orma type of their own: MPI_WCHAR, MPI_COUNT and MPI_OFFSET as integers,
+ * MPI_PACKED as bytes, the C++ bool and complexes.  None where the host
+ * lacks the type (MPI_DATATYPE_NULL, size 0) or the size has no orma type;
+ * none for REAL*16 and COMPLEX*32, which gfortran keeps in IEEE quad
+ * precision, not in long double. */
+static void mpi_types_fill_sized(void)
 {
     const struct {
         MPI_Datatype mpi;
-        char kind; /* integer, real, complex, character, pair */
+        char kind; /* integer, real, complex, character, pair, bytes, logical */
     } f[] = {
         {MPI_INTEGER, 'i'},  {MPI_LOGICAL, 'i'},  {MPI_REAL, 'r'},     {MPI_DOUBLE_PRECISION, 'r'},
         {MPI_COMPLEX, 'c'},  {MPI_DOUBLE_COMPLEX, 'c'}, {MPI_CHARACTER, 'b'}, {MPI_INTEGER1, 'i'},
         {MPI_INTEGER2, 'i'}, {MPI_INTEGER4, 'i'}, {MPI_INTEGER8, 'i'}, {MPI_REAL4, 'r'},
         {MPI_REAL8, 'r'},    {MPI_COMPLEX8, 'c'}, {MPI_COMPLEX16, 'c'}, {MPI_2INTEGER, 'p'},
+        {MPI_WCHAR, 'i'},    {MPI_PACKED, 'B'},   {MPI_COUNT, 'i'},    {MPI_OFFSET, 'i'},
+        {MPI_CXX_BOOL, 'l'}, {MPI_CXX_FLOAT_COMPLEX, 'c'}, {MPI_CXX_DOUBLE_COMPLEX, 'c'},
     };
     for (size_t i = 0; i < sizeof f / sizeof f[0] && mpi_ntypes < sizeof mpi_types / sizeof mpi_types[0]; i++) {
         int size = 0;
@@ -41,6 +45,8 @@ static void mpi_types_fill_fortran(void)
         case 'r': o = size == 4 ? ORMA_FLOAT : size == 8 ? ORMA_DOUBLE : NULL; break;
         case 'c': o = size == 8 ? ORMA_C_FLOAT_COMPLEX : size == 16 ? ORMA_C_DOUBLE_COMPLEX : NULL; break;
         case 'b': o = size == 1 ? ORMA_CHAR : NULL; break;
+        case 'B': o = size == 1 ? ORMA_BYTE : NULL; break;
+        case 'l': o = size == (int)sizeof(_Bool) ? ORMA_C_BOOL : NULL; break;
         default: o = size == 2 * (int)sizeof(int) ? ORMA_2INT : NULL; break;
         }
         if (o)
@@ -70,7 +76,7 @@ static void mpi_types_fill(void)
     for (size_t i = 0; i < sizeof t / sizeof t[0]; i++)
         mpi_types[i] = t[i];
     mpi_ntypes = sizeof t / sizeof t[0];
-    mpi_types_fill_fortran();
+    mpi_types_fill_sized();
 }
 
 static void mpi_types_index(void)
