@@ -1,6 +1,7 @@
 /* mpi_derived.c -- MPI_Put, MPI_Get and MPI_Accumulate with derived
  * datatypes on both sides: vector, indexed, struct, subarray and resized
- * types, the two sides laid out differently with equal type signatures.
+ * types, the two sides laid out differently with equal type signatures;
+ * MPI_WCHAR, and (MPICH) a struct bounded by MPI-1's MPI_UB marker.
  * Each case lists, independently of MPI's type engine, the int offsets of
  * its elements on each side; the window (three regions: put, get source,
  * accumulate) and the get's result buffer are checked in full against
@@ -17,6 +18,7 @@ struct tcase {
     int n;                     /* ints moved */
     int ooff[MAXE], toff[MAXE];
     int disp;                  /* target displacement in ints */
+    int replace;               /* accumulate with MPI_REPLACE: the types lack MPI_SUM */
 };
 
 static int data(int r, int i) { return 100000 * (r + 1) + i; }
@@ -44,7 +46,8 @@ static void run_case(struct mt_win *w, const struct tcase *c)
     MPI_Win_fence(MPI_MODE_NOPRECEDE, w->win);
     MPI_Put(origin, c->ocount, c->otype, right, c->disp, c->tcount, c->ttype, w->win);
     MPI_Get(result, c->ocount, c->otype, left, R + c->disp, c->tcount, c->ttype, w->win);
-    MPI_Accumulate(origin, c->ocount, c->otype, right, 2 * R + c->disp, c->tcount, c->ttype, MPI_SUM, w->win);
+    MPI_Accumulate(origin, c->ocount, c->otype, right, 2 * R + c->disp, c->tcount, c->ttype,
+                   c->replace ? MPI_REPLACE : MPI_SUM, w->win);
     MPI_Win_fence(MPI_MODE_NOSUCCEED, w->win);
 
     int want[3 * R], wres[R];
@@ -54,7 +57,10 @@ static void run_case(struct mt_win *w, const struct tcase *c)
         wres[i] = -1;
     for (int j = 0; j < c->n; j++) {
         want[c->disp + c->toff[j]] = data(left, c->ooff[j]);
-        want[2 * R + c->disp + c->toff[j]] += data(left, c->ooff[j]);
+        if (c->replace)
+            want[2 * R + c->disp + c->toff[j]] = data(left, c->ooff[j]);
+        else
+            want[2 * R + c->disp + c->toff[j]] += data(left, c->ooff[j]);
         wres[c->ooff[j]] = bg(left, R + c->disp + c->toff[j]);
     }
     char what[96];
@@ -154,6 +160,34 @@ static void cases(struct mt_win *w)
         c.ooff[j] = ho[j], c.toff[j] = ht[j];
     run_case(w, &c);
     MPI_Type_free(&tmp), MPI_Type_free(&t2), MPI_Type_free(&t3);
+
+    /* 6. 12 MPI_WCHARs both sides (a predefined type orma takes by its
+     * size: wchar_t is an int here), characters: MPI_REPLACE. */
+    memset(&c, 0, sizeof c);
+    c.name = "MPI_WCHAR";
+    c.otype = c.ttype = MPI_WCHAR, c.ocount = c.tcount = 12, c.n = 12, c.disp = 40, c.replace = 1;
+    for (int j = 0; j < 12; j++)
+        c.ooff[j] = c.toff[j] = j;
+    run_case(w, &c);
+
+#if defined(MPI_UB) && !defined(OPEN_MPI)
+    /* 7. (MPICH's mpi.h, which keeps MPI-1's MPI_UB: Open MPI's C11 one
+     * refuses the name) 12 ints -> 3 columns of a 4x5 int matrix, a column
+     * type whose MPI_UB marker makes its extent one int: a transpose. */
+    memset(&c, 0, sizeof c);
+    c.name = "struct with MPI_UB";
+    MPI_Type_vector(4, 1, 5, MPI_INT, &tmp);
+    MPI_Datatype cparts[2] = {tmp, MPI_UB};
+    int cbl[2] = {1, 1};
+    MPI_Aint cdp[2] = {0, sizeof(int)};
+    MPI_Type_create_struct(2, cbl, cdp, cparts, &t2);
+    MPI_Type_commit(&t2);
+    c.otype = MPI_INT, c.ttype = t2, c.ocount = 12, c.tcount = 3, c.n = 12, c.disp = 10;
+    for (int j = 0; j < 12; j++)
+        c.ooff[j] = j, c.toff[j] = j / 4 + (j % 4) * 5;
+    run_case(w, &c);
+    MPI_Type_free(&tmp), MPI_Type_free(&t2);
+#endif
 }
 
 int main(int argc, char **argv)
