@@ -114,9 +114,11 @@ static inline int api_rma_op_undefined(const char *call, int target, int op, int
 {
     return util_error(ORMA_ERR_OP, "%s to rank %d: %s is not defined for %s%s", call, target, dtype_op_name(op),
                       orma_predefined_types.types[typeid_].name,
-                      typeid_ == ORMA_TYPEID_CHAR ? " (MPI-4.1 6.9.2 gives characters REPLACE and NO_OP only; "
-                                                    "ORMA_CHECK=1 holds to that)"
-                                                  : "");
+                      typeid_ == ORMA_TYPEID_CHAR   ? " (MPI-4.1 6.9.2 gives characters REPLACE and NO_OP only; "
+                                                      "ORMA_CHECK=1 holds to that)"
+                      : typeid_ == ORMA_TYPEID_BYTE ? " (MPI-4.1 6.9.2 gives bytes the bitwise ops, REPLACE and "
+                                                      "NO_OP only; ORMA_CHECK=1 holds to that)"
+                                                    : "");
 }
 
 /* count elements of type span *len_p bytes; ORMA_ERR_COUNT on overflow. */

@@ -36,14 +36,17 @@ static const unsigned char dtype_class_of[ORMA_TYPEID_COUNT] = {
 };
 
 /* The class whose kernels serve type id.  MPI defines only REPLACE and
- * NO_OP on ORMA_CHAR (text, not numbers), but both host MPIs take the
- * arithmetic, logical and bitwise ops on it too, as on the C integer type
- * char, and programs use them: so does orma, unless ORMA_CHECK asks for
- * the standard's letter. */
+ * NO_OP on ORMA_CHAR (text, not numbers), and only the bitwise ops besides
+ * on ORMA_BYTE, but both host MPIs take the arithmetic and logical ops on
+ * them too, as on the C integer types char and unsigned char, and programs
+ * use them (MPICH's own tests sum MPI_BYTEs): so does orma, unless
+ * ORMA_CHECK asks for the standard's letter. */
 static int dtype_class(int typeid_)
 {
     int c = dtype_class_of[typeid_];
-    return c == DC_CHAR && !util_config.check ? INT_CLASS(char) : c;
+    if (util_config.check)
+        return c;
+    return c == DC_CHAR ? INT_CLASS(char) : c == DC_BYTE ? DC_U8 : c;
 }
 
 /* Chosen at the first lookup; a race chooses the same table twice. */

@@ -11,8 +11,9 @@
 typedef void (*dtype_op_fn)(void *target, const void *origin, size_t count);
 
 /* The kernel of op on predefined type id, or NULL when MPI does not define
- * op for that type -- except on ORMA_CHAR, which takes the ops of the C
- * integer type char unless ORMA_CHECK is set (dtype_op.c). */
+ * op for that type -- except on ORMA_CHAR and ORMA_BYTE, which take the ops
+ * of the C integer types char and unsigned char unless ORMA_CHECK is set
+ * (dtype_op.c). */
 dtype_op_fn dtype_op_kernel(int op, int typeid_);
 
 const char *dtype_op_name(int op);
@@ -37,7 +38,8 @@ int dtype_op_isa(void);
 int dtype_op_isa_ok(int isa);
 
 /* Whether type id is one of the integer types (C integers, fixed-width,
- * ORMA_AINT, and ORMA_CHAR as dtype_op_kernel takes it): its SUM wraps and
+ * ORMA_AINT, and ORMA_CHAR and ORMA_BYTE as dtype_op_kernel takes them):
+ * its SUM wraps and
  * its bitwise ops are the machine's. */
 int dtype_is_integer(int typeid_);
 

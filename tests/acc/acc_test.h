@@ -25,7 +25,7 @@
 
 enum at_class {
     AT_INT,  /* every integer type, AINT included */
-    AT_BYTE, /* bitwise ops only */
+    AT_BYTE, /* MPI: bitwise ops only (ORMA_CHECK=1); else the C integer type unsigned char */
     AT_CHAR, /* MPI: REPLACE and NO_OP only (ORMA_CHECK=1); else the C integer type char */
     AT_BOOL, /* logical ops only */
     AT_FLT,
@@ -152,10 +152,12 @@ static inline int at_op_defined(int op, const struct at_type *t)
     switch (t->cls) {
     case AT_INT: return op != ORMA_MINLOC && op != ORMA_MAXLOC;
     case AT_CHAR: return !at_check_mode() && op != ORMA_MINLOC && op != ORMA_MAXLOC;
+    case AT_BYTE:
+        return (!at_check_mode() && op != ORMA_MINLOC && op != ORMA_MAXLOC) || op == ORMA_BAND || op == ORMA_BOR ||
+               op == ORMA_BXOR;
     case AT_FLT: return op == ORMA_SUM || op == ORMA_PROD || op == ORMA_MIN || op == ORMA_MAX;
     case AT_CPX: return op == ORMA_SUM || op == ORMA_PROD;
     case AT_BOOL: return op == ORMA_LAND || op == ORMA_LOR || op == ORMA_LXOR;
-    case AT_BYTE: return op == ORMA_BAND || op == ORMA_BOR || op == ORMA_BXOR;
     case AT_PAIR: return op == ORMA_MINLOC || op == ORMA_MAXLOC;
     default: return 0;
     }

@@ -1,9 +1,9 @@
 /* unit_ops.c -- the reduction kernels: which (op, type) pairs exist, against
  * MPI's table written out again here, and the results of every kernel on
  * sample values, against a reference computed in wider arithmetic.  Twice:
- * with ORMA_CHECK's strictness, where ORMA_CHAR takes only what MPI defines
- * for it, and without, where it takes the ops of the C integer type char
- * as the host MPIs do. */
+ * with ORMA_CHECK's strictness, where ORMA_CHAR and ORMA_BYTE take only what
+ * MPI defines for them, and without, where they take the ops of the C
+ * integer types char and unsigned char as the host MPIs do. */
 #include "check.h"
 #include "dtype_op.h"
 #include "dtype_type.h"
@@ -17,7 +17,7 @@ enum cls { INT, FLT, CPX, BOOL_, BYTE_, CHAR_, PAIR };
 static int class_of(int id)
 {
     switch (id) {
-    case ORMA_TYPEID_BYTE: return BYTE_;
+    case ORMA_TYPEID_BYTE: return util_config.check ? BYTE_ : INT;
     case ORMA_TYPEID_CHAR: return util_config.check ? CHAR_ : INT;
     case ORMA_TYPEID_FLOAT: case ORMA_TYPEID_DOUBLE: case ORMA_TYPEID_LONG_DOUBLE: return FLT;
     case ORMA_TYPEID_C_FLOAT_COMPLEX: case ORMA_TYPEID_C_DOUBLE_COMPLEX:
@@ -243,10 +243,12 @@ int main(void)
     util_config.check = 1;
     int strict = check_table();
     CHECK(!dtype_op_kernel(ORMA_SUM, ORMA_TYPEID_CHAR) && !dtype_is_integer(ORMA_TYPEID_CHAR));
+    CHECK(!dtype_op_kernel(ORMA_SUM, ORMA_TYPEID_BYTE) && !dtype_is_integer(ORMA_TYPEID_BYTE));
     util_config.check = 0;
     int pairs = check_table();
-    CHECK(pairs == strict + 10); /* ORMA_CHAR's arithmetic, logical and bitwise ops */
+    CHECK(pairs == strict + 10 + 7); /* ORMA_CHAR's integer ops, ORMA_BYTE's arithmetic and logical ones */
     CHECK(dtype_op_kernel(ORMA_SUM, ORMA_TYPEID_CHAR) && dtype_is_integer(ORMA_TYPEID_CHAR));
+    CHECK(dtype_op_kernel(ORMA_SUM, ORMA_TYPEID_BYTE) && dtype_is_integer(ORMA_TYPEID_BYTE));
     CHECK(dtype_op_kernel(-1, 0) == NULL && dtype_op_kernel(ORMA_OP_COUNT, 0) == NULL);
     CHECK(dtype_op_kernel(ORMA_SUM, ORMA_TYPEID_COUNT) == NULL);
     printf("unit_ops: %d defined (op, type) pairs checked\n", pairs);
