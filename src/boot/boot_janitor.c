@@ -36,10 +36,15 @@ int boot_sweep_token(const char *token)
 {
     char prefix[96];
     size_t plen = (size_t)snprintf(prefix, sizeof prefix, "orma-%u-%s-", (unsigned)getuid(), token);
+    /* The liveness file first: a rank of the job still running sees it gone
+     * and removes whatever it creates from now on (shm_seg_guard), so that
+     * nothing is made after the sweep has looked. */
+    char live[128];
+    snprintf(live, sizeof live, "/%s" BOOT_LIVE_SUFFIX, prefix);
+    int removed = !shm_unlink(live);
     DIR *dir = opendir("/dev/shm");
     if (!dir)
-        return 0;
-    int removed = 0;
+        return removed;
     struct dirent *e;
     while ((e = readdir(dir))) {
         if (strncmp(e->d_name, prefix, plen))
@@ -103,10 +108,19 @@ void boot_janitor_sweep(void)
     }
 }
 
+static char boot_live_path[SHM_NAME_MAX + 16];
+
+/* Whether this job's liveness file is gone: it is being torn down. */
+static int boot_live_gone(void)
+{
+    return access(boot_live_path, F_OK) != 0 && errno == ENOENT;
+}
+
 int boot_live_hold(void)
 {
     char name[SHM_NAME_MAX];
     boot_job_name(name, sizeof name, BOOT_LIVE_SUFFIX);
+    snprintf(boot_live_path, sizeof boot_live_path, "/dev/shm%s", name);
     boot_live_fd = shm_open(name, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
     if (boot_live_fd < 0)
         return util_error(ORMA_ERR_SYS, "cannot create %s: %s", name, strerror(errno));
@@ -116,6 +130,7 @@ int boot_live_hold(void)
         boot_live_fd = -1;
         return util_error(ORMA_ERR_SYS, "cannot lock %s: %s", name, strerror(err));
     }
+    shm_seg_job_gone = boot_live_gone;
     return ORMA_SUCCESS;
 }
 
@@ -123,6 +138,7 @@ void boot_live_release(void)
 {
     if (boot_live_fd < 0)
         return;
+    shm_seg_job_gone = NULL; /* the last rank sweeps what is left */
     flock(boot_live_fd, LOCK_UN);
     if (!flock(boot_live_fd, LOCK_EX | LOCK_NB))
         boot_sweep_token(boot_job.token); /* the last one out */

@@ -131,6 +131,7 @@ int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int who
     a->addr = (char *)lo;
     a->len = len;
     snprintf(a->name, sizeof a->name, "%s", name);
+    shm_seg_guard(name);
     return ORMA_SUCCESS;
 }
 

@@ -50,6 +50,7 @@ int shm_seg_create(const char *name, size_t size, struct shm_seg *seg_p)
     seg_p->base = base;
     seg_p->size = len;
     snprintf(seg_p->name, sizeof seg_p->name, "%s", name);
+    shm_seg_guard(name);
     return ORMA_SUCCESS;
 
 err_unlink:
@@ -106,6 +107,14 @@ err_close:
 }
 
 void shm_seg_unlink(const char *name) { shm_unlink(name); }
+
+int (*shm_seg_job_gone)(void);
+
+void shm_seg_guard(const char *name)
+{
+    if (shm_seg_job_gone && shm_seg_job_gone())
+        shm_unlink(name);
+}
 
 void shm_seg_unmap(struct shm_seg *seg)
 {

@@ -32,6 +32,15 @@ void shm_seg_unlink(const char *name);
 
 void shm_seg_unmap(struct shm_seg *seg);
 
+/* Set by a job that no launcher of orma's cleans up after (liborma-mpi):
+ * whether the job is being torn down (an aborting rank removed its
+ * liveness file before sweeping its objects, boot_janitor.c).  Asked right
+ * after an object is created, so that one made by a rank still running
+ * while another sweeps does not outlive the job: shm_seg_guard unlinks
+ * the name again (the mapping stays). */
+extern int (*shm_seg_job_gone)(void);
+void shm_seg_guard(const char *name);
+
 size_t shm_page_size(void);
 
 #endif
