@@ -30,11 +30,20 @@
 #include <string.h>
 
 /* Our side: the table peers read, and the adopted pages behind each entry
- * (adopt[i] belongs to entry i and moves with it). */
+ * (adopt[i] belongs to entry i and moves with it).  Tables outgrown stay
+ * mapped here until the window goes (retired): the net transport's
+ * progress thread reads our table while this thread attaches, and the
+ * sequence lock makes it read again, but only from memory still there. */
 struct rma_dyn_own {
     struct shm_seg table;
     uint32_t cap;
     struct shm_adopt *adopt;
+    struct shm_seg *retired;
+    size_t nretired;
+    /* the table and its entries for this process's other threads: the
+     * entries written first, then (release) the count they may read */
+    _Atomic(struct rma_region *) shown;
+    _Atomic uint32_t shown_cap;
 };
 
 #define RMA_DYN_FIRST_CAP 16u
@@ -85,10 +94,23 @@ static uint32_t rma_regions_lower(struct rma_region *regs, uint32_t n, uint64_t 
 
 static int rma_dyn_own_get(struct rma_win *win, struct rma_dyn_own **own_p)
 {
-    if (!win->dyn_own && !(win->dyn_own = calloc(1, sizeof *win->dyn_own)))
-        return util_error(ORMA_ERR_NOMEM, "out of memory for a dynamic window's region table");
-    *own_p = win->dyn_own;
+    struct rma_dyn_own *own = atomic_load_explicit(&win->dyn_own, memory_order_relaxed);
+    if (!own) {
+        if (!(own = calloc(1, sizeof *own)))
+            return util_error(ORMA_ERR_NOMEM, "out of memory for a dynamic window's region table");
+        atomic_store_explicit(&win->dyn_own, own, memory_order_release);
+    }
+    *own_p = own;
     return ORMA_SUCCESS;
+}
+
+/* Our table as this process's other threads may read it (the net
+ * transport's progress thread): at least cap entries behind the pointer. */
+static struct rma_region *rma_dyn_own_shown(struct rma_win *win, size_t *cap_p)
+{
+    struct rma_dyn_own *own = atomic_load_explicit(&win->dyn_own, memory_order_acquire);
+    *cap_p = own ? atomic_load_explicit(&own->shown_cap, memory_order_acquire) : 0;
+    return own ? atomic_load_explicit(&own->shown, memory_order_relaxed) : NULL;
 }
 
 /* A table of twice the entries (the first one: RMA_DYN_FIRST_CAP), the
@@ -103,6 +125,10 @@ static int rma_dyn_grow(struct rma_win *win, struct rma_dyn_own *own, uint32_t n
     if (!adopt)
         return util_error(ORMA_ERR_NOMEM, "out of memory for %u attached regions", cap);
     own->adopt = adopt;
+    struct shm_seg *retired = realloc(own->retired, (own->nretired + 1) * sizeof *retired);
+    if (!retired)
+        return util_error(ORMA_ERR_NOMEM, "out of memory for %u attached regions", cap);
+    own->retired = retired;
     memset(adopt + own->cap, 0, (cap - own->cap) * sizeof *adopt);
     uint64_t seq = rma_heap_seq_new();
     char name[SHM_NAME_MAX];
@@ -117,10 +143,12 @@ static int rma_dyn_grow(struct rma_win *win, struct rma_dyn_own *own, uint32_t n
     struct rma_ctl_rank *c = win->my_ctl;
     rma_regions_begin(c);
     atomic_store_explicit(&c->regions_seq, seq, memory_order_relaxed);
+    atomic_store_explicit(&own->shown, (struct rma_region *)table.base, memory_order_relaxed);
+    atomic_store_explicit(&own->shown_cap, cap, memory_order_release);
     rma_regions_end(c);
     if (own->table.base) {
         shm_seg_unlink(own->table.name);
-        shm_seg_unmap(&own->table);
+        own->retired[own->nretired++] = own->table;
     }
     own->table = table;
     own->cap = cap;
@@ -202,7 +230,7 @@ int rma_win_attach(struct rma_win *win, void *base, size_t size)
 int rma_win_detach(struct rma_win *win, const void *base)
 {
     struct rma_ctl_rank *c = win->my_ctl;
-    struct rma_dyn_own *own = win->dyn_own;
+    struct rma_dyn_own *own = atomic_load_explicit(&win->dyn_own, memory_order_relaxed);
     uint32_t n = atomic_load_explicit(&c->nregions, memory_order_relaxed);
     uint64_t b = (uint64_t)(uintptr_t)base;
     struct rma_region *regs = own ? own->table.base : NULL;
@@ -225,7 +253,7 @@ int rma_win_detach(struct rma_win *win, const void *base)
 
 void rma_dyn_release(struct rma_win *win)
 {
-    struct rma_dyn_own *own = win->dyn_own;
+    struct rma_dyn_own *own = atomic_load_explicit(&win->dyn_own, memory_order_relaxed);
     if (!own)
         return;
     for (uint32_t i = 0; i < own->cap; i++)
@@ -235,8 +263,11 @@ void rma_dyn_release(struct rma_win *win)
         shm_seg_unlink(own->table.name);
         shm_seg_unmap(&own->table);
     }
+    for (size_t i = 0; i < own->nretired; i++)
+        shm_seg_unmap(&own->retired[i]);
+    free(own->retired);
     free(own);
-    win->dyn_own = NULL;
+    atomic_store_explicit(&win->dyn_own, NULL, memory_order_relaxed);
 }
 
 void rma_dyn_unmap(struct rma_win *win)
@@ -261,11 +292,8 @@ static struct rma_region *rma_dyn_table(struct rma_win *win, int target, uint64_
                                         int *status_p)
 {
     *status_p = ORMA_SUCCESS;
-    if (target == win->rank) {
-        struct rma_dyn_own *own = win->dyn_own;
-        *cap_p = own ? own->cap : 0;
-        return own ? own->table.base : NULL;
-    }
+    if (target == win->rank)
+        return rma_dyn_own_shown(win, cap_p);
     struct rma_target *t = &win->targets[target];
     if (t->dyn_table_seq != seq) {
         char name[SHM_NAME_MAX];
@@ -369,8 +397,9 @@ size_t rma_dyn_regions(struct rma_win *win, uint64_t *pairs, size_t max)
             continue;
         }
         uint32_t n = atomic_load_explicit(&c->nregions, memory_order_relaxed);
-        struct rma_region *regs = win->dyn_own ? win->dyn_own->table.base : NULL;
-        for (uint32_t i = 0; regs && i < n && i < max; i++) {
+        size_t cap = 0;
+        struct rma_region *regs = rma_dyn_own_shown(win, &cap);
+        for (uint32_t i = 0; regs && i < n && i < max && i < cap; i++) {
             pairs[2 * i] = rma_region_base(&regs[i]);
             pairs[2 * i + 1] = atomic_load_explicit(&regs[i].size, memory_order_relaxed);
         }

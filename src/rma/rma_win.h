@@ -132,7 +132,7 @@ struct rma_win {
     struct rma_target *targets;
     struct rma_op *queue;
     size_t nqueued, queue_cap;
-    struct rma_dyn_own *dyn_own; /* dynamic: our region table (rma_dynamic.c),
+    _Atomic(struct rma_dyn_own *) dyn_own; /* dynamic: our region table (rma_dynamic.c),
                                     or NULL before the first attach */
     struct rma_win_hints hints;
     char *acc_buf;            /* accumulates in chunks (rma_acc.c), or NULL */
