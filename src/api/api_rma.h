@@ -65,8 +65,9 @@ static inline int api_rma_access_at(const char *call, struct rma_win *win, int t
         if (__builtin_mul_overflow((size_t)target_disp, (size_t)t->disp_unit, &offset) ||
             (lo < 0 && offset < (size_t)-lo) || (start = offset + (size_t)lo) > t->size || len > t->size - start)
             return util_error(ORMA_ERR_RANGE, "%s of %zu bytes at displacement %ld (unit %d)%s exceeds rank %d's "
-                              "window of %zu bytes", call, len, (long)target_disp, t->disp_unit,
-                              lo ? " and the type's bounds" : "", target, t->size);
+                              "window of %zu bytes (MPI-4.1 12.3: the target buffer must lie in the target window)",
+                              call, len, (long)target_disp, t->disp_unit, lo ? " and the type's bounds" : "", target,
+                              t->size);
     }
     *next_p = next;
     *offset_p = offset;
