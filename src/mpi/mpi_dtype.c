@@ -257,7 +257,7 @@ static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p)
 static int mpi_type_committed(MPI_Datatype t)
 {
     int position = 0;
-    char out;
+    char out = 0;
     return mpi_quiet_comm == MPI_COMM_NULL ||
            PMPI_Pack(&out, 0, t, &out, 0, &position, mpi_quiet_comm) == MPI_SUCCESS;
 }
