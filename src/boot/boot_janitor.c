@@ -1,8 +1,9 @@
 /* boot_janitor.c -- no shared object outlives its job.
  *
- * orma-run removes what its ranks leave behind when the job ends.  Jobs
- * started another way (liborma-mpi: boot_job_external) have no launcher
- * of ours, so they keep a liveness file instead: every rank holds a shared
+ * orma-run removes what its ranks leave behind when the job ends, but
+ * jobs started another way (liborma-mpi: boot_job_external) have no
+ * launcher of ours, and a launcher killed together with its ranks cleans up
+ * nothing.  So every job keeps a liveness file: every rank holds a shared
  * flock(2) on "<prefix>live" from start to finish, and the kernel drops the
  * lock of a process however it dies.  Whoever can take the lock
  * exclusively knows that nobody of the job is left, and removes all of the

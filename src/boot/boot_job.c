@@ -127,17 +127,18 @@ int boot_job_start(void)
     util_wait_tune(boot_job.size);
     snprintf(boot_job.prefix, sizeof boot_job.prefix, "/orma-%u-%s-", (unsigned)getuid(), boot_job.token);
     boot_job.barrier_episode = 0;
+    /* Every job holds a liveness file, launched by orma-run or not: a
+     * launcher killed together with its ranks (SIGKILL to the process group,
+     * a container stopped) cleans up nothing, and the next job's rank 0 then
+     * sweeps what they left. */
+    if (boot_job.rank == 0)
+        boot_janitor_sweep();
+    int status = boot_live_hold();
+    if (status)
+        return status;
     if (boot_job.size == 1)
         return ORMA_SUCCESS;
 
-    int status;
-    if (boot_ext.set) { /* no launcher of ours cleans up after this job */
-        if (boot_job.rank == 0)
-            boot_janitor_sweep();
-        status = boot_live_hold();
-        if (status)
-            return status;
-    }
     char name[SHM_NAME_MAX];
     boot_job_name(name, sizeof name, "job");
     size_t len = boot_seg_size(boot_job.size);

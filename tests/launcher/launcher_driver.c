@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -38,7 +39,7 @@ static double now_s(void)
 
 static void sleep_ms(int ms)
 {
-    struct timespec ts = {0, ms * 1000000L};
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
 
@@ -185,6 +186,52 @@ static void case_late(void)
     CHECK(rep.fin == 3); /* nobody was killed */
 }
 
+/* The launcher and its ranks killed at once (SIGKILL to the process group,
+ * as when a batch system or a container stops): nobody of the job cleans up,
+ * so the next job to start on the node must sweep what it left. */
+static void case_wholekill(void)
+{
+    char report[64];
+    temp_path(report, sizeof report, "report");
+    unlink(report);
+    CHECK(prctl(PR_SET_CHILD_SUBREAPER, 1) == 0);
+    char *argv[] = {(char *)orma_run, "-n", "3", "--", (char *)rank_prog, "hang", report, NULL};
+    pid_t pid = fork();
+    CHECK(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    setpgid(pid, pid); /* whichever of the two runs first */
+    struct job_report rep;
+    double t0 = now_s();
+    for (read_report(report, &rep); rep.up < 3; read_report(report, &rep)) {
+        CHECK(now_s() - t0 < HANG_S);
+        sleep_ms(5);
+    }
+    unlink(report);
+    CHECK(kill(-pid, SIGKILL) == 0);
+    CHECK(finish(pid) == 128 + SIGKILL);
+    /* The orphaned ranks (killed with the launcher: PR_SET_PDEATHSIG) are
+     * this process's to reap, as its subreaper. */
+    int reaped = 0;
+    for (t0 = now_s(); reaped < 3 && now_s() - t0 < HANG_S;)
+        if (waitpid(-1, NULL, WNOHANG) > 0)
+            reaped++;
+        else
+            sleep_ms(2);
+    check_ranks_gone(&rep);
+    int left = shm_objects_of(rep.token);
+    fprintf(stderr, "the killed job left %d objects\n", left);
+    CHECK(left > 0); /* or nothing was tested */
+    sleep_ms(2100); /* a liveness file younger than 2 s is left alone */
+    struct job_report next;
+    run_job("ok", 1, 0, 0, &next);
+    CHECK(strcmp(next.token, rep.token));
+    CHECK(shm_objects_of(rep.token) == 0);
+}
+
 /* Runs orma-run with argv (orma-run itself first) and returns its status;
  * *text receives the start of what it printed. */
 static int run_plain(char *const argv[], char *text, size_t len)
@@ -268,6 +315,8 @@ int main(int argc, char **argv)
         case_late();
     else if (!strcmp(c, "badargs"))
         case_badargs();
+    else if (!strcmp(c, "wholekill"))
+        case_wholekill();
     else if (!strcmp(c, "noorma"))
         case_noorma();
     else
