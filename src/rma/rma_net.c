@@ -322,7 +322,7 @@ static int rma_net_end(struct rma_win *win, int collective)
     for (int r = 0; r < win->nranks; r++) {
         for (size_t i = 0; i < n->peer[r].ntypes; i++)
             if (n->peer[r].types[i] && !n->peer[r].types[i]->predefined)
-                orma_type_free(&n->peer[r].types[i]);
+                dtype_derived_free(n->peer[r].types[i]);
         free(n->peer[r].types);
     }
     free(n->tsent);

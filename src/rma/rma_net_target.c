@@ -125,7 +125,7 @@ static void rma_net_type_in(struct rma_net *n, int src, const struct rma_net_req
         util_error(ORMA_ERR_PEER, "window %u: rank %d sent layout %u, which rank %d cannot take (%s)", n->win->id,
                    src, q->tid, n->win->rank, orma_error_message());
         if (t)
-            orma_type_free(&t);
+            dtype_derived_free(t);
         return;
     }
     p->types[p->ntypes++] = t;

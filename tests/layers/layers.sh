@@ -1,0 +1,87 @@
+#!/bin/bash
+# layers.sh SRCDIR LAYER=OBJ[:OBJ...] ...
+# orma's layering rule, checked on what the compiler produced and on the
+# includes: a layer references only symbols defined in itself or in the
+# layers below it (nm on each layer's objects), and no file of src/ includes
+# a header of a layer above its own.  include/orma.h, the public header, is
+# the vocabulary every layer shares (types, constants); calling one of its
+# functions from below the api layer is an upward reference, caught by nm.
+set -u
+src=$1
+shift
+
+# What each layer may use besides itself (the rule of DEVELOPERS.md:
+# util <- boot/shm/dtype <- net <- rma <- api <- faces).
+declare -A below=(
+  [util]=""
+  [shm]="util"
+  [dtype]="util"
+  [boot]="util shm"
+  [net]="util shm boot dtype"
+  [rma]="util shm boot dtype net"
+  [api]="util shm boot dtype net rma"
+  [mpi]="util shm boot dtype net rma api"
+  [bsp]="util shm boot dtype net rma api"
+)
+# Faces that stand on the public API alone: of the layers below they may use
+# only the public orma_* symbols (wherever those are defined).
+declare -A public_only=([bsp]=1)
+
+fail=0
+defs=$(mktemp)
+trap 'rm -f "$defs"' EXIT
+
+# Defined global symbols: "symbol layer".
+declare -A objs=()
+for arg in "$@"; do
+  layer=${arg%%=*}
+  [ -n "${below[$layer]+x}" ] || { echo "layers: unknown layer $layer" >&2; exit 2; }
+  objs[$layer]=${arg#*=}
+  IFS=: read -r -a files <<<"${objs[$layer]}"
+  [ ${#files[@]} -gt 0 ] || { echo "layers: no objects for $layer" >&2; exit 2; }
+  nm --defined-only -g "${files[@]}" 2>/dev/null | awk -v l="$layer" 'NF == 3 { print $3, l }' >>"$defs"
+done
+sort -u -o "$defs" "$defs"
+
+for layer in "${!objs[@]}"; do
+  IFS=: read -r -a files <<<"${objs[$layer]}"
+  for o in "${files[@]}"; do
+    nm -u "$o" | awk '{ print $NF }' | sort -u | join - "$defs" | while read -r sym owner; do
+      [ "$owner" = "$layer" ] && continue
+      if [ -n "${public_only[$layer]+x}" ] && [ "${sym#orma_}" = "$sym" ]; then
+        echo "layers: $layer/$(basename "$o" .o) references $sym of $owner, which is not public API"
+        continue
+      fi
+      case " ${below[$layer]} " in *" $owner "*) continue ;; esac
+      echo "layers: $layer/$(basename "$o" .o) references $sym, defined in $owner (above or beside it)"
+    done
+  done
+done >"$defs.out"
+
+# Includes: the layer of a header is the folder of src/ that holds it.
+for dir in "$src"/src/*/; do
+  layer=$(basename "$dir")
+  [ -n "${below[$layer]+x}" ] || continue
+  grep -Ho '^#include "[^"]*"' "$dir"*.[ch] 2>/dev/null | while IFS=: read -r file inc; do
+    h=${inc#\#include \"}
+    h=${h%\"}
+    owner=$(ls "$src"/src/*/"$h" 2>/dev/null | head -1)
+    [ -n "$owner" ] || continue # generated or system-style header
+    owner=$(basename "$(dirname "$owner")")
+    [ "$owner" = "$layer" ] && continue
+    if [ -n "${public_only[$layer]+x}" ]; then
+      echo "layers: ${file#$src/} includes $h of $owner: $layer stands on the public API (orma.h) alone"
+      continue
+    fi
+    case " ${below[$layer]} " in *" $owner "*) continue ;; esac
+    echo "layers: ${file#$src/} includes $h of $owner (above or beside it)"
+  done
+done >>"$defs.out"
+
+if [ -s "$defs.out" ]; then
+  cat "$defs.out"
+  rm -f "$defs.out"
+  exit 1
+fi
+rm -f "$defs.out"
+echo "layers: $(wc -l <"$defs") symbols of ${#objs[@]} layers, no reference upward"
