@@ -93,7 +93,7 @@ static void mpi_orma_start(void)
 static int mpi_init_at(int *argc, char ***argv, int required, int *provided)
 {
     util_config_load(); /* orma_init loads it again: the same values */
-    net_am_prepare_host(!strcmp(util_config.transport, "net"));
+    net_am_prepare_host(util_config.transport == UTIL_TRANSPORT_NET);
     int want = util_config.progress_thread ? MPI_THREAD_MULTIPLE : required;
     int got = MPI_THREAD_SINGLE;
     int rc = required < 0 && !util_config.progress_thread ? PMPI_Init(argc, argv)

@@ -22,7 +22,7 @@
 
 static int mpi_progressing(void)
 {
-    return mpi_orma_ready && (mpi_job_spans_nodes || !strcmp(util_config.transport, "net"));
+    return mpi_orma_ready && (mpi_job_spans_nodes || util_config.transport == UTIL_TRANSPORT_NET);
 }
 
 static int mpi_progress_wait(MPI_Request *req, MPI_Status *status)

@@ -7,17 +7,11 @@
 #include "boot_job.h"
 #include "shm_cma.h"
 #include "util_config.h"
-#include "util_log.h"
 
-#include <string.h>
 
 int rma_runtime_start(void)
 {
-    util_config_load();
-    if (strcmp(util_config.transport, "auto") && strcmp(util_config.transport, "net")) {
-        util_warn("ORMA_TRANSPORT=%s is neither auto nor net: auto", util_config.transport);
-        util_config.transport = "auto";
-    }
+    util_config_load(); /* an ORMA_TRANSPORT other than auto or net: a warning, and auto */
     rma_epoch_init();
     rma_atomic_init();
     shm_cma_allow_peers();

@@ -349,7 +349,7 @@ static int rma_win_check_hints(const struct rma_win_hints *h, const struct rma_w
  * every rank: all see the same nodes and settings. */
 static int rma_win_far(const struct rma_win *win, int flavor)
 {
-    int all = !strcmp(util_config.transport, "net") && flavor != ORMA_WIN_FLAVOR_SHARED;
+    int all = util_config.transport == UTIL_TRANSPORT_NET && flavor != ORMA_WIN_FLAVOR_SHARED;
     for (int r = 0; r < win->nranks; r++)
         if (win->targets[r].off_node || (all && r != win->rank))
             return r;
@@ -451,8 +451,8 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
     status = rma_win_agree(team, status, "window creation");
     rma_win_unlink_names(win);
     if (!status && far >= 0) {
-        status = rma_net_open(win, team->net, team->net_comm, !strcmp(util_config.transport, "net"));
-        win->net_only = win->net && (win->nlocal == 1 || !strcmp(util_config.transport, "net"));
+        status = rma_net_open(win, team->net, team->net_comm, util_config.transport == UTIL_TRANSPORT_NET);
+        win->net_only = win->net && (win->nlocal == 1 || util_config.transport == UTIL_TRANSPORT_NET);
         status = rma_win_agree(team, status, "opening the net transport");
     }
     if (status)

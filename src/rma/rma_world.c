@@ -112,7 +112,7 @@ int rma_world_start(void)
                           l->size_var, getenv(l->size_var), l->variant,
                           h ? "lacks its entry point" : "could not be opened", h ? NET_WORLD_SYMBOL : why);
     static struct net_world_host host = {NET_WORLD_VERSION, util_error, &util_wait_hook, 0};
-    host.net_forced = !strcmp(util_config.transport, "net"); /* the module keeps &host */
+    host.net_forced = util_config.transport == UTIL_TRANSPORT_NET; /* the module keeps &host */
     int status = start(&host, util_config.progress_thread, &rma_world_w);
     if (status)
         return status;

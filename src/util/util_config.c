@@ -30,6 +30,7 @@ static struct util_config_entry util_config_table[] = {UTIL_CONFIG_LIST(UTIL_CON
 #define UTIL_CONFIG_N ((int)(sizeof util_config_table / sizeof util_config_table[0]))
 
 static const char *const util_level_words[] = {"none", "error", "warn", "info", "debug"};
+static const char *const util_transport_words[] = {[UTIL_TRANSPORT_AUTO] = "auto", [UTIL_TRANSPORT_NET] = "net"};
 
 static int util_config_parse(struct util_config_entry *e, const char *text)
 {
@@ -78,6 +79,14 @@ static int util_config_parse(struct util_config_entry *e, const char *text)
     case UTIL_CFG_STRING:
         *(const char **)e->field = text;
         return 0;
+    case UTIL_CFG_TRANSPORT:
+        for (int i = 0; i < 2; i++) {
+            if (!strcasecmp(text, util_transport_words[i])) {
+                *(enum util_transport *)e->field = (enum util_transport)i;
+                return 0;
+            }
+        }
+        return -1;
     }
     return -1;
 }
@@ -97,6 +106,9 @@ static void util_config_format(struct util_config_entry *e)
         break;
     case UTIL_CFG_STRING:
         snprintf(e->text, sizeof e->text, "%s", *(const char **)e->field);
+        break;
+    case UTIL_CFG_TRANSPORT:
+        snprintf(e->text, sizeof e->text, "%s", util_transport_words[*(enum util_transport *)e->field]);
         break;
     }
 }

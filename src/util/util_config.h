@@ -21,7 +21,7 @@
     X(EAGER, eager, BOOL, "1",                                                  \
       "1: operations go straight to memory once the target opened its epoch; "  \
       "0: defer every operation to the closing synchronization call")           \
-    X(TRANSPORT, transport, STRING, "auto",                                     \
+    X(TRANSPORT, transport, TRANSPORT, "auto",                                  \
       "how ranks reach each other: auto (shared memory on one node, the net " \
       "transport between nodes) or net (the net transport between every two " \
       "ranks, shared windows excepted; needs liborma-mpi or mpirun)")         \
@@ -50,13 +50,20 @@
     X(BOOT_FD, boot_fd, INT, "-1",                                              \
       "set by orma-run: descriptor on which a rank reports its finalize")
 
-enum util_config_kind { UTIL_CFG_LEVEL, UTIL_CFG_UINT, UTIL_CFG_INT, UTIL_CFG_BOOL, UTIL_CFG_STRING };
+enum util_config_kind { UTIL_CFG_LEVEL, UTIL_CFG_UINT, UTIL_CFG_INT, UTIL_CFG_BOOL, UTIL_CFG_STRING, UTIL_CFG_TRANSPORT };
+
+/* ORMA_TRANSPORT, decided once at load. */
+enum util_transport {
+    UTIL_TRANSPORT_AUTO, /* shared memory on a node, the net transport between nodes */
+    UTIL_TRANSPORT_NET   /* the net transport between every two ranks (shared windows excepted) */
+};
 
 #define UTIL_CONFIG_FIELD_LEVEL int
 #define UTIL_CONFIG_FIELD_UINT uint32_t
 #define UTIL_CONFIG_FIELD_INT int
 #define UTIL_CONFIG_FIELD_BOOL int
 #define UTIL_CONFIG_FIELD_STRING const char *
+#define UTIL_CONFIG_FIELD_TRANSPORT enum util_transport
 #define UTIL_CONFIG_STRUCT_FIELD(name, field, kind, def, help) UTIL_CONFIG_FIELD_##kind field;
 
 struct util_config {

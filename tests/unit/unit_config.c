@@ -43,6 +43,21 @@ int main(void)
         util_config_row(i, &row);
         CHECK(!strncmp(row.name, "ORMA_", 5) && row.help && *row.help && row.def);
     }
+    /* ORMA_TRANSPORT is decided once, into an enum: auto, net (any case), or
+     * auto after a warning. */
+    unsetenv("ORMA_TRANSPORT");
+    util_config_load();
+    CHECK(util_config.transport == UTIL_TRANSPORT_AUTO);
+    setenv("ORMA_TRANSPORT", "NET", 1);
+    util_config_load();
+    CHECK(util_config.transport == UTIL_TRANSPORT_NET);
+    CHECK(row_of("ORMA_TRANSPORT", &row) && !strcmp(row.source, "environment") && !strcmp(row.value, "net"));
+    setenv("ORMA_TRANSPORT", "ucx", 1);
+    util_config_load();
+    CHECK(util_config.transport == UTIL_TRANSPORT_AUTO);
+    CHECK(row_of("ORMA_TRANSPORT", &row) && !strcmp(row.source, "default") && !strcmp(row.value, "auto"));
+    unsetenv("ORMA_TRANSPORT");
+
     setenv("ORMA_LOG_LEVEL", "debug", 1);
     util_config_load();
     CHECK(util_log_level == UTIL_LOG_DEBUG);
