@@ -15,63 +15,20 @@
  * nothing to do: one to ORMA_PROC_NULL (api_rma_access_at), or of no data.
  * A positive value, never an orma status: api_rma_done turns it into
  * success. */
-#define API_RMA_NOTHING 1
+#define API_RMA_NOTHING RMA_LEGAL_NOTHING
 
 static inline int api_rma_begin(const char *call, orma_win handle, int target, struct rma_win **win_p)
 {
     int status = api_check_win(call, handle, win_p);
-    if (status)
-        return status;
-    if (__builtin_expect((unsigned)target >= (unsigned)(*win_p)->nranks, 0) && target != ORMA_PROC_NULL)
-        return util_error(ORMA_ERR_RANK, "%s to rank %d: the window has ranks 0..%d", call, target,
-                          (*win_p)->nranks - 1);
-    return ORMA_SUCCESS;
+    return status ? status : rma_rank_legal(*win_p, target, call);
 }
 
-/* len bytes from lo bytes past target_disp of target (typed transfers reach
- * below their displacement), in the open epoch; passive_only: the call is
- * request-based (lock and lock_all epochs only).  On success *offset_p is
- * the byte offset of target_disp at the target (dynamic windows: the
- * address) and *next_p the epoch state once the operation is issued
- * (api_rma_commit).  ORMA_PROC_NULL as the target: API_RMA_NOTHING once the
- * epoch allows the operation, before anything about a target is checked. */
+/* The access checked against the epoch and the target (rma_legal.h, in its
+ * reporting mode); *next_p is for api_rma_commit. */
 static inline int api_rma_access_at(const char *call, struct rma_win *win, int target, orma_aint target_disp,
                                     ptrdiff_t lo, size_t len, int passive_only, size_t *offset_p, int *next_p)
 {
-    int next = rma_epoch_peek(win->epoch_state, RMA_EV_OP);
-    if (__builtin_expect(next < 0, 0))
-        return rma_epoch_apply(&win->epoch_state, RMA_EV_OP);
-    int acc = RMA_EPOCH_ACCESS(win->epoch_state);
-    if (passive_only && acc != RMA_ACC_LOCK && acc != RMA_ACC_LOCK_ALL)
-        return util_error(ORMA_ERR_RMA_SYNC, "%s to rank %d: request-based operations need a lock or lock_all "
-                          "epoch", call, target);
-    if (target == ORMA_PROC_NULL) {
-        *next_p = next;
-        *offset_p = 0;
-        return API_RMA_NOTHING;
-    }
-    if (acc == RMA_ACC_START || acc == RMA_ACC_LOCK) {
-        int status = rma_target_check(win, target, call);
-        if (status)
-            return status;
-    }
-    size_t offset = (size_t)target_disp;
-    if (__builtin_expect(target_disp < 0 && len, 0))
-        return util_error(ORMA_ERR_DISP, "%s to rank %d: negative displacement %ld", call, target,
-                          (long)target_disp);
-    if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC && len) {
-        const struct rma_target *t = &win->targets[target];
-        size_t start = 0;
-        if (__builtin_mul_overflow((size_t)target_disp, (size_t)t->disp_unit, &offset) ||
-            (lo < 0 && offset < (size_t)-lo) || (start = offset + (size_t)lo) > t->size || len > t->size - start)
-            return util_error(ORMA_ERR_RANGE, "%s of %zu bytes at displacement %ld (unit %d)%s exceeds rank %d's "
-                              "window of %zu bytes (MPI-4.1 12.3: the target buffer must lie in the target window)",
-                              call, len, (long)target_disp, t->disp_unit, lo ? " and the type's bounds" : "", target,
-                              t->size);
-    }
-    *next_p = next;
-    *offset_p = offset;
-    return ORMA_SUCCESS;
+    return rma_access_legal(win, target, target_disp, lo, len, passive_only, call, offset_p, next_p);
 }
 
 /* The common case: from the displacement on. */

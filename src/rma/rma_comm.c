@@ -144,24 +144,6 @@ static void rma_target_wait_ready(struct rma_win *win, int target, int acc)
     t->ready = win->access_gen;
 }
 
-int rma_target_check(struct rma_win *win, int target, const char *call)
-{
-    struct rma_target *t = &win->targets[target];
-    switch (RMA_EPOCH_ACCESS(win->epoch_state)) {
-    case RMA_ACC_START:
-        if (!t->in_access)
-            return util_error(ORMA_ERR_RMA_SYNC, "%s to rank %d: the rank is not in the group of the "
-                              "open PSCW access epoch", call, target);
-        return ORMA_SUCCESS;
-    case RMA_ACC_LOCK:
-        if (!t->lock_type)
-            return util_error(ORMA_ERR_RMA_SYNC, "%s to rank %d: the rank is not locked", call, target);
-        return ORMA_SUCCESS;
-    default:
-        return ORMA_SUCCESS;
-    }
-}
-
 /* fn (hold or release) on each datatype a typed operation names. */
 static void rma_op_types(const struct rma_op *op, void (*fn)(orma_type))
 {

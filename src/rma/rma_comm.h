@@ -10,6 +10,7 @@
 #ifndef ORMA_RMA_COMM_H
 #define ORMA_RMA_COMM_H
 
+#include "rma_legal.h"
 #include "rma_lock.h"
 #include "rma_win.h"
 #include "util_config.h"
@@ -159,24 +160,13 @@ static inline int rma_get(struct rma_win *win, int target, void *origin, size_t 
 static inline struct rma_target *rma_try_target(struct rma_win *win, int target, int64_t disp, size_t len,
                                                 size_t *off_p, int *next_p)
 {
-    if (__builtin_expect((unsigned)target >= (unsigned)win->nranks || disp < 0 || !len, 0))
+    if (__builtin_expect(!len, 0) || rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];
-    int state = win->epoch_state, next = rma_epoch_peek(state, RMA_EV_OP), acc = RMA_EPOCH_ACCESS(state);
-    size_t off;
-    if (next < 0 || (acc == RMA_ACC_LOCK && !t->lock_type) || (acc == RMA_ACC_START && !t->in_access) ||
-        (t->path != RMA_PATH_DIRECT && t->path != RMA_PATH_PART && t->path != RMA_PATH_CMA &&
-         t->path != RMA_PATH_DYNAMIC))
+    if ((t->path != RMA_PATH_DIRECT && t->path != RMA_PATH_PART && t->path != RMA_PATH_CMA &&
+         t->path != RMA_PATH_DYNAMIC) ||
+        t->queued || !rma_target_open(win, target))
         return NULL;
-    if (t->path == RMA_PATH_DYNAMIC) /* an address: its region is looked up by the caller */
-        off = (size_t)disp;
-    else if (__builtin_mul_overflow((uint64_t)disp, (uint64_t)t->disp_unit, &off) || off > t->size ||
-             len > t->size - off)
-        return NULL;
-    if (t->queued || !rma_target_open(win, target))
-        return NULL;
-    *off_p = off;
-    *next_p = next;
     return t;
 }
 
@@ -240,10 +230,6 @@ static inline int rma_unlock_event(const struct rma_win *win)
 {
     return win->nlocked + win->null_locked == 1 ? RMA_EV_UNLOCK_LAST : RMA_EV_UNLOCK;
 }
-
-/* Whether an operation to target is allowed in the open access epoch (the
- * epoch kind is checked by the table; this checks the target). */
-int rma_target_check(struct rma_win *win, int target, const char *call);
 
 /* A new access epoch begins or ends: no target is ready any more. */
 static inline void rma_access_reset(struct rma_win *win)
