@@ -44,7 +44,7 @@ static inline int api_rma_access(const char *call, struct rma_win *win, int targ
 static inline int api_rma_commit(struct rma_win *win, int next, int status)
 {
     if (__builtin_expect(status != ORMA_ERR_RANGE, 1))
-        win->epoch_state = next;
+        rma_epoch_set(win, next);
     return status;
 }
 

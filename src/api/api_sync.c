@@ -23,7 +23,7 @@ static int api_null_lock(struct rma_win *win)
 {
     if (RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && win->null_locked)
         return util_error(ORMA_ERR_RMA_SYNC, "orma_win_lock: ORMA_PROC_NULL is already locked by this rank");
-    int status = rma_epoch_apply(&win->epoch_state, RMA_EV_LOCK);
+    int status = rma_epoch_event(win, RMA_EV_LOCK);
     if (!status)
         win->null_locked = 1;
     return status;
@@ -33,7 +33,7 @@ static int api_null_unlock(struct rma_win *win)
 {
     if (RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && !win->null_locked)
         return util_error(ORMA_ERR_RMA_SYNC, "orma_win_unlock: ORMA_PROC_NULL is not locked");
-    int status = rma_epoch_apply(&win->epoch_state, rma_unlock_event(win));
+    int status = rma_epoch_event(win, rma_unlock_event(win));
     if (!status)
         win->null_locked = 0;
     return status;
@@ -60,7 +60,7 @@ int orma_win_fence(int assert, orma_win handle)
         event = (assert & ORMA_MODE_NOSUCCEED) ? RMA_EV_FENCE_NOPRECEDE_NOSUCCEED : RMA_EV_FENCE_NOPRECEDE;
     else if (assert & ORMA_MODE_NOSUCCEED)
         event = RMA_EV_FENCE_NOSUCCEED;
-    status = rma_epoch_apply(&win->epoch_state, event);
+    status = rma_epoch_event(win, event);
     if (status)
         return status;
     return rma_fence(win, assert);
@@ -74,7 +74,7 @@ int orma_win_post(orma_group group, int assert, orma_win handle)
     if (!status)
         status = api_group_check("orma_win_post", group, win->nranks);
     if (!status)
-        status = rma_epoch_apply(&win->epoch_state, RMA_EV_POST);
+        status = rma_epoch_event(win, RMA_EV_POST);
     if (status)
         return status;
     return rma_post(win, group->ranks, group->n, assert);
@@ -87,7 +87,7 @@ int orma_win_start(orma_group group, int assert, orma_win handle)
     if (!status)
         status = api_group_check("orma_win_start", group, win->nranks);
     if (!status)
-        status = rma_epoch_apply(&win->epoch_state, RMA_EV_START);
+        status = rma_epoch_event(win, RMA_EV_START);
     if (status)
         return status;
     return rma_start(win, group->ranks, group->n, assert);
@@ -98,7 +98,7 @@ int orma_win_complete(orma_win handle)
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_complete", handle, &win);
     if (!status)
-        status = rma_epoch_apply(&win->epoch_state, RMA_EV_COMPLETE);
+        status = rma_epoch_event(win, RMA_EV_COMPLETE);
     if (status)
         return status;
     return rma_complete(win);
@@ -109,7 +109,7 @@ int orma_win_wait(orma_win handle)
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_wait", handle, &win);
     if (!status)
-        status = rma_epoch_apply(&win->epoch_state, RMA_EV_WAIT);
+        status = rma_epoch_event(win, RMA_EV_WAIT);
     if (status)
         return status;
     rma_wait(win);
@@ -125,12 +125,12 @@ int orma_win_test(orma_win handle, int *flag_p)
     if (!flag_p)
         return util_error(ORMA_ERR_ARG, "orma_win_test: flag_p is NULL");
     if (rma_epoch_peek(win->epoch_state, RMA_EV_TEST) < 0)
-        return rma_epoch_apply(&win->epoch_state, RMA_EV_TEST);
+        return rma_epoch_event(win, RMA_EV_TEST);
     if (!rma_exposure_done(win)) {
         *flag_p = 0;
         return ORMA_SUCCESS;
     }
-    status = rma_epoch_apply(&win->epoch_state, RMA_EV_WAIT);
+    status = rma_epoch_event(win, RMA_EV_WAIT);
     if (status)
         return status;
     rma_exposure_end(win);
@@ -155,7 +155,7 @@ int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
         return api_null_lock(win);
     if (RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && win->targets[rank].lock_type)
         return util_error(ORMA_ERR_RMA_SYNC, "orma_win_lock: rank %d is already locked by this rank", rank);
-    status = rma_epoch_apply(&win->epoch_state, RMA_EV_LOCK);
+    status = rma_epoch_event(win, RMA_EV_LOCK);
     if (status)
         return status;
     return rma_lock(win, lock_type, rank, assert);
@@ -174,7 +174,7 @@ int orma_win_unlock(int rank, orma_win handle)
     int locked = RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK;
     if (locked && !win->targets[rank].lock_type)
         return util_error(ORMA_ERR_RMA_SYNC, "orma_win_unlock: rank %d is not locked", rank);
-    status = rma_epoch_apply(&win->epoch_state, locked ? rma_unlock_event(win) : RMA_EV_UNLOCK);
+    status = rma_epoch_event(win, locked ? rma_unlock_event(win) : RMA_EV_UNLOCK);
     if (status)
         return status;
     return rma_unlock(win, rank);
@@ -188,7 +188,7 @@ int orma_win_lock_all(int assert, orma_win handle)
         status = util_error(ORMA_ERR_RMA_SYNC, "orma_win_lock_all: the window was created with info "
                             "no_locks=true");
     if (!status)
-        status = rma_epoch_apply(&win->epoch_state, RMA_EV_LOCK_ALL);
+        status = rma_epoch_event(win, RMA_EV_LOCK_ALL);
     if (status)
         return status;
     return rma_lock_all(win, assert);
@@ -199,7 +199,7 @@ int orma_win_unlock_all(orma_win handle)
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_unlock_all", handle, &win);
     if (!status)
-        status = rma_epoch_apply(&win->epoch_state, RMA_EV_UNLOCK_ALL);
+        status = rma_epoch_event(win, RMA_EV_UNLOCK_ALL);
     if (status)
         return status;
     return rma_unlock_all(win);
@@ -215,7 +215,7 @@ static int api_flush(const char *call, int rank, int all, int local, orma_win ha
     if (!status && !all && rank != ORMA_PROC_NULL)
         status = api_check_rank(call, win, rank);
     if (!status)
-        status = rma_epoch_apply(&win->epoch_state, RMA_EV_FLUSH);
+        status = rma_epoch_event(win, RMA_EV_FLUSH);
     if (status || (!all && rank == ORMA_PROC_NULL)) /* nothing was issued to no rank */
         return status;
     if (!all && RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK && !win->targets[rank].lock_type)

@@ -84,7 +84,7 @@ int orma_win_free(orma_win *win_p)
     int status = api_check_win("orma_win_free", *win_p, &win);
     if (status)
         return status;
-    status = rma_epoch_apply(&win->epoch_state, RMA_EV_FREE);
+    status = rma_epoch_event(win, RMA_EV_FREE);
     if (status)
         return status;
     status = rma_win_free(win);

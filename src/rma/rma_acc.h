@@ -204,7 +204,7 @@ static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, con
         struct rma_where w = {.path = RMA_PATH_DIRECT, .shared = shared, .hw = hw, .ptr = p};
         *status_p = rma_acc_execute(win, &rop, &w);
     }
-    win->epoch_state = next;
+    rma_epoch_set(win, next);
     return 1;
 }
 

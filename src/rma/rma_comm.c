@@ -126,7 +126,7 @@ int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *ori
                         .offset = off};
     *status_p = rma_op_execute(win, &op, &w);
     if (*status_p != ORMA_ERR_RANGE)
-        win->epoch_state = next;
+        rma_epoch_set(win, next);
     return 1;
 }
 

@@ -207,7 +207,7 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
     else
         rma_copy(origin, p, len);
     *status_p = ORMA_SUCCESS;
-    win->epoch_state = next;
+    rma_epoch_set(win, next);
     return 1;
 }
 

@@ -23,6 +23,16 @@
 /* Quiet mode's "no": not an orma status either. */
 #define RMA_LEGAL_NO (-1)
 
+/* The window's epoch state is written here only: an event applied through
+ * the table (ORMA_ERR_RMA_SYNC with a message when illegal), or the state
+ * an operation leads to once issued (next, from rma_access_legal). */
+static inline int rma_epoch_event(struct rma_win *win, int event)
+{
+    return rma_epoch_apply(&win->epoch_state, event);
+}
+
+static inline void rma_epoch_set(struct rma_win *win, int next) { win->epoch_state = next; }
+
 /* target is a rank of the window or ORMA_PROC_NULL: the first thing a
  * communication call checks, after the window itself. */
 static inline __attribute__((always_inline)) int rma_rank_legal(const struct rma_win *win, int target,
@@ -51,7 +61,7 @@ static inline __attribute__((always_inline)) int rma_access_legal(struct rma_win
         return status;
     int state = win->epoch_state, next = rma_epoch_peek(state, RMA_EV_OP), acc = RMA_EPOCH_ACCESS(state);
     if (__builtin_expect(next < 0, 0))
-        return call ? rma_epoch_apply(&win->epoch_state, RMA_EV_OP) : RMA_LEGAL_NO;
+        return call ? rma_epoch_event(win, RMA_EV_OP) : RMA_LEGAL_NO;
     if (passive_only && acc != RMA_ACC_LOCK && acc != RMA_ACC_LOCK_ALL)
         return call ? util_error(ORMA_ERR_RMA_SYNC, "%s to rank %d: request-based operations need a lock or "
                                  "lock_all epoch", call, target)

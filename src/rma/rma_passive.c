@@ -91,7 +91,7 @@ int rma_lock_try(struct rma_win *win, int type, int target, int assert)
     int state = win->epoch_state, next = rma_epoch_peek(state, RMA_EV_LOCK);
     if (next < 0 || (RMA_EPOCH_ACCESS(state) == RMA_ACC_LOCK && win->targets[target].lock_type))
         return 0;
-    win->epoch_state = next;
+    rma_epoch_set(win, next);
     return rma_lock(win, type, target, assert) == ORMA_SUCCESS;
 }
 
@@ -104,7 +104,7 @@ int rma_unlock_try(struct rma_win *win, int target)
     int next = rma_epoch_peek(state, rma_unlock_event(win));
     if (next < 0)
         return 0;
-    win->epoch_state = next;
+    rma_epoch_set(win, next);
     return rma_unlock(win, target) == ORMA_SUCCESS;
 }
 

@@ -11,6 +11,7 @@
  * creation count and its job rank, and the names travel in the records. */
 #include "rma_win.h"
 #include "rma_heap.h"
+#include "rma_legal.h"
 #include "rma_net.h"
 #include "rma_world.h"
 #include "boot_job.h"
@@ -375,7 +376,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         win->nranks = team->size;
         win->size = size;
         win->disp_unit = disp_unit;
-        win->epoch_state = RMA_EPOCH_NONE;
+        rma_epoch_set(win, RMA_EPOCH_NONE);
         win->access_gen = 1; /* targets start at 0: not ready */
         win->targets = calloc((size_t)win->nranks, sizeof *win->targets);
         win->hints = *hints;
