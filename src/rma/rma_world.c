@@ -1,9 +1,8 @@
-/* rma_world.c -- see rma_world.h.  The module is looked for next to
- * liborma (the file dladdr names for this code), then in the directory
- * lib/ beside a program's bin/ (liborma linked statically), then by the
- * dynamic loader's own search. */
+/* rma_world.c -- see rma_world.h.  Which launcher started the process and
+ * where its module is: boot_mpirun.c. */
 #include "rma_world.h"
 #include "boot_job.h"
+#include "boot_mpirun.h"
 #include "net_world.h"
 #include "rma_net.h"
 #include "util_config.h"
@@ -11,8 +10,6 @@
 #include "util_status.h"
 #include "util_wait.h"
 
-#include <dlfcn.h>
-#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,73 +18,6 @@
 static struct net_world rma_world_w;
 static struct rma_team rma_world_t;
 static int rma_world_on;
-
-/* The launchers that start MPI jobs say so in their ranks' environment. */
-struct rma_world_launcher {
-    const char *variant, *size_var, *rank_var;
-};
-static const struct rma_world_launcher rma_world_launchers[] = {
-    {"openmpi", "OMPI_COMM_WORLD_SIZE", "OMPI_COMM_WORLD_RANK"},
-    {"mpich", "PMI_SIZE", "PMI_RANK"}, /* Hydra, and PMI-1/2 launchers */
-};
-#define RMA_WORLD_NLAUNCHERS (sizeof rma_world_launchers / sizeof rma_world_launchers[0])
-
-static int rma_world_env_int(const char *name)
-{
-    const char *v = getenv(name);
-    char *end;
-    long n = v && *v ? strtol(v, &end, 10) : -1;
-    return v && *v && !*end && n >= 0 && n <= INT_MAX ? (int)n : -1;
-}
-
-/* The launcher that started this process with more than one rank, or
- * NULL; ORMA_MPIRUN names one, or off. */
-static const struct rma_world_launcher *rma_world_launched(void)
-{
-    const char *want = util_config.mpirun;
-    if (!strcmp(want, "off"))
-        return NULL;
-    int known = !strcmp(want, "auto");
-    for (size_t i = 0; i < RMA_WORLD_NLAUNCHERS; i++) {
-        const struct rma_world_launcher *l = &rma_world_launchers[i];
-        if (strcmp(want, "auto") && strcmp(want, l->variant))
-            continue;
-        known = 1;
-        if (rma_world_env_int(l->size_var) > 1)
-            return l;
-    }
-    if (!known)
-        util_warn("ORMA_MPIRUN=%s is none of auto, openmpi, mpich, off: off", want);
-    return NULL;
-}
-
-static void *rma_world_open(const char *variant, char *why, size_t len)
-{
-    char file[64], path[PATH_MAX + sizeof "/../lib/" + sizeof file];
-    snprintf(file, sizeof file, "liborma-mpirun-%s.so", variant);
-    Dl_info info;
-    const char *dirs[2] = {NULL, NULL};
-    char dir[PATH_MAX] = "";
-    if (dladdr((void *)rma_world_start, &info) && info.dli_fname && strrchr(info.dli_fname, '/')) {
-        snprintf(dir, sizeof dir, "%.*s", (int)(strrchr(info.dli_fname, '/') - info.dli_fname), info.dli_fname);
-        dirs[0] = "";
-        dirs[1] = "/../lib";
-    }
-    why[0] = 0;
-    for (int i = 0; i < 2 && dirs[i]; i++) {
-        snprintf(path, sizeof path, "%s%s/%s", dir, dirs[i], file);
-        /* global: the host MPI's components look their library up there */
-        void *h = dlopen(path, RTLD_NOW | RTLD_GLOBAL);
-        if (h)
-            return h;
-        if (!why[0] || i == 0)
-            snprintf(why, len, "%s", dlerror());
-    }
-    void *h = dlopen(file, RTLD_NOW | RTLD_GLOBAL);
-    if (!h && !why[0])
-        snprintf(why, len, "%s", dlerror());
-    return h;
-}
 
 static int rma_world_allgather(void *ctx, const void *mine, size_t len, void *all)
 {
@@ -99,18 +29,16 @@ int rma_world_start(void)
 {
     if (rma_world_on || boot_job_is_external() || util_config.boot_rank >= 0)
         return ORMA_SUCCESS; /* liborma-mpi's job, or orma-run's */
-    const struct rma_world_launcher *l = rma_world_launched();
+    const struct boot_mpirun *l = boot_mpirun_detect();
     if (!l)
         return ORMA_SUCCESS;
-    util_set_rank(rma_world_env_int(l->rank_var));
+    util_set_rank(boot_mpirun_env_int(l->rank_var));
     char why[512];
-    void *h = rma_world_open(l->variant, why, sizeof why);
-    net_world_start_fn start = h ? (net_world_start_fn)(uintptr_t)dlsym(h, NET_WORLD_SYMBOL) : NULL;
+    net_world_start_fn start = (net_world_start_fn)(uintptr_t)boot_mpirun_entry(l, NET_WORLD_SYMBOL, why, sizeof why);
     if (!start)
-        return util_error(ORMA_ERR_UNSUPPORTED, "started by mpirun (%s=%s), but liborma-mpirun-%s.so %s: %s; "
-                          "build orma with that MPI, or set ORMA_MPIRUN=off to run every rank as a job of its own",
-                          l->size_var, getenv(l->size_var), l->variant,
-                          h ? "lacks its entry point" : "could not be opened", h ? NET_WORLD_SYMBOL : why);
+        return util_error(ORMA_ERR_UNSUPPORTED, "started by mpirun (%s=%s), but liborma-mpirun-%s.so %s; build orma "
+                          "with that MPI, or set ORMA_MPIRUN=off to run every rank as a job of its own",
+                          l->size_var, getenv(l->size_var), l->variant, why);
     static struct net_world_host host = {NET_WORLD_VERSION, util_error, &util_wait_hook, 0};
     host.net_forced = util_config.transport == UTIL_TRANSPORT_NET; /* the module keeps &host */
     int status = start(&host, util_config.progress_thread, &rma_world_w);
