@@ -353,7 +353,8 @@ typedef enum orma_win_flavor {
 } orma_win_flavor;
 
 /* All window creation and orma_win_free are collective over every rank of
- * the job, called in the same order by all.  disp_unit > 0 is the unit of
+ * the job (of the team, for windows made on one: orma_win_*_team below),
+ * called in the same order by all.  disp_unit > 0 is the unit of
  * target displacements at this rank.  size may differ between ranks and may
  * be 0.  Creation errors: ORMA_ERR_DISP (disp_unit <= 0), ORMA_ERR_ARG (NULL
  * output), ORMA_ERR_BASE (create: NULL base with size > 0), ORMA_ERR_NOMEM,
@@ -672,7 +673,7 @@ int orma_waitall(size_t count, orma_request *requests);
 int orma_win_fence(int assert, orma_win win);
 
 /* ------------------------------------------------------------------------ */
-/* Groups (of ranks of a window; today every window spans every rank)        */
+/* Groups (of ranks of a window)                                             */
 /* ------------------------------------------------------------------------ */
 
 typedef struct orma_group_s *orma_group;
@@ -700,6 +701,63 @@ int orma_group_translate_ranks(orma_group group1, int n, const int *ranks1, orma
 
 /* Free the group and set *group_p to ORMA_GROUP_NULL. */
 int orma_group_free(orma_group *group_p);
+
+/* ------------------------------------------------------------------------ */
+/* Teams: ordered subsets of the job's ranks                                 */
+/* ------------------------------------------------------------------------ */
+
+/* A team is an ordered set of the job's ranks with collectives of its own
+ * (barrier, window creation), named after OpenSHMEM 1.5's teams and made as
+ * MPI splits communicators.  Two teams are predefined: ORMA_TEAM_WORLD,
+ * every rank (team rank = orma_rank), and ORMA_TEAM_SHARED, the ranks that
+ * share memory with this one (this node's; under orma-run every rank), in
+ * world order.  A team made by orma_team_split is this rank's handle,
+ * valid until orma_team_free; a freed or made-up handle is refused
+ * (ORMA_ERR_ARG), never followed.  A window created on a team has the
+ * team's ranks as its ranks (0..size-1 in team order).  Teams other than
+ * ORMA_TEAM_WORLD reach each other through shared memory: all of their
+ * ranks must share this node (ORMA_ERR_UNSUPPORTED otherwise), and
+ * ORMA_TRANSPORT=net does not apply to their windows. */
+typedef struct orma_team_s *orma_team;
+#define ORMA_TEAM_NULL ((orma_team)0)
+#define ORMA_TEAM_WORLD ((orma_team)1)
+#define ORMA_TEAM_SHARED ((orma_team)2)
+
+/* This rank's number in team (0..size-1) and the team's size. */
+int orma_team_rank(orma_team team, int *rank_p);
+int orma_team_size(orma_team team, int *size_p);
+
+/* Collective over parent: the ranks giving the same colour (>= 0) form a
+ * new team, ranked by key, ties by rank in parent.  colour ORMA_UNDEFINED:
+ * this rank joins none and *newteam_p is ORMA_TEAM_NULL.  Errors (at every
+ * rank of parent alike, none of which then has a new team): ORMA_ERR_ARG
+ * (parent not a team, negative colour other than ORMA_UNDEFINED, NULL
+ * newteam_p), ORMA_ERR_UNSUPPORTED (a new team's ranks on several nodes),
+ * ORMA_ERR_NOMEM, ORMA_ERR_PEER (another rank failed). */
+int orma_team_split(orma_team parent, int colour, int key, orma_team *newteam_p);
+
+/* The number in dest of rank src_rank of src, or ORMA_UNDEFINED when it is
+ * not in dest.  Local.  Errors: ORMA_ERR_ARG, ORMA_ERR_RANK (src_rank not
+ * in src). */
+int orma_team_translate_rank(orma_team src, int src_rank, orma_team dest, int *dest_rank_p);
+
+/* Block until every rank of team has called it. */
+int orma_team_barrier(orma_team team);
+
+/* Let go of this rank's handle (local; windows created on the team live
+ * on) and set *team_p to ORMA_TEAM_NULL.  The predefined teams cannot be
+ * freed (ORMA_ERR_ARG). */
+int orma_team_free(orma_team *team_p);
+
+/* The window creation calls above, collective over team instead of the
+ * job: its ranks are the team's. */
+int orma_win_allocate_team(orma_team team, size_t size, int disp_unit, orma_info info, void **base_p,
+                           orma_win *win_p);
+int orma_win_allocate_shared_team(orma_team team, size_t size, int disp_unit, orma_info info, void **base_p,
+                                  orma_win *win_p);
+int orma_win_create_team(orma_team team, void *base, size_t size, int disp_unit, orma_info info,
+                         orma_win *win_p);
+int orma_win_create_dynamic_team(orma_team team, orma_info info, orma_win *win_p);
 
 /* ------------------------------------------------------------------------ */
 /* Active target: post-start-complete-wait                                   */

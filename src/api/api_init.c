@@ -1,5 +1,6 @@
 /* api_init.c -- joining and leaving the job. */
 #include "api_check.h"
+#include "api_team.h"
 #include "rma_runtime.h"
 #include "rma_world.h"
 #include "boot_job.h"
@@ -30,6 +31,7 @@ int orma_finalize(void)
     int status = api_check_init("orma_finalize");
     if (status)
         return status;
+    api_team_release_all();
     status = rma_runtime_stop();
     api_state = 2;
     return status;

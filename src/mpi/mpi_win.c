@@ -128,7 +128,7 @@ int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Ai
     PMPI_Comm_size(dup, &n);
     /* the net transport (net_am.h) for the ranks on other nodes, or all
      * with ORMA_TRANSPORT=net */
-    struct rma_team team = {rank, n, mpi_win_allgather, &dup, &net_am_ops, &dup, here};
+    struct rma_team team = {rank, n, mpi_win_allgather, &dup, &net_am_ops, &dup, here, 0};
     void *mem = base;
     orma_win ow = ORMA_WIN_NULL;
     status = api_win_create_team(&team, flavor, base, status ? 0 : (size_t)size,

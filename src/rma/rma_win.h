@@ -177,6 +177,9 @@ struct rma_team {
     /* here[r]: team rank r is on this node (in this orma job); NULL: all
      * are. */
     const unsigned char *here;
+    /* Its ranks share memory and it has no net transport of its own (teams
+     * made by orma_team_split): ORMA_TRANSPORT=net does not apply. */
+    int shm_only;
 };
 
 /* Collective over team (NULL: the whole job).  arg_status is the caller's verdict on its own

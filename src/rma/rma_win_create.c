@@ -12,6 +12,7 @@
 #include "rma_win.h"
 #include "rma_heap.h"
 #include "rma_legal.h"
+#include "rma_team.h"
 #include "rma_net.h"
 #include "rma_world.h"
 #include "boot_job.h"
@@ -44,36 +45,12 @@ _Static_assert(sizeof(struct rma_win_record) <= BOOT_SLOT_SIZE, "record must fit
 
 static uint32_t rma_win_next_id;
 
-static int rma_job_allgather(void *ctx, const void *mine, size_t len, void *all)
-{
-    (void)ctx;
-    boot_job_allgather(mine, len, all);
-    return 0;
-}
-
 /* Nobody else will open the window's objects: unlink them at once. */
 /* Alone on this node: nobody else opens our shared objects, so their names
  * go at once. */
 static int rma_win_alone(const struct rma_win *win) { return win->nlocal == 1; }
 
 /* The first failure among the ranks, reported once per rank. */
-static int rma_win_agree(const struct rma_team *team, int status, const char *what)
-{
-    int32_t mine = status, *all = malloc((size_t)team->size * sizeof *all);
-    if (!all)
-        return util_error(ORMA_ERR_NOMEM, "out of memory during %s", what);
-    if (team->allgather(team->ctx, &mine, sizeof mine, all)) {
-        free(all);
-        return util_error(ORMA_ERR_PEER, "%s: the exchange between the window's ranks failed", what);
-    }
-    int result = status;
-    for (int r = 0; r < team->size && !result; r++)
-        if (all[r])
-            result = util_error(ORMA_ERR_PEER, "%s failed at rank %d (%s)", what, r, orma_strerror(all[r]));
-    free(all);
-    return result;
-}
-
 static int rma_win_create_ctl(struct rma_win *win)
 {
     char name[SHM_NAME_MAX];
@@ -205,7 +182,7 @@ static int rma_win_shared_segment(const struct rma_team *team, struct rma_win *w
         if (!status && rma_win_alone(win))
             shm_seg_unlink(name);
     }
-    status = rma_win_agree(team, status, "creating the shared segment");
+    status = rma_team_agree(team, status, "creating the shared segment");
     if (!status && win->rank != 0)
         status = shm_seg_open(name, total, &win->data_seg);
     if (!status)
@@ -348,9 +325,9 @@ static int rma_win_check_hints(const struct rma_win_hints *h, const struct rma_w
 /* A rank the net transport must reach (on another node, or any other with
  * ORMA_TRANSPORT=net, shared windows excepted), or -1.  The same answer at
  * every rank: all see the same nodes and settings. */
-static int rma_win_far(const struct rma_win *win, int flavor)
+static int rma_win_far(const struct rma_team *team, const struct rma_win *win, int flavor)
 {
-    int all = util_config.transport == UTIL_TRANSPORT_NET && flavor != ORMA_WIN_FLAVOR_SHARED;
+    int all = util_config.transport == UTIL_TRANSPORT_NET && flavor != ORMA_WIN_FLAVOR_SHARED && !team->shm_only;
     for (int r = 0; r < win->nranks; r++)
         if (win->targets[r].off_node || (all && r != win->rank))
             return r;
@@ -360,11 +337,10 @@ static int rma_win_far(const struct rma_win *win, int flavor)
 int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t size, int disp_unit,
                    const struct rma_win_hints *hints, int arg_status, orma_win *handle_p, struct rma_win **win_p)
 {
-    struct rma_team job = {boot_job.rank, boot_job.size, rma_job_allgather, NULL, NULL, NULL, NULL};
     if (!team)
         team = rma_world_team();
     if (!team)
-        team = &job;
+        team = rma_job_team();
     orma_win handle = ORMA_WIN_NULL;
     int status = arg_status;
     struct rma_win_record rec = {0}, *recs = NULL;
@@ -398,7 +374,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
     if (!status && (!win || !win->targets || !recs))
         status = util_error(ORMA_ERR_NOMEM, "out of memory creating a window");
     /* Before anything is made: every rank reaches the same verdict. */
-    int far = win && win->targets ? rma_win_far(win, flavor) : -1;
+    int far = win && win->targets ? rma_win_far(team, win, flavor) : -1;
     if (!status && far >= 0 && flavor == ORMA_WIN_FLAVOR_SHARED)
         status = util_error(ORMA_ERR_UNSUPPORTED, "a shared window, but rank %d is on another node than rank %d",
                             far, team->rank);
@@ -449,12 +425,12 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         win->my_hw_busy = rma_ctl_hw_busy(win->ctl, win->my_ctl);
         status = rma_win_register(win, &handle);
     }
-    status = rma_win_agree(team, status, "window creation");
+    status = rma_team_agree(team, status, "window creation");
     rma_win_unlink_names(win);
     if (!status && far >= 0) {
         status = rma_net_open(win, team->net, team->net_comm, util_config.transport == UTIL_TRANSPORT_NET);
         win->net_only = win->net && (win->nlocal == 1 || util_config.transport == UTIL_TRANSPORT_NET);
-        status = rma_win_agree(team, status, "opening the net transport");
+        status = rma_team_agree(team, status, "opening the net transport");
     }
     if (status)
         goto err_free;

@@ -50,7 +50,7 @@ int rma_world_start(void)
     if (status)
         return status;
     rma_world_t = (struct rma_team){rma_world_w.rank, rma_world_w.size, rma_world_allgather, NULL,
-                                    rma_world_w.net, rma_world_w.comm, rma_world_w.here};
+                                    rma_world_w.net, rma_world_w.comm, rma_world_w.here, 0};
     rma_net_thread_ok = rma_world_w.thread_multiple;
     util_info("joined the %d ranks of an MPI job (%s): %d on this node", rma_world_w.size, rma_world_w.mpi,
               rma_world_w.node_size);
