@@ -45,11 +45,15 @@ static inline int api_copy_try(int put, int passive_only, const void *origin, si
                                status_p);
 }
 
-int api_put(const char *call, int passive_only, const void *origin, size_t origin_count, orma_type origin_type,
-            int target, orma_aint target_disp, size_t target_count, orma_type target_type, orma_win handle)
+/* A put (put != 0) or get: the fast path whole, else every check, then the
+ * transfer.  Inlined into both with put constant. */
+static inline __attribute__((always_inline)) int api_copy(const char *call, int put, int passive_only,
+                                                          void *origin, size_t origin_count, orma_type origin_type,
+                                                          int target, orma_aint target_disp, size_t target_count,
+                                                          orma_type target_type, orma_win handle)
 {
     int status;
-    if (api_copy_try(1, passive_only, origin, origin_count, origin_type, target, target_disp, target_count,
+    if (api_copy_try(put, passive_only, origin, origin_count, origin_type, target, target_disp, target_count,
                      target_type, handle, &status))
         return status;
     struct rma_win *win = NULL;
@@ -59,24 +63,24 @@ int api_put(const char *call, int passive_only, const void *origin, size_t origi
                             target_count, target_type, handle, &win, &len, &offset, &next);
     if (__builtin_expect(status != ORMA_SUCCESS, 0))
         return api_rma_done(win, next, status);
-    return api_rma_commit(win, next, len ? rma_put(win, target, origin, len, offset) : ORMA_SUCCESS);
+    if (!len)
+        return api_rma_commit(win, next, ORMA_SUCCESS);
+    return api_rma_commit(win, next, put ? rma_put(win, target, origin, len, offset)
+                                         : rma_get(win, target, origin, len, offset));
+}
+
+int api_put(const char *call, int passive_only, const void *origin, size_t origin_count, orma_type origin_type,
+            int target, orma_aint target_disp, size_t target_count, orma_type target_type, orma_win handle)
+{
+    return api_copy(call, 1, passive_only, (void *)origin, origin_count, origin_type, target, target_disp,
+                    target_count, target_type, handle);
 }
 
 int api_get(const char *call, int passive_only, void *origin, size_t origin_count, orma_type origin_type,
             int target, orma_aint target_disp, size_t target_count, orma_type target_type, orma_win handle)
 {
-    int status;
-    if (api_copy_try(0, passive_only, origin, origin_count, origin_type, target, target_disp, target_count,
-                     target_type, handle, &status))
-        return status;
-    struct rma_win *win = NULL;
-    size_t len = 0, offset = 0;
-    int next = 0;
-    status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
-                            target_count, target_type, handle, &win, &len, &offset, &next);
-    if (__builtin_expect(status != ORMA_SUCCESS, 0))
-        return api_rma_done(win, next, status);
-    return api_rma_commit(win, next, len ? rma_get(win, target, origin, len, offset) : ORMA_SUCCESS);
+    return api_copy(call, 0, passive_only, origin, origin_count, origin_type, target, target_disp, target_count,
+                    target_type, handle);
 }
 
 int orma_put(const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
