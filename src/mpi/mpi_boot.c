@@ -6,13 +6,8 @@
  * node: windows reach the ranks of their own node through shared memory,
  * those of other nodes over the net transport (mpi_win.c, rma_net.h). */
 #include "mpi_orma.h"
-#include "boot_job.h"
+#include "api_face.h"
 #include "net_am.h"
-#include "rma_net.h"
-#include "util_config.h"
-#include "util_log.h"
-#include "util_random.h"
-#include "util_status.h"
 
 #include <stdio.h>
 #include <string.h>

@@ -8,8 +8,7 @@
  * and friends complete them: on one node the operation is done when the
  * call returns, so they are complete from the start. */
 #include "mpi_orma.h"
-#include "dtype_type.h"
-#include "rma_acc.h"
+#include "api_face.h"
 
 #include <stddef.h>
 

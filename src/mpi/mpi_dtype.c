@@ -3,8 +3,7 @@
  * MPI_Type_get_contents into an orma type, committed and cached until the
  * program frees the MPI type (MPI_Type_free is defined here for that). */
 #include "mpi_orma.h"
-#include "dtype_type.h"
-#include "util_status.h"
+#include "api_face.h"
 
 #include <stdint.h>
 #include <stdlib.h>

@@ -9,7 +9,7 @@
 #ifndef ORMA_MPI_ORMA_H
 #define ORMA_MPI_ORMA_H
 
-#include "rma_win.h"
+#include "api_face.h"
 
 #include <mpi.h>
 #include <orma.h>

@@ -15,8 +15,7 @@
  * profiling tool above liborma-mpi that calls PMPI_ reaches the host
  * directly, and then only ORMA_PROGRESS_THREAD=1 helps. */
 #include "mpi_orma.h"
-#include "rma_net.h"
-#include "util_config.h"
+#include "api_face.h"
 
 #include <string.h>
 

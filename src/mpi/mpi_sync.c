@@ -1,8 +1,7 @@
 /* mpi_sync.c -- the synchronization calls: fence, post-start-complete-wait
  * (MPI groups translated to ranks of the window), locks and flushes. */
 #include "mpi_orma.h"
-#include "rma_comm.h"
-#include "util_status.h"
+#include "api_face.h"
 
 #include <stdlib.h>
 #include <string.h>

@@ -3,10 +3,8 @@
  * communicator's ranks, its records exchanged with the communicator's
  * allgather), shared_query, attach/detach and freeing. */
 #include "mpi_orma.h"
-#include "api_team.h"
+#include "api_face.h"
 #include "net_am.h"
-#include "util_config.h"
-#include "util_status.h"
 
 #include <limits.h>
 #include <stdio.h>

@@ -6,6 +6,8 @@
 # a header of a layer above its own.  include/orma.h, the public header, is
 # the vocabulary every layer shares (types, constants); calling one of its
 # functions from below the api layer is an upward reference, caught by nm.
+# Faces: bsp stands on the public API alone; liborma-mpi reaches the core
+# through one internal header (src/api/api_face.h).
 set -u
 src=$1
 shift
@@ -26,6 +28,9 @@ declare -A below=(
 # Faces that stand on the public API alone: of the layers below they may use
 # only the public orma_* symbols (wherever those are defined).
 declare -A public_only=([bsp]=1)
+# Faces on the internal core: they include its headers through one only
+# (and the net transport's wire, built with them per MPI).
+declare -A face_via=([mpi]=api_face.h)
 
 fail=0
 defs=$(mktemp)
@@ -69,6 +74,10 @@ for dir in "$src"/src/*/; do
     [ -n "$owner" ] || continue # generated or system-style header
     owner=$(basename "$(dirname "$owner")")
     [ "$owner" = "$layer" ] && continue
+    if [ -n "${face_via[$layer]+x}" ] && [ "$h" != "${face_via[$layer]}" ] && [ "$owner" != net ]; then
+      echo "layers: ${file#$src/} includes $h of $owner: $layer reaches the core through ${face_via[$layer]}"
+      continue
+    fi
     if [ -n "${public_only[$layer]+x}" ]; then
       echo "layers: ${file#$src/} includes $h of $owner: $layer stands on the public API (orma.h) alone"
       continue
