@@ -14,8 +14,12 @@
 #define MPI_KEYVAL_BASE 0x4f000
 #define MPI_KEYVAL_MAX 256
 
+/* A slot is taken while its keyval is live (used) or an attribute set with
+ * it remains (refs): MPI_Win_free_keyval leaves those attributes, whose
+ * delete callback still runs when they go. */
 struct mpi_keyval {
     int used;
+    int refs;
     MPI_Win_copy_attr_function *copy; /* windows are never duplicated: kept, never called */
     MPI_Win_delete_attr_function *del;
     void *extra;
@@ -41,8 +45,8 @@ int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_a
     if (!keyval)
         return mpi_win_error_msg(NULL, "MPI_Win_create_keyval", MPI_ERR_ARG, "NULL keyval");
     for (int i = 0; i < MPI_KEYVAL_MAX; i++)
-        if (!mpi_keyvals[i].used) {
-            mpi_keyvals[i] = (struct mpi_keyval){1, copy_fn, delete_fn, extra_state};
+        if (!mpi_keyvals[i].used && !mpi_keyvals[i].refs) {
+            mpi_keyvals[i] = (struct mpi_keyval){1, 0, copy_fn, delete_fn, extra_state};
             *keyval = MPI_KEYVAL_BASE + i;
             return MPI_SUCCESS;
         }
@@ -53,8 +57,7 @@ int PMPI_Win_free_keyval(int *keyval)
 {
     if (!keyval || !mpi_keyval(*keyval))
         return mpi_win_error_msg(NULL, "MPI_Win_free_keyval", MPI_ERR_KEYVAL, "not a window keyval");
-    /* attributes still set keep their callbacks: freed keyvals stay
-     * reserved until the program ends */
+    mpi_keyval(*keyval)->used = 0; /* the slot is free again once its attributes are gone */
     *keyval = MPI_KEYVAL_INVALID;
     return MPI_SUCCESS;
 }
@@ -72,6 +75,7 @@ static int mpi_attr_drop(struct mpi_win *w, int keyval, int *found)
                 return rc; /* MPI: the attribute stays */
             *p = a->next;
             free(a);
+            k->refs--;
             *found = 1;
             return MPI_SUCCESS;
         }
@@ -86,6 +90,7 @@ int mpi_attr_delete_all(struct mpi_win *w)
         if (rc != MPI_SUCCESS) {
             struct mpi_attr *a = w->attrs; /* drop it anyway: the window is going */
             w->attrs = a->next;
+            mpi_keyvals[a->keyval - MPI_KEYVAL_BASE].refs--;
             free(a);
             if (!first)
                 first = rc;
@@ -108,6 +113,7 @@ int PMPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
         return mpi_win_error_msg(w, "MPI_Win_set_attr", MPI_ERR_NO_MEM, "out of memory");
     *a = (struct mpi_attr){keyval, attribute_val, w->attrs};
     w->attrs = a;
+    mpi_keyvals[keyval - MPI_KEYVAL_BASE].refs++;
     return MPI_SUCCESS;
 }
 
@@ -142,8 +148,9 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
 int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_delete_attr");
+    /* a freed keyval still names the attributes set with it (MPI-4.1 7.7.2) */
     if (keyval - MPI_KEYVAL_BASE < 0 || keyval - MPI_KEYVAL_BASE >= MPI_KEYVAL_MAX ||
-        !mpi_keyvals[keyval - MPI_KEYVAL_BASE].used)
+        (!mpi_keyvals[keyval - MPI_KEYVAL_BASE].used && !mpi_keyvals[keyval - MPI_KEYVAL_BASE].refs))
         return mpi_win_error_msg(w, "MPI_Win_delete_attr", MPI_ERR_KEYVAL, "not a window keyval");
     int found, rc = mpi_attr_drop(w, keyval, &found);
     return rc != MPI_SUCCESS ? mpi_win_error(w, "MPI_Win_delete_attr", rc) : MPI_SUCCESS;

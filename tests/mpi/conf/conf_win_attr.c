@@ -294,6 +294,40 @@ static void keyvals(enum mt_flavor f)
     OK(MPI_Win_free_keyval(&key3));
 }
 
+/* Keyvals are not used up: a program may create and free them as often as
+ * it likes, while attributes set with a freed keyval stay until deleted
+ * (their delete callback still runs then). */
+static void keyval_churn(enum mt_flavor f)
+{
+    static int values[16];
+    struct mt_win w;
+    mt_win_open(&w, f, N * sizeof(int), sizeof(int));
+    MPI_Win_set_errhandler(w.win, MPI_ERRORS_RETURN);
+    memset(&seen, 0, sizeof seen);
+    int kept[16], nkept = 0;
+    for (int i = 0; i < 2000; i++) {
+        int key = MPI_KEYVAL_INVALID;
+        OK(MPI_Win_create_keyval(MPI_WIN_NULL_COPY_FN, delete_fn, &key, &values[i % 16]));
+        OK(MPI_Win_set_attr(w.win, key, &values[(i + 1) % 16]));
+        int k = key;
+        OK(MPI_Win_free_keyval(&key));
+        if (i % 125 == 0 && nkept < 16) { /* left for MPI_Win_free */
+            kept[nkept++] = k;
+            continue;
+        }
+        int d = seen.deletes;
+        OK(MPI_Win_delete_attr(w.win, k));
+        expect_deleted("MPI_Win_delete_attr of an attribute whose keyval was freed", d, 1, w.win, k,
+                       &values[(i + 1) % 16], &values[i % 16]);
+    }
+    for (int j = 0; j < nkept; j++)
+        expect_attr("an attribute whose keyval was freed, kept", w.win, kept[j], &values[(j * 125 + 1) % 16]);
+    int d = seen.deletes;
+    mt_win_close(&w);
+    if (seen.deletes != d + nkept)
+        fail("MPI_Win_free called the delete callback %d times, expected %d", seen.deletes - d, nkept);
+}
+
 /* Names. */
 static void names(enum mt_flavor f)
 {
@@ -339,6 +373,7 @@ int main(int argc, char **argv)
         if (!conf_flavor_here((enum mt_flavor)f))
             continue;
         keyvals((enum mt_flavor)f);
+        keyval_churn((enum mt_flavor)f);
         names((enum mt_flavor)f);
     }
     return conf_done("conf_win_attr");
