@@ -1,4 +1,4 @@
-/* as_def_test.c -- the as suite's data (bench/as_def.h), in one process:
+/* as_def_test.c -- the as suite's data (bench/as/as_def.h), in one process:
  *   - words are never 0 and differ between repetitions, senders and
  *     receivers; the total exchange's fill words differ at every position
  *     and between samples;

@@ -1,6 +1,6 @@
 #!/bin/sh
 # bench_bsp.sh ORMA_RUN ORMA_BENCH NP
-# The li.h suites on BSPlib (bench/li_bsp.h), short runs on NP ranks as a
+# The li.h suites on BSPlib (bench/li/li_bsp.h), short runs on NP ranks as a
 # user starts them: as with orma, bsp and bsp-buffered, then rdx, and mult
 # when NP is a square, on bsp and bsp-buffered.  Each must exit 0 (every
 # point verified its data) and report the BSPlib backends' rows; as also

@@ -1,7 +1,7 @@
 #!/bin/sh
 # bench_bspbench.sh ORMA_RUN ORMA_BENCH NP
 # A short orma-bench bspbench run on NP ranks (BSPlib's h-relations,
-# bench/bspbench.h): it must exit 0 (every word of every h-relation
+# bench/bspbench/bspbench.h): it must exit 0 (every word of every h-relation
 # verified) and report the empty bsp_sync and orma fence rows, the rows of
 # bsp_put and bsp_hpput at every h, the memcpy floor, the fitted BSP
 # parameters and the bar line.

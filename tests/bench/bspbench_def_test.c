@@ -1,4 +1,4 @@
-/* bspbench_def_test.c -- the bspbench suite's data (bench/bspbench_def.h),
+/* bspbench_def_test.c -- the bspbench suite's data (bench/bspbench/bspbench_def.h),
  * in one process:
  *   - the pattern is an h-relation: at p = 1..6 and several h, every
  *     process sends h words and receives h, none to itself (p > 1), no two

@@ -1,4 +1,4 @@
-/* ghost_def_test.c -- the ghost suite's grid and data (bench/ghost_def.h),
+/* ghost_def_test.c -- the ghost suite's grid and data (bench/ghost/ghost_def.h),
  * in one process:
  *   - the grid is MPI_Dims_create's, neighbours are symmetric (what rank r
  *     puts in direction j lands in slot j of a rank whose sender for slot

@@ -1,5 +1,5 @@
 /* mult_def_test.c -- the mult suite's index formulas, kernel and checks
- * (bench/mult_def.h, bench/mult_area.h), in one process:
+ * (bench/mult/mult_def.h, bench/mult/mult_area.h), in one process:
  *   - Fig. 7's targets and the sources derived from them agree (what rank
  *     s puts in round l lands on a rank whose source is s), every rank
  *     gets exactly one a and one b per round, and they are A(pi, k) and

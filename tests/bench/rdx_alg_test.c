@@ -1,4 +1,4 @@
-/* rdx_alg_test.c -- the rdx suite's algorithm (bench/rdx_alg.c) on a
+/* rdx_alg_test.c -- the rdx suite's algorithm (bench/rdx/rdx_alg.c) on a
  * backend of threads: li.h's calls done with memcpy, a barrier and a
  * rendezvous of posted receives, p threads as p ranks.  Independent of
  * the real backends, it runs the three versions at p = 1..6 on key counts

@@ -1,4 +1,4 @@
-/* rdx_def_test.c -- the rdx suite's arithmetic (bench/rdx_def.h), in one
+/* rdx_def_test.c -- the rdx suite's arithmetic (bench/rdx/rdx_def.h), in one
  * process:
  *   - a run straddling rank boundaries splits into the right pieces, and
  *     rdx_overlap sees the same pieces from the receivers' side;
