@@ -278,11 +278,54 @@ static void check_errors(void)
     CHECK_ERR(orma_team_rank(stale, &x), ORMA_ERR_ARG);
 }
 
+/* Every rank on a node of its own (MPICH with MPIR_CVAR_NOLOCAL=1 under
+ * mpirun): ORMA_TEAM_SHARED is this rank alone, a team over ranks of
+ * several nodes fails at every rank of the parent alike -- members and the
+ * ranks joining none -- without a hang, and teams of one rank work. */
+static void check_nodes(void)
+{
+    int rank, size, w = -1;
+    CHECK_OK(orma_team_rank(ORMA_TEAM_SHARED, &rank));
+    CHECK_OK(orma_team_size(ORMA_TEAM_SHARED, &size));
+    CHECK(rank == 0 && size == 1);
+    CHECK_OK(orma_team_translate_rank(ORMA_TEAM_SHARED, 0, ORMA_TEAM_WORLD, &w));
+    CHECK(w == world_rank);
+    CHECK_OK(orma_team_barrier(ORMA_TEAM_SHARED));
+    CHECK_OK(orma_team_barrier(ORMA_TEAM_WORLD));
+    for (int round = 0; round < 3; round++) {
+        orma_team t = ORMA_TEAM_WORLD;
+        int colour = world_rank == 0 ? ORMA_UNDEFINED : 1; /* ranks 1.. together, on separate nodes */
+        int rc = orma_team_split(ORMA_TEAM_WORLD, colour, 0, &t);
+        if (world_size > 2 && world_rank > 0)
+            CHECK_ERR(rc, ORMA_ERR_UNSUPPORTED);
+        else if (world_size > 2)
+            CHECK_ERR(rc, ORMA_ERR_PEER);
+        else /* two ranks: rank 1 alone, which works */
+            CHECK_OK(rc);
+        if (!rc && t != ORMA_TEAM_NULL)
+            CHECK_OK(orma_team_free(&t));
+    }
+    orma_team alone;
+    CHECK_OK(orma_team_split(ORMA_TEAM_WORLD, world_rank, 0, &alone));
+    CHECK_OK(orma_team_size(alone, &size));
+    CHECK(size == 1);
+    check_windows(alone, 0, 1);
+    check_windows(ORMA_TEAM_SHARED, 0, 1);
+    CHECK_OK(orma_team_free(&alone));
+}
+
 int main(void)
 {
     CHECK_OK(orma_init(NULL, NULL));
     world_rank = orma_rank();
     world_size = orma_size();
+    int shared = 0;
+    CHECK_OK(orma_team_size(ORMA_TEAM_SHARED, &shared));
+    if (shared < world_size) {
+        check_nodes();
+        CHECK_OK(orma_finalize());
+        return 0;
+    }
     check_predefined();
     check_split();
     check_errors();
