@@ -173,16 +173,8 @@ void boot_job_barrier(void)
 
 void boot_job_allgather(const void *mine, size_t len, void *all)
 {
-    if (boot_job.size == 1) {
-        memcpy(all, mine, len);
-        return;
-    }
-    char *slots = boot_slots();
-    memcpy(slots + (size_t)boot_job.rank * BOOT_SLOT_SIZE, mine, len);
-    boot_job_barrier();
-    for (int r = 0; r < boot_job.size; r++)
-        memcpy((char *)all + (size_t)r * len, slots + (size_t)r * BOOT_SLOT_SIZE, len);
-    boot_job_barrier(); /* the slots may be reused by the next allgather */
+    shm_allgather(boot_job.size > 1 ? boot_barrier_mem() : NULL, boot_job.size > 1 ? boot_slots() : NULL,
+                  BOOT_SLOT_SIZE, boot_job.size, boot_job.rank, &boot_job.barrier_episode, mine, len, all);
 }
 
 void boot_job_finish(void)

@@ -1,6 +1,8 @@
 #include "shm_barrier.h"
 #include "util_wait.h"
 
+#include <string.h>
+
 struct shm_barrier_flag {
     struct util_waitword word; /* writer: the rank owning the flag */
     char pad[64 - sizeof(struct util_waitword)];
@@ -29,4 +31,18 @@ void shm_barrier_wait(void *mem, int n, int rank, uint32_t *episode_p)
         util_wake_store(&flags[rank * rounds + k].word, episode);
         util_wait_geq(&flags[from * rounds + k].word, episode);
     }
+}
+
+void shm_allgather(void *mem, char *slots, size_t slot, int n, int rank, uint32_t *episode_p, const void *mine,
+                   size_t len, void *all)
+{
+    if (n == 1) {
+        memcpy(all, mine, len);
+        return;
+    }
+    memcpy(slots + (size_t)rank * slot, mine, len);
+    shm_barrier_wait(mem, n, rank, episode_p);
+    for (int r = 0; r < n; r++)
+        memcpy((char *)all + (size_t)r * len, slots + (size_t)r * slot, len);
+    shm_barrier_wait(mem, n, rank, episode_p); /* the slots may be reused by the next exchange */
 }

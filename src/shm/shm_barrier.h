@@ -18,4 +18,10 @@ size_t shm_barrier_size(int n);
 /* *episode_p is this rank's private episode counter, starting at 0. */
 void shm_barrier_wait(void *mem, int n, int rank, uint32_t *episode_p);
 
+/* An allgather of the same n ranks over the barrier at mem and n exchange
+ * slots of slot bytes each: every rank gives len <= slot bytes, all receive
+ * n * len in rank order.  Two barriers: the slots may be reused at once. */
+void shm_allgather(void *mem, char *slots, size_t slot, int n, int rank, uint32_t *episode_p, const void *mine,
+                   size_t len, void *all);
+
 #endif
