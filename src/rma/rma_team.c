@@ -1,6 +1,7 @@
 /* rma_team.c -- see rma_team.h. */
 #include "rma_team.h"
 #include "boot_job.h"
+#include "rma_world.h"
 #include "shm_barrier.h"
 #include "util_status.h"
 
@@ -21,6 +22,12 @@ const struct rma_team *rma_job_team(void)
     static struct rma_team job;
     job = (struct rma_team){.rank = boot_job.rank, .size = boot_job.size, .allgather = rma_job_allgather};
     return &job;
+}
+
+const struct rma_team *rma_all_team(void)
+{
+    const struct rma_team *world = rma_world_team();
+    return world ? world : rma_job_team();
 }
 
 int rma_team_agree(const struct rma_team *team, int status, const char *what)
@@ -59,12 +66,8 @@ static int rma_team_allgather(void *ctx, const void *mine, size_t len, void *all
     if (len > RMA_TEAM_SLOT)
         return util_error(ORMA_ERR_ARG, "a team's exchange takes at most %d bytes a rank, not %zu", RMA_TEAM_SLOT,
                           len);
-    char *slots = rma_team_slots(t);
-    memcpy(slots + (size_t)t->team.rank * RMA_TEAM_SLOT, mine, len);
-    rma_team_barrier(t);
-    for (int r = 0; r < t->team.size; r++)
-        memcpy((char *)all + (size_t)r * len, slots + (size_t)r * RMA_TEAM_SLOT, len);
-    rma_team_barrier(t); /* the slots may be reused by the next exchange */
+    shm_allgather(rma_team_barrier_mem(t), rma_team_slots(t), RMA_TEAM_SLOT, t->team.size, t->team.rank,
+                  &t->episode, mine, len, all);
     return 0;
 }
 
