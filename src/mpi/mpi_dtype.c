@@ -201,6 +201,17 @@ static int mpi_struct_bounded(const struct mpi_bounds *b, orma_type *o_p)
     return status;
 }
 
+/* Whether derived type t was committed.  MPI has no query for it, but both
+ * hosts' MPI_Pack refuse an uncommitted type before they look at the count;
+ * asked once per type, when it is decoded (then cached). */
+static int mpi_type_committed(MPI_Datatype t)
+{
+    int position = 0;
+    char out = 0;
+    return mpi_quiet_comm == MPI_COMM_NULL ||
+           PMPI_Pack(&out, 0, t, &out, 0, &position, mpi_quiet_comm) == MPI_SUCCESS;
+}
+
 static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p)
 {
     orma_type o = mpi_type_predefined(t);
@@ -213,6 +224,9 @@ static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p)
         *o_p = s->orma;
         return ORMA_SUCCESS;
     }
+    if (cache && (t == MPI_DATATYPE_NULL || !mpi_type_committed(t))) /* the program's own handle */
+        return util_error(ORMA_ERR_TYPE, "%s datatype (MPI-4.1 12.3: communication takes committed types)",
+                          t == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL as a" : "an uncommitted");
     int ni, na, nd, comb;
     if (t == MPI_DATATYPE_NULL || PMPI_Type_get_envelope(t, &ni, &na, &nd, &comb) != MPI_SUCCESS)
         return ORMA_ERR_TYPE;
@@ -250,34 +264,7 @@ static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p)
     return status;
 }
 
-/* Whether derived type t was committed.  MPI has no query for it, but both
- * hosts' MPI_Pack refuse an uncommitted type before they look at the count;
- * asked once per type, when it is decoded (then cached). */
-static int mpi_type_committed(MPI_Datatype t)
-{
-    int position = 0;
-    char out = 0;
-    return mpi_quiet_comm == MPI_COMM_NULL ||
-           PMPI_Pack(&out, 0, t, &out, 0, &position, mpi_quiet_comm) == MPI_SUCCESS;
-}
-
-int mpi_type(MPI_Datatype t, orma_type *o_p)
-{
-    orma_type o = mpi_type_predefined(t);
-    if (o) {
-        *o_p = o;
-        return ORMA_SUCCESS;
-    }
-    struct mpi_type_slot *s = mpi_cache_find(t);
-    if (s && s->used) {
-        *o_p = s->orma;
-        return ORMA_SUCCESS;
-    }
-    if (t == MPI_DATATYPE_NULL || !mpi_type_committed(t))
-        return util_error(ORMA_ERR_TYPE, "%s datatype (MPI-4.1 12.3: communication takes committed types)",
-                          t == MPI_DATATYPE_NULL ? "MPI_DATATYPE_NULL as a" : "an uncommitted");
-    return mpi_type_decode(t, 1, o_p);
-}
+int mpi_type(MPI_Datatype t, orma_type *o_p) { return mpi_type_decode(t, 1, o_p); }
 
 int MPI_Type_free(MPI_Datatype *datatype)
 {
