@@ -33,11 +33,18 @@ struct mpi_attr {
 
 static struct mpi_keyval mpi_keyvals[MPI_KEYVAL_MAX];
 
-static struct mpi_keyval *mpi_keyval(int k)
+/* The slot of keyval k when it is live (freed: NULL), or, with_attrs, also
+ * when attributes set with it remain (a freed keyval still names them,
+ * MPI-4.1 7.7.2). */
+static struct mpi_keyval *mpi_keyval_of(int k, int with_attrs)
 {
     k -= MPI_KEYVAL_BASE;
-    return k >= 0 && k < MPI_KEYVAL_MAX && mpi_keyvals[k].used ? &mpi_keyvals[k] : NULL;
+    if (k < 0 || k >= MPI_KEYVAL_MAX)
+        return NULL;
+    return mpi_keyvals[k].used || (with_attrs && mpi_keyvals[k].refs) ? &mpi_keyvals[k] : NULL;
 }
+
+static struct mpi_keyval *mpi_keyval(int k) { return mpi_keyval_of(k, 0); }
 
 int PMPI_Win_create_keyval(MPI_Win_copy_attr_function *copy_fn, MPI_Win_delete_attr_function *delete_fn,
                           int *keyval, void *extra_state)
@@ -102,8 +109,8 @@ int mpi_attr_delete_all(struct mpi_win *w)
 int PMPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_set_attr");
-    if (keyval - MPI_KEYVAL_BASE < 0 || keyval - MPI_KEYVAL_BASE >= MPI_KEYVAL_MAX ||
-        !mpi_keyvals[keyval - MPI_KEYVAL_BASE].used)
+    struct mpi_keyval *k = mpi_keyval(keyval);
+    if (!k)
         return mpi_win_error_msg(w, "MPI_Win_set_attr", MPI_ERR_KEYVAL, "not a window keyval");
     int found, rc = mpi_attr_drop(w, keyval, &found);
     if (rc != MPI_SUCCESS)
@@ -113,7 +120,7 @@ int PMPI_Win_set_attr(MPI_Win win, int keyval, void *attribute_val)
         return mpi_win_error_msg(w, "MPI_Win_set_attr", MPI_ERR_NO_MEM, "out of memory");
     *a = (struct mpi_attr){keyval, attribute_val, w->attrs};
     w->attrs = a;
-    mpi_keyvals[keyval - MPI_KEYVAL_BASE].refs++;
+    k->refs++;
     return MPI_SUCCESS;
 }
 
@@ -148,9 +155,7 @@ int PMPI_Win_get_attr(MPI_Win win, int keyval, void *attribute_val, int *flag)
 int PMPI_Win_delete_attr(MPI_Win win, int keyval)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Win_delete_attr");
-    /* a freed keyval still names the attributes set with it (MPI-4.1 7.7.2) */
-    if (keyval - MPI_KEYVAL_BASE < 0 || keyval - MPI_KEYVAL_BASE >= MPI_KEYVAL_MAX ||
-        (!mpi_keyvals[keyval - MPI_KEYVAL_BASE].used && !mpi_keyvals[keyval - MPI_KEYVAL_BASE].refs))
+    if (!mpi_keyval_of(keyval, 1))
         return mpi_win_error_msg(w, "MPI_Win_delete_attr", MPI_ERR_KEYVAL, "not a window keyval");
     int found, rc = mpi_attr_drop(w, keyval, &found);
     return rc != MPI_SUCCESS ? mpi_win_error(w, "MPI_Win_delete_attr", rc) : MPI_SUCCESS;
