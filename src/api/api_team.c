@@ -60,9 +60,8 @@ static int api_team_view(const char *call, orma_team team, struct api_team_view 
     if (status)
         return status;
     if (team == ORMA_TEAM_WORLD) {
-        const struct rma_team *world = rma_world_team();
-        *v = (struct api_team_view){NULL, world ? world : rma_job_team(), NULL, rma_world_rank(), rma_world_size(),
-                                    NULL};
+        const struct rma_team *all = rma_all_team();
+        *v = (struct api_team_view){NULL, all, NULL, all->rank, all->size, NULL};
         return ORMA_SUCCESS;
     }
     if (team == ORMA_TEAM_SHARED)

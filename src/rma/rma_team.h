@@ -24,6 +24,10 @@ struct rma_split_team {
 /* The ranks of this node's orma job, as a team (boot_job). */
 const struct rma_team *rma_job_team(void);
 
+/* Every rank of the job: the world under mpirun (rma_world.h), else the
+ * job's own team.  What a window made without a team spans. */
+const struct rma_team *rma_all_team(void);
+
 /* Every rank's status becomes everybody's: the first failure among the
  * team's ranks, reported once at each (what: the step, for the message). */
 int rma_team_agree(const struct rma_team *team, int status, const char *what);

@@ -14,7 +14,6 @@
 #include "rma_legal.h"
 #include "rma_team.h"
 #include "rma_net.h"
-#include "rma_world.h"
 #include "boot_job.h"
 #include "shm_barrier.h"
 #include "util_config.h"
@@ -45,12 +44,10 @@ _Static_assert(sizeof(struct rma_win_record) <= BOOT_SLOT_SIZE, "record must fit
 
 static uint32_t rma_win_next_id;
 
-/* Nobody else will open the window's objects: unlink them at once. */
 /* Alone on this node: nobody else opens our shared objects, so their names
  * go at once. */
 static int rma_win_alone(const struct rma_win *win) { return win->nlocal == 1; }
 
-/* The first failure among the ranks, reported once per rank. */
 static int rma_win_create_ctl(struct rma_win *win)
 {
     char name[SHM_NAME_MAX];
@@ -338,9 +335,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
                    const struct rma_win_hints *hints, int arg_status, orma_win *handle_p, struct rma_win **win_p)
 {
     if (!team)
-        team = rma_world_team();
-    if (!team)
-        team = rma_job_team();
+        team = rma_all_team();
     orma_win handle = ORMA_WIN_NULL;
     int status = arg_status;
     struct rma_win_record rec = {0}, *recs = NULL;
