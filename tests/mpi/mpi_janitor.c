@@ -5,8 +5,9 @@
  *   abort  rank 1 calls MPI_Abort in the same state;
  *   clean  start and finish (the next job: it must sweep the killed one's
  *          objects away).
- * Rank 0 prints "token <t>": the job's name in /dev/shm, read from the
- * liveness file that liborma-mpi holds open (/proc/self/fd). */
+ * Rank 0 prints "token <t>", and writes it to the file argv[2] when given:
+ * the job's name in /dev/shm, read from the liveness file that liborma-mpi
+ * holds open (/proc/self/fd). */
 #include <mpi.h>
 
 #include <dirent.h>
@@ -16,7 +17,9 @@
 #include <string.h>
 #include <unistd.h>
 
-static void print_token(void)
+/* Also into the file named by out, when given: a launcher may drop what
+ * rank 0 printed when another rank aborts the job right after. */
+static void print_token(const char *out)
 {
     DIR *d = opendir("/proc/self/fd");
     struct dirent *e;
@@ -35,6 +38,11 @@ static void print_token(void)
             if (tok) {
                 printf("token %.*s\n", (int)(strlen(tok + 1) - 5), tok + 1);
                 fflush(stdout);
+                FILE *f = out ? fopen(out, "w") : NULL;
+                if (f) {
+                    fprintf(f, "token %.*s\n", (int)(strlen(tok + 1) - 5), tok + 1);
+                    fclose(f);
+                }
             }
         }
     }
@@ -49,7 +57,7 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     const char *mode = argc > 1 ? argv[1] : "clean";
     if (rank == 0)
-        print_token();
+        print_token(argc > 2 ? argv[2] : NULL);
     if (!strcmp(mode, "clean")) {
         MPI_Finalize();
         return 0;
