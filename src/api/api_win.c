@@ -100,7 +100,7 @@ int orma_win_free(orma_win *win_p)
 static size_t api_shared_size(const struct rma_win *win, int rank)
 {
     const struct rma_target *t = &win->targets[rank];
-    int mapped = win->flavor == ORMA_WIN_FLAVOR_SHARED || rank == win->rank || t->path == RMA_PATH_DIRECT;
+    int mapped = win->flavor == ORMA_WIN_FLAVOR_SHARED || rank == win->rank || t->direct;
     return mapped ? t->size : 0;
 }
 

@@ -1,7 +1,6 @@
 /* rma_acc.c -- accumulate-family operations off the fast path: plain loops
  * under an exclusive lock, striped locks elsewhere (see rma_acc.h). */
 #include "rma_acc.h"
-#include "shm_cma.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -31,7 +30,7 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
             chunk = RMA_ACC_BIG;
         }
     }
-    pid_t pid = win->targets[op->target].pid;
+    const struct xport_at *at = &w->at;
     size_t ext = plan->extent, per = chunk / ext * ext;
     const char *origin = op->origin;
     char *result = op->result;
@@ -40,17 +39,11 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
         size_t len = op->len - done < per ? op->len - done : per;
         int status = ORMA_SUCCESS;
         if (replace_only) { /* nothing to combine: write the origin */
-            if (w->path == RMA_PATH_DIRECT)
-                util_copy(w->ptr + done, origin + done, len);
-            else
-                status = shm_cma_write(pid, w->raddr + done, (void *)(origin + done), len);
-            if (status)
+            if ((status = at->ops->put(at, done, origin + done, len)))
                 return status;
             continue;
         }
-        if (w->path == RMA_PATH_DIRECT)
-            util_copy(tbuf, w->ptr + done, len);
-        else if ((status = shm_cma_read(pid, w->raddr + done, tbuf, len)))
+        if ((status = at->ops->get(at, done, tbuf, len)))
             return status;
         if (result)
             util_copy(result + done, tbuf, len);
@@ -68,9 +61,7 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
             }
             plan->kernel(tbuf, o, len / ext);
         }
-        if (w->path == RMA_PATH_DIRECT)
-            util_copy(w->ptr + done, tbuf, len);
-        else if ((status = shm_cma_write(pid, w->raddr + done, tbuf, len)))
+        if ((status = at->ops->put(at, done, tbuf, len)))
             return status;
     }
     return ORMA_SUCCESS;
@@ -81,10 +72,10 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
 static int rma_acc_plain(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
                          const struct rma_acc_plan *plan)
 {
-    if (w->path != RMA_PATH_DIRECT || op->kind == RMA_OP_CAS || !rma_acc_aligned(w->ptr, plan->extent) ||
+    if (!w->at.ops->mapped || op->kind == RMA_OP_CAS || !rma_acc_aligned(xport_ptr(&w->at), plan->extent) ||
         (plan->writes && !rma_acc_aligned(op->origin, plan->extent)))
         return rma_acc_bounce(win, op, w, plan);
-    rma_acc_in_place(op, w->ptr, plan);
+    rma_acc_in_place(op, xport_ptr(&w->at), plan);
     return ORMA_SUCCESS;
 }
 
@@ -117,8 +108,8 @@ int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct r
     struct rma_target *t = &win->targets[op->target];
     if (rma_acc_for_peer)
         return rma_acc_execute_plain(win, op, w);
-    if (t->lock_type != ORMA_LOCK_EXCLUSIVE && w->path == RMA_PATH_DIRECT && w->shared && t->acc_contended &&
-        rma_acc_hw(win, op, w->ptr)) {
+    if (t->lock_type != ORMA_LOCK_EXCLUSIVE && w->at.ops->mapped && w->shared && t->acc_contended &&
+        rma_acc_hw(win, op, xport_ptr(&w->at))) {
         t->acc_contended--;
         return ORMA_SUCCESS;
     }

@@ -85,7 +85,7 @@ static inline int rma_acc_hw(struct rma_win *win, const struct rma_op *op, char 
 static inline int rma_acc(struct rma_win *win, const struct rma_op *op)
 {
     struct rma_target *t = &win->targets[op->target];
-    if (__builtin_expect(t->path == RMA_PATH_DIRECT && t->shared && rma_target_ready(win, t) &&
+    if (__builtin_expect(t->direct && t->shared && rma_target_ready(win, t) &&
                              t->lock_type != ORMA_LOCK_EXCLUSIVE, 1) &&
         rma_acc_hw(win, op, t->base + op->offset))
         return ORMA_SUCCESS;
@@ -184,7 +184,7 @@ static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, con
         return 0;
     struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
                          .origin = (void *)origin, .result = result, .len = len, .offset = off};
-    int direct = t->path == RMA_PATH_DIRECT, exclusive = t->lock_type == ORMA_LOCK_EXCLUSIVE;
+    int direct = t->direct, exclusive = t->lock_type == ORMA_LOCK_EXCLUSIVE;
     int shared = direct ? t->shared : 1, hw = direct ? t->hw : 1;
     uint64_t stripe = (uint64_t)off >> RMA_STRIPE_SHIFT;
     int aligned = rma_acc_aligned(p, plan->extent) && rma_acc_aligned(origin, plan->extent);
@@ -201,7 +201,7 @@ static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, con
         if (met)
             t->acc_contended = RMA_ACC_CONTENDED;
     } else {
-        struct rma_where w = {.path = RMA_PATH_DIRECT, .shared = shared, .hw = hw, .ptr = p};
+        struct rma_where w = {.at = xport_here(p), .shared = shared, .hw = hw};
         *status_p = rma_acc_execute(win, &rop, &w);
     }
     rma_epoch_set(win, next);

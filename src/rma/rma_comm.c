@@ -5,61 +5,34 @@
 #include "rma_lock.h"
 #include "rma_net.h"
 #include "dtype_derived.h"
-#include "shm_cma.h"
 #include "util_config.h"
 #include "util_status.h"
 #include "util_wait.h"
 
 #include <stdlib.h>
 
-void rma_copy_chunked(void *dst, const void *src, size_t len)
-{
-    char *d = dst;
-    const char *s = src;
-    for (size_t done = 0; done < len; done += RMA_COPY_CHUNK)
-        util_copy(d + done, s + done, len - done < RMA_COPY_CHUNK ? len - done : RMA_COPY_CHUNK);
-}
-
 int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w)
 {
     struct rma_target *t = &win->targets[target];
-    w->outside = 0;
-    switch (t->path) {
-    case RMA_PATH_DIRECT:
-        w->path = RMA_PATH_DIRECT;
-        w->shared = t->shared;
-        w->hw = t->hw;
-        w->ptr = t->base + offset;
-        return ORMA_SUCCESS;
-    case RMA_PATH_CMA:
-        w->path = RMA_PATH_CMA;
-        w->shared = 0;
-        w->hw = 0;
-        w->raddr = t->raddr + offset;
-        return ORMA_SUCCESS;
-    case RMA_PATH_PART:
-        w->hw = 1;
-        /* Inside the adopted pages: mapped here.  Elsewhere, or across
-         * their edge, the system calls, which reach the adopted pages as
-         * well: the owner's addresses are unchanged. */
-        if (offset >= t->lo && offset <= t->hi && len <= t->hi - offset) {
-            w->path = RMA_PATH_DIRECT;
-            w->shared = 1;
-            w->ptr = t->base + offset;
-        } else {
-            w->path = RMA_PATH_CMA;
-            w->shared = 0;
-            w->raddr = t->raddr + offset;
-        }
-        return ORMA_SUCCESS;
-    case RMA_PATH_DYNAMIC:
+    if (!t->xp)
         return rma_dyn_resolve(win, target, (uint64_t)offset, len, w);
-    default:
-        return util_error(ORMA_ERR_RANGE, "rank %d exposes no memory in this window", target);
+    w->outside = 0;
+    w->hw = t->hw;
+    /* Inside the pages of a cma target mapped here: those.  Elsewhere, or
+     * across their edge, the system calls, which reach the mapped pages as
+     * well: the owner's addresses are unchanged. */
+    if (t->direct || (offset >= t->lo && offset <= t->hi && len <= t->hi - offset && t->lo < t->hi)) {
+        w->shared = t->direct ? t->shared : 1;
+        w->at = xport_here(t->base + offset);
+        return ORMA_SUCCESS;
     }
+    w->shared = 0;
+    w->at = (struct xport_at){.ops = t->xp, .addr = t->raddr + offset, .pid = t->pid, .rank = target,
+                              .why = "exposes no memory in this window"};
+    return xport_reach(&w->at);
 }
 
-/* A put or get across an edge of a target's adopted pages (RMA_PATH_PART)
+/* A put or get across an edge of the pages of a cma target mapped here
  * meeting at least this many of them: those bytes copied directly, the
  * rest by system calls.  A put of 1 MB at displacement 0 of a malloc'd
  * window is then a system call for the head page's few KB and a memcpy,
@@ -67,38 +40,31 @@ int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset
  * smaller share is not worth a second system call (about 1.5 us). */
 #define RMA_PART_SPLIT_MIN 8192
 
-/* len bytes of put or get op by system call: at the target's address
- * remote, skip bytes into the origin buffer. */
-static int rma_cma_copy(struct rma_win *win, const struct rma_op *op, uintptr_t remote, size_t skip, size_t len)
-{
-    pid_t pid = win->targets[op->target].pid;
-    char *o = (char *)op->origin + skip;
-    return op->kind == RMA_OP_PUT ? shm_cma_write(pid, remote, o, len) : shm_cma_read(pid, remote, o, len);
-}
-
-/* len bytes of put or get op at p, mapped here, skip bytes into the origin
- * buffer. */
-static void rma_mapped_copy(const struct rma_op *op, char *p, size_t skip, size_t len)
+/* len bytes of put or get op at at, skip bytes into the origin buffer. */
+static int rma_op_move(const struct rma_op *op, const struct xport_at *at, size_t skip, size_t len)
 {
     char *o = (char *)op->origin + skip;
-    if (op->kind == RMA_OP_PUT)
-        rma_copy(p, o, len);
-    else
-        rma_copy(o, p, len);
+    return op->kind == RMA_OP_PUT ? at->ops->put(at, 0, o, len) : at->ops->get(at, 0, o, len);
 }
 
-static int rma_copy_part(struct rma_win *win, const struct rma_op *op)
+/* A put or get to a cma target, the share of its mapped pages copied
+ * directly when it is large enough. */
+static int rma_copy_part(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
 {
     const struct rma_target *t = &win->targets[op->target];
     size_t off = op->offset, end = op->offset + op->len;
     size_t lo = off > t->lo ? off : t->lo, hi = end < t->hi ? end : t->hi;
     if (lo >= hi || hi - lo < RMA_PART_SPLIT_MIN)
-        return rma_cma_copy(win, op, t->raddr + off, 0, op->len);
-    int status = lo > off ? rma_cma_copy(win, op, t->raddr + off, 0, lo - off) : ORMA_SUCCESS;
+        return rma_op_move(op, &w->at, 0, op->len);
+    int status = lo > off ? rma_op_move(op, &w->at, 0, lo - off) : ORMA_SUCCESS;
     if (status)
         return status;
-    rma_mapped_copy(op, t->base + lo, lo - off, hi - lo);
-    return end > hi ? rma_cma_copy(win, op, t->raddr + hi, hi - off, end - hi) : ORMA_SUCCESS;
+    struct xport_at mapped = xport_here(t->base + lo);
+    rma_op_move(op, &mapped, lo - off, hi - lo);
+    if (end <= hi)
+        return ORMA_SUCCESS;
+    struct xport_at tail = xport_advance(&w->at, (ptrdiff_t)(hi - off));
+    return rma_op_move(op, &tail, hi - off, end - hi);
 }
 
 static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
@@ -107,13 +73,9 @@ static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const st
         return rma_typed_execute(win, op, w);
     if (op->kind == RMA_OP_ACC || op->kind == RMA_OP_CAS)
         return rma_acc_execute(win, op, w);
-    if (w->path == RMA_PATH_DIRECT) {
-        rma_mapped_copy(op, w->ptr, 0, op->len);
-        return ORMA_SUCCESS;
-    }
-    if (win->targets[op->target].path == RMA_PATH_PART)
-        return rma_copy_part(win, op);
-    return rma_cma_copy(win, op, w->raddr, 0, op->len);
+    if (!w->at.ops->mapped && win->targets[op->target].lo < win->targets[op->target].hi)
+        return rma_copy_part(win, op, w);
+    return rma_op_move(op, &w->at, 0, op->len);
 }
 
 int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *origin, size_t len, int next,
@@ -208,7 +170,7 @@ int rma_comm_slow(struct rma_win *win, const struct rma_op *op)
     struct rma_target *t = &win->targets[target];
     if (op->len == 0)
         return ORMA_SUCCESS;
-    if (t->path == RMA_PATH_NET) {
+    if (t->net) {
         int status = win->flavor == ORMA_WIN_FLAVOR_DYNAMIC
                          ? rma_net_dyn_check(win, target, (uint64_t)op->offset, op->len)
                          : ORMA_SUCCESS;

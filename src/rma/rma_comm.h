@@ -14,13 +14,14 @@
 #include "rma_lock.h"
 #include "rma_win.h"
 #include "util_config.h"
-#include "util_copy.h"
+#include "xport.h"
+#include "xport_copy.h"
 
 #include <string.h>
 
 /* Where the bytes of one access are, resolved once. */
 struct rma_where {
-    int path;        /* RMA_PATH_DIRECT or RMA_PATH_CMA */
+    struct xport_at at; /* the transport and the address of the first byte */
     int shared;      /* the memory is a segment every rank maps: this access
                         may use hardware atomics */
     int hw;          /* other accesses to this memory may use hardware
@@ -28,8 +29,6 @@ struct rma_where {
     int outside;     /* dynamic windows: the bytes lie in no attached
                         region (erroneous: carried out by system calls,
                         rma_dynamic.c) */
-    char *ptr;       /* DIRECT */
-    uintptr_t raddr; /* CMA */
 };
 
 struct rma_region_copy {
@@ -54,22 +53,6 @@ int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct
 /* Dynamic windows: locate [addr, addr+len) at target. */
 int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where);
 
-/* Copies into and out of mapped memory.  Above a threshold (about 3/4 of
- * the last-level cache per thread) glibc's memcpy uses non-temporal
- * stores, which send the data past the cache the other rank reads it from
- * next; in chunks below it every call keeps to ordinary stores.  Measured
- * here in one process: 1 MB 18.6 -> 16.2 us, 4 MB 79.8 -> 71.0 us. */
-#define RMA_COPY_CHUNK ((size_t)256 << 10)
-void rma_copy_chunked(void *dst, const void *src, size_t len);
-
-static inline void rma_copy(void *dst, const void *src, size_t len)
-{
-    if (__builtin_expect(len <= RMA_COPY_CHUNK, 1))
-        util_copy(dst, src, len);
-    else
-        rma_copy_chunked(dst, src, len);
-}
-
 static inline int rma_target_ready(const struct rma_win *win, const struct rma_target *t)
 {
     return t->ready == win->access_gen && !t->queued;
@@ -81,8 +64,7 @@ static inline void rma_lock_all_ready(struct rma_win *win, struct rma_target *t)
 {
     if (!win->nocheck && !t->lock_held) {
         rma_lock_acquire(t->ctl, ORMA_LOCK_SHARED);
-        t->lock_held = 1;
-        t->lock_type = ORMA_LOCK_SHARED;
+        rma_target_locked(t, ORMA_LOCK_SHARED, 1);
     }
     t->ready = win->access_gen;
 }
@@ -127,8 +109,8 @@ static inline int rma_target_open(struct rma_win *win, int target)
 static inline int rma_put(struct rma_win *win, int target, const void *origin, size_t len, size_t offset)
 {
     struct rma_target *t = &win->targets[target];
-    if (__builtin_expect(t->path == RMA_PATH_DIRECT && rma_target_ready(win, t), 1)) {
-        rma_copy(t->base + offset, origin, len);
+    if (__builtin_expect(t->direct && rma_target_ready(win, t), 1)) {
+        xport_copy(t->base + offset, origin, len);
         return ORMA_SUCCESS;
     }
     struct rma_op op = {.kind = RMA_OP_PUT, .target = target, .origin = (void *)origin, .len = len, .offset = offset};
@@ -138,8 +120,8 @@ static inline int rma_put(struct rma_win *win, int target, const void *origin, s
 static inline int rma_get(struct rma_win *win, int target, void *origin, size_t len, size_t offset)
 {
     struct rma_target *t = &win->targets[target];
-    if (__builtin_expect(t->path == RMA_PATH_DIRECT && rma_target_ready(win, t), 1)) {
-        rma_copy(origin, t->base + offset, len);
+    if (__builtin_expect(t->direct && rma_target_ready(win, t), 1)) {
+        xport_copy(origin, t->base + offset, len);
         return ORMA_SUCCESS;
     }
     struct rma_op op = {.kind = RMA_OP_GET, .target = target, .origin = origin, .len = len, .offset = offset};
@@ -163,20 +145,16 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
     if (__builtin_expect(!len, 0) || rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];
-    if ((t->path != RMA_PATH_DIRECT && t->path != RMA_PATH_PART && t->path != RMA_PATH_CMA &&
-         t->path != RMA_PATH_DYNAMIC) ||
-        t->queued || !rma_target_open(win, target))
+    if (t->net || t->xp == &xport_none || t->queued || !rma_target_open(win, target))
         return NULL;
     return t;
 }
 
 /* Where those bytes are mapped here, or NULL (reached by system calls, or
- * a dynamic window's). */
+ * a dynamic window's): lo == hi unless some pages of a cma target are. */
 static inline char *rma_try_mapped(const struct rma_target *t, size_t off, size_t len)
 {
-    if (t->path == RMA_PATH_DIRECT)
-        return t->base + off;
-    if (t->path == RMA_PATH_PART && off >= t->lo && off <= t->hi && len <= t->hi - off)
+    if (t->direct || (off >= t->lo && off <= t->hi && len <= t->hi - off && t->lo < t->hi))
         return t->base + off;
     return NULL;
 }
@@ -203,9 +181,9 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
     if (__builtin_expect(!p, 0))
         return rma_copy_far(win, put, target, off, origin, len, next, status_p);
     if (put)
-        rma_copy(p, origin, len);
+        xport_copy(p, origin, len);
     else
-        rma_copy(origin, p, len);
+        xport_copy(origin, p, len);
     *status_p = ORMA_SUCCESS;
     rma_epoch_set(win, next);
     return 1;
@@ -246,7 +224,6 @@ int rma_complete(struct rma_win *win);
 /* Nonzero when every origin of the open exposure epoch has completed. */
 int rma_exposure_done(struct rma_win *win);
 void rma_wait(struct rma_win *win);
-void rma_exposure_end(struct rma_win *win);
 int rma_lock(struct rma_win *win, int type, int target, int assert);
 int rma_unlock(struct rma_win *win, int target);
 /* Both whole before a face's checks: 1 when done, 0 for the checked path. */

@@ -449,10 +449,11 @@ int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, 
                           "without ORMA_CHECK=1 orma carries it out, as MPICH does)",
                           len, (unsigned long long)addr, target);
     where->hw = hw;
+    struct xport_at by_call = {.ops = &xport_cma, .addr = (uintptr_t)addr, .pid = win->targets[target].pid,
+                               .rank = target};
     if (fit != RMA_DYN_ONE) { /* system calls reach every byte, whatever backs it */
-        where->path = RMA_PATH_CMA;
+        where->at = by_call;
         where->shared = 0;
-        where->raddr = (uintptr_t)addr;
         return ORMA_SUCCESS;
     }
     /* Inside the part of the region a segment holds: direct.  Elsewhere,
@@ -461,19 +462,16 @@ int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, 
     int mapped = reg.seg_seq != 0 && off >= reg.map_lo && off <= reg.map_hi && len <= reg.map_hi - off;
     where->shared = mapped;
     if (target == win->rank) {
-        where->path = RMA_PATH_DIRECT;
-        where->ptr = (char *)(uintptr_t)addr;
+        where->at = xport_here((void *)(uintptr_t)addr);
         return ORMA_SUCCESS;
     }
     if (mapped) {
         char *seg_base = NULL;
         if ((status = rma_dyn_map_segment(win, target, reg.seg_seq, &seg_base)))
             return status;
-        where->path = RMA_PATH_DIRECT;
-        where->ptr = seg_base + (size_t)(reg.seg_off + off); /* modulo 2^64: at least map_lo - map_lo */
+        where->at = xport_here(seg_base + (size_t)(reg.seg_off + off)); /* modulo 2^64: at least map_lo - map_lo */
         return ORMA_SUCCESS;
     }
-    where->path = RMA_PATH_CMA;
-    where->raddr = (uintptr_t)addr;
+    where->at = by_call;
     return ORMA_SUCCESS;
 }

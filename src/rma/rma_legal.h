@@ -33,6 +33,44 @@ static inline int rma_epoch_event(struct rma_win *win, int event)
 
 static inline void rma_epoch_set(struct rma_win *win, int next) { win->epoch_state = next; }
 
+/* A target's place in the open epochs -- what rma_access_legal reads -- is
+ * written here only, by the synchronizations (rma_pscw.c, rma_passive.c,
+ * rma_comm.h). */
+
+/* PSCW: the target is in the group of the access epoch start opens, or
+ * leaves it when complete closes it. */
+static inline void rma_target_access(struct rma_target *t, int in) { t->in_access = (uint8_t)in; }
+
+/* PSCW: the origin is in the group of the exposure epoch post opens; one
+ * more complete expected from it. */
+static inline void rma_origin_expose(struct rma_target *o)
+{
+    o->in_exposure = 1;
+    o->complete_expected++;
+}
+
+/* The exposure epoch is over (wait, or a test that found it done). */
+static inline void rma_exposure_end(struct rma_win *win)
+{
+    for (int r = 0; r < win->nranks; r++)
+        win->targets[r].in_exposure = 0;
+}
+
+/* lock (or lock_all, at the first access): type held on the target;
+ * taken: its lock word taken (not with NOCHECK; the net transport takes it
+ * at unlock or flush). */
+static inline void rma_target_locked(struct rma_target *t, int type, int taken)
+{
+    t->lock_type = (uint8_t)type;
+    t->lock_held = (uint8_t)taken;
+}
+
+static inline void rma_target_unlocked(struct rma_target *t)
+{
+    t->lock_type = 0;
+    t->lock_held = 0;
+}
+
 /* target is a rank of the window or ORMA_PROC_NULL: the first thing a
  * communication call checks, after the window itself. */
 static inline __attribute__((always_inline)) int rma_rank_legal(const struct rma_win *win, int target,

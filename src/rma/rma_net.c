@@ -255,7 +255,10 @@ int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *com
     int nnet = 0;
     for (int r = 0; r < win->nranks; r++)
         if (r != win->rank && (all || win->targets[r].off_node)) {
-            win->targets[r].path = RMA_PATH_NET;
+            struct rma_target *t = &win->targets[r];
+            t->net = 1; /* no other transport reaches it any more */
+            t->direct = 0;
+            t->lo = t->hi = 0;
             nnet++;
         }
     win->net = n;

@@ -4,7 +4,7 @@
  * every synchronization does almost nothing when it opens an epoch and
  * everything when it closes it:
  *
- * - an operation to such a target is only queued (RMA_PATH_NET);
+ * - an operation to such a target is only queued (rma_target.net);
  * - fence: the closing fence sums, over all ranks, "does rank i have
  *   operations for rank j" (a reduce-scatter: no barrier anywhere), then
  *   every origin sends its operations, the last to each target flagged;
@@ -58,7 +58,7 @@
 
 /* Open the endpoint of a window being created (collective over its
  * ranks); its targets on other nodes -- all but this rank when all --
- * become RMA_PATH_NET. */
+ * become net targets (rma_target.net). */
 int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *comm, int all);
 /* Collective: everything in flight delivered, then freed. */
 int rma_net_close(struct rma_win *win);

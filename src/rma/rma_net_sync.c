@@ -66,7 +66,7 @@ static int rma_net_fence_direct(struct rma_net *n)
     struct rma_win *win = n->win;
     int status = ORMA_SUCCESS;
     for (int r = 0; r < win->nranks; r++) {
-        if (r == win->rank || win->targets[r].path != RMA_PATH_NET)
+        if (r == win->rank || !win->targets[r].net)
             continue;
         n->fence_expect++;
         int rc = rma_net_send_target(n, r, RMA_NET_F_FENCE, 0, 0, NULL);
@@ -100,7 +100,7 @@ int rma_net_post_(struct rma_win *win, const int *ranks, int n_ranks, int assert
     (void)assert; /* NOCHECK: nothing to save, nothing is sent */
     struct rma_net *n = win->net;
     for (int i = 0; i < n_ranks; i++)
-        if (win->targets[ranks[i]].path == RMA_PATH_NET)
+        if (win->targets[ranks[i]].net)
             n->peer[ranks[i]].posts_out++;
     rma_net_unpark(n); /* requests of the epochs now posted */
     return ORMA_SUCCESS;
@@ -112,7 +112,7 @@ int rma_net_complete_(struct rma_win *win)
     int status = ORMA_SUCCESS;
     for (int r = 0; r < win->nranks; r++) {
         struct rma_target *t = &win->targets[r];
-        if (!t->in_access || t->path != RMA_PATH_NET)
+        if (!t->in_access || !t->net)
             continue;
         n->start_round = ++n->peer[r].starts_out;
         int rc = rma_net_send_target(n, r, RMA_NET_F_DONE, 0, 0, NULL);
@@ -130,7 +130,7 @@ int rma_net_exposure_done_(struct rma_win *win)
     struct rma_net *n = win->net;
     for (int r = 0; r < win->nranks; r++) {
         struct rma_target *o = &win->targets[r];
-        if (o->in_exposure && o->path == RMA_PATH_NET && !util_seq_geq(n->peer[r].done_in, o->complete_expected))
+        if (o->in_exposure && o->net && !util_seq_geq(n->peer[r].done_in, o->complete_expected))
             return 0;
     }
     rma_net_flush_sends(n); /* our replies' data out before the user may change it */
@@ -231,7 +231,7 @@ int rma_net_unlock_(struct rma_win *win, int target, int lock)
 {
     int status = ORMA_SUCCESS, local = win->hints.unlock_local;
     for (int r = target < 0 ? 0 : target; r < (target < 0 ? win->nranks : target + 1); r++) {
-        if (win->targets[r].path != RMA_PATH_NET)
+        if (!win->targets[r].net)
             continue;
         int rc = rma_net_passive_post(win, r, lock, RMA_NET_F_RELEASE, local);
         if (!status)
@@ -261,7 +261,7 @@ int rma_net_flush_(struct rma_win *win, int target, int local)
     struct rma_net *n = win->net;
     int status = ORMA_SUCCESS;
     for (int r = target < 0 ? 0 : target; r < (target < 0 ? win->nranks : target + 1); r++) {
-        if (win->targets[r].path != RMA_PATH_NET || (!rma_net_has_ops(n, r) && (local || !n->peer[r].unacked)))
+        if (!win->targets[r].net || (!rma_net_has_ops(n, r) && (local || !n->peer[r].unacked)))
             continue;
         struct rma_target *t = &win->targets[r];
         int all = RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK_ALL;

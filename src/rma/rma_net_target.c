@@ -44,14 +44,11 @@ static char *rma_net_local(struct rma_net *n, int src, const struct rma_net_req 
     if (q->len > SIZE_MAX || q->offset > SIZE_MAX ||
         rma_where_resolve(win, win->rank, (size_t)q->len, (size_t)q->offset, w) != ORMA_SUCCESS || w->outside)
         goto bad;
-    if (win->targets[win->rank].path != RMA_PATH_DYNAMIC &&
-        (q->offset > win->size || q->len > win->size - q->offset))
+    if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC && (q->offset > win->size || q->len > win->size - q->offset))
         goto bad;
-    if (w->path != RMA_PATH_DIRECT) { /* our own private memory: our address */
-        w->path = RMA_PATH_DIRECT;
-        w->ptr = (char *)w->raddr;
-    }
-    return w->ptr;
+    if (!w->at.ops->mapped) /* our own private memory: our address */
+        w->at = xport_here((void *)w->at.addr);
+    return xport_ptr(&w->at);
 bad:
     util_error(ORMA_ERR_RANGE, "window %u: rank %d's access of %llu bytes at %llu lies outside rank %d's window",
                win->id, src, (unsigned long long)q->len, (unsigned long long)q->offset, win->rank);
@@ -188,7 +185,7 @@ static void rma_net_typed(struct rma_net *n, int src, const struct rma_net_req *
         status = util_error(ORMA_ERR_PEER, "window %u: rank %d's typed operation names layout %u and %llu "
                             "elements, which do not match its %zu bytes", win->id, src, q->tid,
                             (unsigned long long)q->tcount, len);
-    char *tbase = w->ptr + q->torigin;
+    char *tbase = xport_ptr(&w->at) + q->torigin;
     void *out = NULL;
     if (!status && (q->kind == RMA_NET_GET || q->token) && !(out = malloc(dsize ? dsize : 1)))
         status = util_error(ORMA_ERR_NOMEM, "window %u: no memory for rank %d's typed reply", win->id, src);

@@ -32,19 +32,18 @@ int rma_lock(struct rma_win *win, int type, int target, int assert)
     /* Several locks at once: in the caller's order, each taken before the
      * next (rma_net.h) -- so the one left untaken until now first. */
     for (int r = 0; win->nlocked && win->net && r < win->nranks && !status; r++)
-        if (r != target && win->targets[r].path == RMA_PATH_NET && win->targets[r].lock_held)
+        if (r != target && win->targets[r].net && win->targets[r].lock_held)
             status = rma_net_acquire(win, r, win->targets[r].lock_type);
     if (status)
         return status;
-    if (t->path == RMA_PATH_NET) { /* nothing until unlock or flush ([004] 4.3) */
-        t->lock_held = !(assert & ORMA_MODE_NOCHECK);
-        if (win->nlocked && t->lock_held && (status = rma_net_acquire(win, target, type)))
+    int taken = !(assert & ORMA_MODE_NOCHECK);
+    if (t->net) { /* nothing until unlock or flush ([004] 4.3) */
+        if (win->nlocked && taken && (status = rma_net_acquire(win, target, type)))
             return status;
-    } else if (!(assert & ORMA_MODE_NOCHECK)) {
+    } else if (taken) {
         rma_lock_acquire(t->ctl, type);
-        t->lock_held = 1;
     }
-    t->lock_type = (uint8_t)type;
+    rma_target_locked(t, type, taken);
     t->ready = win->access_gen;
     win->nlocked++;
     return ORMA_SUCCESS;
@@ -56,8 +55,7 @@ static void rma_target_unlock(struct rma_target *t)
         rma_lock_release(t->ctl, t->lock_type);
     else
         atomic_thread_fence(memory_order_seq_cst); /* NOCHECK: still publish our stores */
-    t->lock_held = 0;
-    t->lock_type = 0;
+    rma_target_unlocked(t);
     t->ready = 0;
 }
 
@@ -65,10 +63,9 @@ int rma_unlock(struct rma_win *win, int target)
 {
     struct rma_target *t = &win->targets[target];
     int status = ORMA_SUCCESS;
-    if (t->path == RMA_PATH_NET) {
+    if (t->net) {
         status = rma_net_unlock(win, target, t->lock_held ? t->lock_type : 0);
-        t->lock_held = 0;
-        t->lock_type = 0;
+        rma_target_unlocked(t);
     } else {
         rma_target_unlock(t);
     }
@@ -99,7 +96,7 @@ int rma_unlock_try(struct rma_win *win, int target)
 {
     int state = win->epoch_state;
     if ((unsigned)target >= (unsigned)win->nranks || RMA_EPOCH_ACCESS(state) != RMA_ACC_LOCK ||
-        !win->targets[target].lock_type || win->targets[target].path == RMA_PATH_NET)
+        !win->targets[target].lock_type || win->targets[target].net)
         return 0; /* the net transport's unlock may fail: the checked path reports it */
     int next = rma_epoch_peek(state, rma_unlock_event(win));
     if (next < 0)
@@ -119,7 +116,7 @@ int rma_unlock_all(struct rma_win *win)
 {
     int status = win->net ? rma_net_unlock(win, -1, win->nocheck ? 0 : ORMA_LOCK_SHARED) : ORMA_SUCCESS;
     for (int r = 0; r < win->nranks; r++)
-        if (win->targets[r].path != RMA_PATH_NET && (win->targets[r].lock_type || win->targets[r].lock_held))
+        if (!win->targets[r].net && (win->targets[r].lock_type || win->targets[r].lock_held))
             rma_target_unlock(&win->targets[r]);
     if (win->nocheck) /* no lock taken: the releases above published nothing */
         atomic_thread_fence(memory_order_seq_cst);

@@ -25,9 +25,8 @@ int rma_post(struct rma_win *win, const int *ranks, int n, int assert)
      * saves the net transport's messages */
     for (int i = 0; i < n; i++) {
         struct rma_target *o = &win->targets[ranks[i]];
-        o->in_exposure = 1;
-        o->complete_expected++;
-        if (o->path != RMA_PATH_NET)
+        rma_origin_expose(o);
+        if (!o->net)
             util_wake_add(&rma_ctl_post_from(win->ctl, o->ctl)[win->rank], 1);
     }
     return win->net ? rma_net_post(win, ranks, n, assert) : ORMA_SUCCESS;
@@ -39,8 +38,8 @@ int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
     win->nocheck = (assert & ORMA_MODE_NOCHECK) != 0;
     for (int i = 0; i < n; i++) {
         struct rma_target *t = &win->targets[ranks[i]];
-        t->in_access = 1;
-        if (t->path != RMA_PATH_NET) /* a net target posts nothing (rma_net.h) */
+        rma_target_access(t, 1);
+        if (!t->net) /* a net target posts nothing (rma_net.h) */
             t->post_expected++;
     }
     return ORMA_SUCCESS;
@@ -58,11 +57,9 @@ int rma_complete(struct rma_win *win)
         struct rma_target *t = &win->targets[r];
         if (!t->in_access)
             continue;
-        if (t->path == RMA_PATH_NET) {
-            t->in_access = 0;
+        rma_target_access(t, 0);
+        if (t->net)
             continue;
-        }
-        t->in_access = 0;
         atomic_fetch_add_explicit(&rma_ctl_complete_from(win->ctl, t->ctl)[win->rank], 1, memory_order_release);
         util_wake_add(&t->ctl->complete_any, 1);
     }
@@ -76,7 +73,7 @@ int rma_exposure_done(struct rma_win *win)
     _Atomic uint32_t *done = rma_ctl_complete_from(win->ctl, win->my_ctl);
     for (int r = 0; r < win->nranks; r++) {
         struct rma_target *o = &win->targets[r];
-        if (o->in_exposure && o->path != RMA_PATH_NET &&
+        if (o->in_exposure && !o->net &&
             !util_seq_geq(atomic_load_explicit(&done[r], memory_order_acquire), o->complete_expected))
             return 0;
     }
@@ -95,10 +92,4 @@ void rma_wait(struct rma_win *win)
         util_wait_geq(&win->my_ctl->complete_any, seen + 1);
     }
     rma_exposure_end(win);
-}
-
-void rma_exposure_end(struct rma_win *win)
-{
-    for (int r = 0; r < win->nranks; r++)
-        win->targets[r].in_exposure = 0;
 }

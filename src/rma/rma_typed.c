@@ -1,71 +1,21 @@
-/* rma_typed.c -- typed put and get: one pass from the origin's layout
- * straight into the target's (mapped memory), or one batch of paired
- * iovecs per system call (memory reached by single-copy syscalls) -- never
- * pack, copy, unpack.  The idea of the single copy between two layouts is
- * the partitioned-address-space result of [001]. */
+/* rma_typed.c -- typed operations: put and get handed whole to the
+ * target's transport (xport.h: one pass between the two layouts in mapped
+ * memory, batches of paired iovecs by system calls), accumulates cut into
+ * the pieces where the layouts meet. */
 #include "rma_acc.h"
 #include "rma_comm.h"
 #include "dtype_iter.h"
 #include "dtype_type.h"
-#include "shm_cma.h"
 
-#include <stdlib.h>
 #include <string.h>
 
 #include <stdint.h>
-#include <sys/uio.h>
 
-/* Paired iovecs per system call (IOV_MAX is 1024). */
-#define RMA_TYPED_BATCH 256
-
-static int rma_typed_cma(struct rma_win *win, const struct rma_op *op, uintptr_t rorigin, int write)
+static int rma_typed_copy(const struct rma_op *op, const struct rma_where *w)
 {
-    struct iovec l[RMA_TYPED_BATCH], r[RMA_TYPED_BATCH];
-    struct dtype_pair pair;
-    dtype_pair_init(&pair, op->otype, op->ocount, op->ttype, op->tcount);
-    pid_t pid = win->targets[op->target].pid;
-    int status = ORMA_SUCCESS;
-    size_t n;
-    while (!status && (n = dtype_pair_iov(&pair, op->origin, (char *)rorigin, l, r, RMA_TYPED_BATCH)))
-        status = shm_cma_vec(pid, l, r, n, write);
-    return status;
-}
-
-/* A typed get from memory reached by syscalls pays about as much per run
- * (remote iovec) as reading a kilobyte: when the target layout has runs
- * that short on average, read every byte it reaches in one call and copy
- * from there.  Reading the bytes between runs changes nothing.  Puts have
- * no such way out: writing the gaps back could undo others' updates. */
-#define RMA_TYPED_STAGE_PER_RUN 1024
-#define RMA_TYPED_STAGE_MAX ((size_t)16 << 20)
-
-static int rma_typed_get_staged(struct rma_win *win, const struct rma_op *op, uintptr_t raddr)
-{
-    char *stage = malloc(op->len);
-    if (!stage) /* the iovecs, then */
-        return rma_typed_cma(win, op, raddr + (uintptr_t)op->torigin, 0);
-    int status = shm_cma_read(win->targets[op->target].pid, raddr, stage, op->len);
-    if (!status)
-        dtype_copy(op->origin, op->ocount, op->otype, stage + op->torigin, op->tcount, op->ttype);
-    free(stage);
-    return status;
-}
-
-static int rma_typed_copy(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
-{
-    int put = op->kind == RMA_OP_PUT;
-    if (w->path == RMA_PATH_DIRECT) {
-        char *tbase = w->ptr + op->torigin;
-        if (put)
-            dtype_copy(tbase, op->tcount, op->ttype, op->origin, op->ocount, op->otype);
-        else
-            dtype_copy(op->origin, op->ocount, op->otype, tbase, op->tcount, op->ttype);
-        return ORMA_SUCCESS;
-    }
-    if (!put && op->len <= RMA_TYPED_STAGE_MAX &&
-        op->len / RMA_TYPED_STAGE_PER_RUN < dtype_runs_at_least(op->ttype, op->tcount))
-        return rma_typed_get_staged(win, op, w->raddr);
-    return rma_typed_cma(win, op, w->raddr + (uintptr_t)op->torigin, put);
+    struct xport_typed x = {.origin = op->origin, .otype = op->otype, .ocount = op->ocount, .ttype = op->ttype,
+                            .tcount = op->tcount, .torigin = op->torigin, .reach = op->len};
+    return op->kind == RMA_OP_PUT ? w->at.ops->put_typed(&w->at, &x) : w->at.ops->get_typed(&w->at, &x);
 }
 
 /* A typed accumulate: the pieces where an origin run, a target run and a
@@ -105,21 +55,14 @@ static void rma_typed_side_take(struct rma_typed_side *s, size_t len)
     }
 }
 
-/* n data bytes between the layout walked by it (over base: memory of
- * ours when direct, else the target's, by syscalls) and the dense data. */
-static int rma_pairs_move(struct dtype_iter *it, int direct, char *base, uintptr_t raddr, pid_t pid, char *data,
-                          size_t n, int to_layout)
+/* n data bytes between the layout walked by it (over at) and the dense
+ * data. */
+static int rma_pairs_move(struct dtype_iter *it, const struct xport_at *at, char *data, size_t n, int to_layout)
 {
     ptrdiff_t off;
     size_t len;
     while (n && dtype_iter_next(it, n, &off, &len)) {
-        int status = ORMA_SUCCESS;
-        if (direct)
-            util_copy(to_layout ? base + off : data, to_layout ? data : base + off, len);
-        else if (to_layout)
-            status = shm_cma_write(pid, raddr + (uintptr_t)off, data, len);
-        else
-            status = shm_cma_read(pid, raddr + (uintptr_t)off, data, len);
+        int status = to_layout ? at->ops->put(at, (size_t)off, data, len) : at->ops->get(at, (size_t)off, data, len);
         if (status)
             return status;
         data += len;
@@ -136,12 +79,11 @@ static int rma_pairs_move(struct dtype_iter *it, int direct, char *base, uintptr
 static int rma_typed_pairs(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
                            const struct rma_acc_plan *plan)
 {
+    (void)win; /* an rma_acc_body: the window is the locking's */
     orma_type pt = &orma_predefined_types.types[op->typeid_];
     size_t size = pt->size, n = op->tcount * op->ttype->size / size;
-    int direct = w->path == RMA_PATH_DIRECT;
-    char *tbase = direct ? w->ptr + op->torigin : NULL;
-    uintptr_t raddr = direct ? 0 : w->raddr + (uintptr_t)op->torigin;
-    pid_t pid = win->targets[op->target].pid;
+    struct xport_at tat = xport_advance(&w->at, op->torigin), oat = xport_here(op->origin),
+                    rat = xport_here(op->result);
     int writes = plan->writes && op->otype;
     struct dtype_iter io, ir, tr, tw;
     if (op->otype)
@@ -155,18 +97,18 @@ static int rma_typed_pairs(struct rma_win *win, const struct rma_op *op, const s
     int status = ORMA_SUCCESS;
     for (size_t e = 0; e < n && !status; e++) {
         if (writes)
-            rma_pairs_move(&io, 1, op->origin, 0, 0, od, size, 0);
-        if ((status = rma_pairs_move(&tr, direct, tbase, raddr, pid, td, size, 0)))
+            rma_pairs_move(&io, &oat, od, size, 0);
+        if ((status = rma_pairs_move(&tr, &tat, td, size, 0)))
             break;
         if (op->rtype)
-            rma_pairs_move(&ir, 1, op->result, 0, 0, td, size, 1);
+            rma_pairs_move(&ir, &rat, td, size, 1);
         if (!writes)
             continue;
         dtype_unpack(oe, 1, pt, 0, size, od);
         dtype_unpack(te, 1, pt, 0, size, td);
         plan->kernel(te, oe, 1);
         dtype_pack(te, 1, pt, 0, size, td);
-        status = rma_pairs_move(&tw, direct, tbase, raddr, pid, td, size, 1);
+        status = rma_pairs_move(&tw, &tat, td, size, 1);
     }
     return status;
 }
@@ -189,10 +131,7 @@ static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const str
                                .result = r.used ? (char *)op->result + r.off : NULL, .len = len,
                                .offset = op->offset + (size_t)at};
         struct rma_where pw = *w;
-        if (pw.path == RMA_PATH_DIRECT)
-            pw.ptr += at;
-        else
-            pw.raddr += (uintptr_t)at;
+        pw.at = xport_advance(&w->at, at);
         status = rma_acc_execute(win, &piece, &pw);
         rma_typed_side_take(&o, len);
         rma_typed_side_take(&r, len);
@@ -204,5 +143,5 @@ int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct
 {
     if (op->kind == RMA_OP_ACC)
         return rma_typed_acc(win, op, w);
-    return rma_typed_copy(win, op, w);
+    return rma_typed_copy(op, w);
 }

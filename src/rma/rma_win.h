@@ -1,5 +1,5 @@
 /* rma_win.h -- a window as one rank sees it: its own part, and for every
- * target the path to the target's memory, decided once at creation. */
+ * target the transport to the target's memory, bound once at creation. */
 #ifndef ORMA_RMA_WIN_H
 #define ORMA_RMA_WIN_H
 
@@ -14,18 +14,9 @@
 struct net_ops;
 struct rma_net;
 struct rma_dyn_own;
+struct xport_ops;
 #include <stdint.h>
 #include <sys/types.h>
-
-enum rma_path {
-    RMA_PATH_NONE,   /* the target exposes no memory (size 0) */
-    RMA_PATH_DIRECT, /* mapped here: load and store */
-    RMA_PATH_CMA,    /* private memory of another process: single-copy syscalls */
-    RMA_PATH_DYNAMIC, /* decided per access from the target's region table */
-    RMA_PATH_PART,   /* create on private memory whose whole pages were adopted
-                        (shm_adopt.h): DIRECT inside [lo, hi), CMA elsewhere */
-    RMA_PATH_NET     /* active messages over the net transport (rma_net.h) */
-};
 
 /* A segment of a dynamic-window target mapped here on first access. */
 struct rma_dyn_map {
@@ -34,13 +25,23 @@ struct rma_dyn_map {
     struct rma_dyn_map *next;
 };
 
+/* One target, and the transport that reaches its memory (xport.h), bound
+ * once at creation (rma_win_create.c): shm when this process maps all of
+ * it, cma for private memory (of which the whole pages [lo, hi) may be
+ * mapped here as well: shm_adopt.h), none when it exposes nothing.  Targets
+ * of dynamic windows have no one transport: each access takes the one of
+ * the region it falls in (rma_dynamic.c).  Targets over the net transport
+ * queue their operations to it instead (rma_net.h). */
 struct rma_target {
-    char *base;       /* DIRECT: the target's window base, mapped here */
-    uintptr_t raddr;  /* CMA, PART: the target's base in its own address space */
-    size_t lo, hi;    /* PART: the offsets reached through base */
+    char *base;       /* direct, and [lo, hi): base + offset is mapped here */
+    uintptr_t raddr;  /* cma: the target's base in its own address space */
+    size_t lo, hi;    /* cma: the offsets also mapped here, through base */
     size_t size;
     int disp_unit;
-    int path;
+    const struct xport_ops *xp; /* NULL: dynamic window, or net */
+    uint8_t direct;   /* xp is shm for the whole window: loads and stores
+                         on the fast paths (rma_comm.h, rma_acc.h) */
+    uint8_t net;      /* reached over the net transport (rma_net.h) */
     pid_t pid;
     int job_rank;        /* its rank in the job (names of its shared objects) */
     uint32_t ready;      /* == win->access_gen: may be accessed directly now */

@@ -18,11 +18,23 @@
 #include "shm_barrier.h"
 #include "util_config.h"
 #include "util_status.h"
+#include "xport.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* What a rank's part offers the others, in its record: the targets'
+ * transports are chosen from it (rma_win_map_target). */
+enum rma_exposed {
+    RMA_EXPOSED_NONE,    /* no memory */
+    RMA_EXPOSED_SEGMENT, /* all of it in a shared segment (seg, at seg_off) */
+    RMA_EXPOSED_PRIVATE, /* private memory at base, for system calls */
+    RMA_EXPOSED_PART,    /* the same, its whole pages also in segment seg
+                            (part_len bytes from offset seg_off) */
+    RMA_EXPOSED_DYNAMIC  /* regions attached later (rma_dynamic.c) */
+};
 
 struct rma_win_record {
     int32_t status;
@@ -30,14 +42,14 @@ struct rma_win_record {
     int32_t job_rank;
     uint32_t id;      /* the creation count at this rank: its objects' names */
     int32_t disp_unit;
-    int32_t path;
+    int32_t exposed;  /* enum rma_exposed */
     uint32_t hints;   /* struct rma_win_hints, packed: all ranks must agree */
-    uint64_t base;    /* CMA: the address at the owner */
+    uint64_t base;    /* PRIVATE, PART: the address at the owner */
     uint64_t size;
-    uint64_t seg_off; /* DIRECT: where the part starts in the segment;
+    uint64_t seg_off; /* SEGMENT: where the part starts in the segment;
                          PART: the offset of the first adopted byte */
     uint64_t part_len;/* PART: the adopted bytes, the whole segment */
-    char seg[48];     /* DIRECT, PART: the segment's name after the job prefix */
+    char seg[48];     /* SEGMENT, PART: the segment's name after the job prefix */
 };
 
 _Static_assert(sizeof(struct rma_win_record) <= BOOT_SLOT_SIZE, "record must fit an exchange slot");
@@ -95,12 +107,12 @@ static int rma_win_adopt(struct rma_win *win, void *base, size_t size, struct rm
          * its mapping): the plain direct path, the window seg_off bytes
          * into the segment. */
         rec->seg_off = (uint64_t)(b - a);
-        rec->path = RMA_PATH_DIRECT;
+        rec->exposed = RMA_EXPOSED_SEGMENT;
         return ORMA_SUCCESS;
     }
     rec->seg_off = (uint64_t)(a - b);
     rec->part_len = win->adopt.len;
-    rec->path = RMA_PATH_PART;
+    rec->exposed = RMA_EXPOSED_PART;
     return ORMA_SUCCESS;
 }
 
@@ -119,7 +131,7 @@ static int rma_win_adopt(struct rma_win *win, void *base, size_t size, struct rm
 static int rma_win_local_part(struct rma_win *win, void *base, size_t size, struct rma_win_record *rec)
 {
     char name[SHM_NAME_MAX];
-    rec->path = RMA_PATH_NONE;
+    rec->exposed = RMA_EXPOSED_NONE;
     switch (win->flavor) {
     case ORMA_WIN_FLAVOR_ALLOCATE:
         if (!size)
@@ -135,7 +147,7 @@ static int rma_win_local_part(struct rma_win *win, void *base, size_t size, stru
             shm_seg_unlink(name);
         win->base = (char *)win->data_seg.base + RMA_WIN_SKEW;
         rec->seg_off = RMA_WIN_SKEW;
-        rec->path = RMA_PATH_DIRECT;
+        rec->exposed = RMA_EXPOSED_SEGMENT;
         return ORMA_SUCCESS;
     case ORMA_WIN_FLAVOR_CREATE:
         win->base = base;
@@ -143,19 +155,19 @@ static int rma_win_local_part(struct rma_win *win, void *base, size_t size, stru
             return ORMA_SUCCESS;
         const struct rma_heap_block *b = rma_heap_find(base, size);
         if (b) {
-            rec->path = RMA_PATH_DIRECT;
+            rec->exposed = RMA_EXPOSED_SEGMENT;
             snprintf(rec->seg, sizeof rec->seg, "%s", b->seg.name + strlen(boot_job.prefix));
             rec->seg_off = (uint64_t)((char *)base - (char *)b->base);
             return ORMA_SUCCESS;
         }
-        rec->path = RMA_PATH_CMA;
+        rec->exposed = RMA_EXPOSED_PRIVATE;
         rec->base = (uint64_t)(uintptr_t)base;
         return rma_win_adopt(win, base, size, rec);
     case ORMA_WIN_FLAVOR_DYNAMIC:
-        rec->path = RMA_PATH_DYNAMIC;
+        rec->exposed = RMA_EXPOSED_DYNAMIC;
         return ORMA_SUCCESS;
     case ORMA_WIN_FLAVOR_SHARED:
-        rec->path = RMA_PATH_DIRECT; /* the segment comes once all sizes are known */
+        rec->exposed = RMA_EXPOSED_SEGMENT; /* the segment comes once all sizes are known */
         return ORMA_SUCCESS;
     }
     return util_error(ORMA_ERR_INTERNAL, "unknown window flavour %d", win->flavor);
@@ -215,30 +227,38 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     t->disp_unit = rec->disp_unit;
     t->pid = rec->pid;
     t->job_rank = rec->job_rank;
-    t->path = rec->path;
-    t->shared = rec->path == RMA_PATH_DIRECT;
-    t->hw = rec->path == RMA_PATH_DIRECT || rec->path == RMA_PATH_PART;
+    t->shared = rec->exposed == RMA_EXPOSED_SEGMENT;
+    t->hw = rec->exposed == RMA_EXPOSED_SEGMENT || rec->exposed == RMA_EXPOSED_PART;
     t->ctl = rma_ctl_block(win->ctl, r); /* on another node: a block nobody uses */
     t->hw_busy = rma_ctl_hw_busy(win->ctl, t->ctl);
     t->stripes = rma_ctl_stripes(win->ctl, t->ctl);
     if (t->off_node) {
-        t->path = RMA_PATH_NET; /* rma_net_open */
+        t->net = 1; /* rma_net_open */
         t->shared = t->hw = 0;
         return ORMA_SUCCESS;
     }
-    if (r == win->rank && (t->path == RMA_PATH_CMA || t->path == RMA_PATH_DIRECT || t->path == RMA_PATH_PART)) {
-        t->path = RMA_PATH_DIRECT; /* our own memory: plain copies */
+    switch (rec->exposed) {
+    case RMA_EXPOSED_DYNAMIC:
+        return ORMA_SUCCESS; /* per access: t->xp stays NULL */
+    case RMA_EXPOSED_NONE:
+        t->xp = &xport_none;
+        return ORMA_SUCCESS;
+    case RMA_EXPOSED_PRIVATE:
+    case RMA_EXPOSED_PART:
+        if (r == win->rank)
+            break; /* our own memory: plain copies */
+        t->raddr = (uintptr_t)rec->base;
+        t->xp = &xport_cma;
+        return rec->exposed == RMA_EXPOSED_PART ? rma_win_map_part(win, r, rec) : ORMA_SUCCESS;
+    default:
+        break;
+    }
+    t->xp = &xport_shm;
+    t->direct = 1;
+    if (r == win->rank) {
         t->base = win->base;
         return ORMA_SUCCESS;
     }
-    if (t->path == RMA_PATH_CMA) {
-        t->raddr = (uintptr_t)rec->base;
-        return ORMA_SUCCESS;
-    }
-    if (t->path == RMA_PATH_PART)
-        return rma_win_map_part(win, r, rec);
-    if (t->path != RMA_PATH_DIRECT)
-        return ORMA_SUCCESS;
     if (win->flavor == ORMA_WIN_FLAVOR_SHARED) {
         t->base = (char *)win->data_seg.base + rec->seg_off;
         return ORMA_SUCCESS;

@@ -13,17 +13,18 @@ src=$1
 shift
 
 # What each layer may use besides itself (the rule of DEVELOPERS.md:
-# util <- boot/shm/dtype <- net <- rma <- api <- faces).
+# util <- boot/shm/dtype <- net <- xport (the transports) <- rma <- api <- faces).
 declare -A below=(
   [util]=""
   [shm]="util"
   [dtype]="util"
   [boot]="util shm"
   [net]="util shm boot dtype"
-  [rma]="util shm boot dtype net"
-  [api]="util shm boot dtype net rma"
-  [mpi]="util shm boot dtype net rma api"
-  [bsp]="util shm boot dtype net rma api"
+  [xport]="util shm boot dtype net"
+  [rma]="util shm boot dtype net xport"
+  [api]="util shm boot dtype net xport rma"
+  [mpi]="util shm boot dtype net xport rma api"
+  [bsp]="util shm boot dtype net xport rma api"
 )
 # Faces that stand on the public API alone: of the layers below they may use
 # only the public orma_* symbols (wherever those are defined).

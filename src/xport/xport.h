@@ -1,0 +1,90 @@
+/* xport.h -- the transports: how bytes move between this process and the
+ * memory of one target.  One table of operations per transport, in the
+ * manner of UCX's uct_iface_ops, bound to each target once when a window
+ * is created (rma_win_create.c) or, in dynamic windows, to each access by
+ * the region it falls in (rma_dynamic.c).  rma keeps the semantics --
+ * epochs, locks, ordering, accumulate atomicity, completion -- and moves
+ * bytes only through these tables.
+ *
+ *   shm   memory mapped here: loads and stores (xport_shm.c)
+ *   cma   another process's private memory: single-copy system calls
+ *         (xport_cma.c)
+ *   none  a target no transport reaches: every call is an error naming
+ *         the rank and why (xport_none.c)
+ *
+ * Every call is synchronous: when it returns, the bytes are in place.  The
+ * net transport, whose operations travel as active messages and complete
+ * at the closing synchronization ([004]), is rma_net.h.
+ *
+ * A place is a transport and an address: for shm the address of the bytes
+ * here, for cma their address in the target's process.  Offsets in the
+ * calls are bytes past that place. */
+#ifndef ORMA_XPORT_H
+#define ORMA_XPORT_H
+
+#include <orma.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct xport_ops;
+
+struct xport_at {
+    const struct xport_ops *ops;
+    uintptr_t addr;  /* shm: here; cma: in the target's process */
+    pid_t pid;       /* cma: the target's process */
+    int rank;        /* the target, for messages */
+    const char *why; /* none: why no transport reaches it */
+};
+
+/* A typed transfer: count x type at origin here, and the target's layout,
+ * tcount x ttype, whose own origin lies torigin bytes past the place the
+ * call is given (the lowest byte it reaches); it reaches reach bytes. */
+struct xport_typed {
+    void *origin;
+    orma_type otype, ttype;
+    size_t ocount, tcount;
+    ptrdiff_t torigin;
+    size_t reach;
+};
+
+struct xport_ops {
+    const char *name;
+    /* The address is one here: loads and stores, kernels in place and,
+     * in memory every rank maps, hardware atomics. */
+    int mapped;
+    /* 0, or why no byte of at can be reached (none). */
+    int (*reach)(const struct xport_at *at);
+    int (*put)(const struct xport_at *at, size_t off, const void *src, size_t len);
+    int (*get)(const struct xport_at *at, size_t off, void *dst, size_t len);
+    int (*put_typed)(const struct xport_at *at, const struct xport_typed *x);
+    int (*get_typed)(const struct xport_at *at, const struct xport_typed *x);
+};
+
+extern const struct xport_ops xport_shm, xport_cma, xport_none;
+
+static inline char *xport_ptr(const struct xport_at *at)
+{
+    return (char *)at->addr;
+}
+
+/* The place len bytes further on. */
+static inline struct xport_at xport_advance(const struct xport_at *at, ptrdiff_t len)
+{
+    struct xport_at next = *at;
+    next.addr += (uintptr_t)len;
+    return next;
+}
+
+/* Memory of ours, as a place. */
+static inline struct xport_at xport_here(void *p)
+{
+    return (struct xport_at){.ops = &xport_shm, .addr = (uintptr_t)p};
+}
+
+static inline int xport_reach(const struct xport_at *at)
+{
+    return at->ops->reach ? at->ops->reach(at) : ORMA_SUCCESS;
+}
+
+#endif
