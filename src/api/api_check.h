@@ -2,6 +2,7 @@
 #ifndef ORMA_API_CHECK_H
 #define ORMA_API_CHECK_H
 
+#include "rma_legal.h"
 #include "rma_win.h"
 #include "util_status.h"
 
@@ -27,6 +28,32 @@ static inline int api_check_win(const char *call, orma_win handle, struct rma_wi
                           handle == ORMA_WIN_NULL ? "ORMA_WIN_NULL" : "not a live window (freed or never created)");
     *win_p = win;
     return ORMA_SUCCESS;
+}
+
+/* api_check_win, then the call's epoch event applied (rma_legal.h). */
+static inline int api_check_win_event(const char *call, orma_win handle, int event, struct rma_win **win_p)
+{
+    int status = api_check_win(call, handle, win_p);
+    return status ? status : rma_epoch_event(*win_p, event);
+}
+
+/* api_check_win for a call that writes through out (named name). */
+static inline int api_check_win_out(const char *call, orma_win handle, const void *out, const char *name,
+                                    struct rma_win **win_p)
+{
+    int status = api_check_win(call, handle, win_p);
+    if (!status && !out)
+        status = util_error(ORMA_ERR_ARG, "%s: %s is NULL", call, name);
+    return status;
+}
+
+/* api_check_win for a call of dynamic windows only. */
+static inline int api_check_win_dynamic(const char *call, orma_win handle, struct rma_win **win_p)
+{
+    int status = api_check_win(call, handle, win_p);
+    if (!status && (*win_p)->flavor != ORMA_WIN_FLAVOR_DYNAMIC)
+        status = util_error(ORMA_ERR_FLAVOR, "%s: the window is not dynamic", call);
+    return status;
 }
 
 /* ORMA_INFO_NULL or a valid info object (api_info.c). */

@@ -30,11 +30,9 @@ int api_group_check(const char *call, orma_group group, int nranks)
 int orma_win_get_group(orma_win handle, orma_group *group_p)
 {
     struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_get_group", handle, &win);
+    int status = api_check_win_out("orma_win_get_group", handle, group_p, "group_p", &win);
     if (status)
         return status;
-    if (!group_p)
-        return util_error(ORMA_ERR_ARG, "orma_win_get_group: group_p is NULL");
     orma_group g = NULL;
     status = api_group_new(win->nranks, &g);
     if (status)

@@ -108,11 +108,9 @@ int api_hints_update(const char *call, orma_info info, struct rma_win_hints *h)
 int orma_win_get_info(orma_win handle, orma_info *info_p)
 {
     struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_get_info", handle, &win);
+    int status = api_check_win_out("orma_win_get_info", handle, info_p, "info_p", &win);
     if (status)
         return status;
-    if (!info_p)
-        return util_error(ORMA_ERR_ARG, "orma_win_get_info: info_p is NULL");
     const struct rma_win_hints *h = &win->hints;
     char order[32] = "";
     for (unsigned i = 0; i < 4; i++) {

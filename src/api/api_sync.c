@@ -96,20 +96,14 @@ int orma_win_start(orma_group group, int assert, orma_win handle)
 int orma_win_complete(orma_win handle)
 {
     struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_complete", handle, &win);
-    if (!status)
-        status = rma_epoch_event(win, RMA_EV_COMPLETE);
-    if (status)
-        return status;
-    return rma_complete(win);
+    int status = api_check_win_event("orma_win_complete", handle, RMA_EV_COMPLETE, &win);
+    return status ? status : rma_complete(win);
 }
 
 int orma_win_wait(orma_win handle)
 {
     struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_wait", handle, &win);
-    if (!status)
-        status = rma_epoch_event(win, RMA_EV_WAIT);
+    int status = api_check_win_event("orma_win_wait", handle, RMA_EV_WAIT, &win);
     if (status)
         return status;
     rma_wait(win);
@@ -119,11 +113,9 @@ int orma_win_wait(orma_win handle)
 int orma_win_test(orma_win handle, int *flag_p)
 {
     struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_test", handle, &win);
+    int status = api_check_win_out("orma_win_test", handle, flag_p, "flag_p", &win);
     if (status)
         return status;
-    if (!flag_p)
-        return util_error(ORMA_ERR_ARG, "orma_win_test: flag_p is NULL");
     if (rma_epoch_peek(win->epoch_state, RMA_EV_TEST) < 0)
         return rma_epoch_event(win, RMA_EV_TEST);
     if (!rma_exposure_done(win)) {
@@ -197,12 +189,8 @@ int orma_win_lock_all(int assert, orma_win handle)
 int orma_win_unlock_all(orma_win handle)
 {
     struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_unlock_all", handle, &win);
-    if (!status)
-        status = rma_epoch_event(win, RMA_EV_UNLOCK_ALL);
-    if (status)
-        return status;
-    return rma_unlock_all(win);
+    int status = api_check_win_event("orma_win_unlock_all", handle, RMA_EV_UNLOCK_ALL, &win);
+    return status ? status : rma_unlock_all(win);
 }
 
 static int api_flush(const char *call, int rank, int all, int local, orma_win handle)

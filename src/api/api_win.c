@@ -81,10 +81,7 @@ int orma_win_free(orma_win *win_p)
     if (!win_p)
         return util_error(ORMA_ERR_ARG, "orma_win_free: win_p is NULL");
     struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_free", *win_p, &win);
-    if (status)
-        return status;
-    status = rma_epoch_event(win, RMA_EV_FREE);
+    int status = api_check_win_event("orma_win_free", *win_p, RMA_EV_FREE, &win);
     if (status)
         return status;
     status = rma_win_free(win);
@@ -139,11 +136,9 @@ int orma_win_shared_query(orma_win handle, int rank, size_t *size_p, int *disp_u
 int orma_win_attach(orma_win handle, void *base, size_t size)
 {
     struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_attach", handle, &win);
+    int status = api_check_win_dynamic("orma_win_attach", handle, &win);
     if (status)
         return status;
-    if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC)
-        return util_error(ORMA_ERR_FLAVOR, "orma_win_attach: the window is not dynamic");
     if (!base && size)
         return util_error(ORMA_ERR_BASE, "orma_win_attach: region [NULL, +%zu)", size);
     if ((uintptr_t)base + size < (uintptr_t)base)
@@ -154,12 +149,8 @@ int orma_win_attach(orma_win handle, void *base, size_t size)
 int orma_win_detach(orma_win handle, const void *base)
 {
     struct rma_win *win = NULL;
-    int status = api_check_win("orma_win_detach", handle, &win);
-    if (status)
-        return status;
-    if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC)
-        return util_error(ORMA_ERR_FLAVOR, "orma_win_detach: the window is not dynamic");
-    return rma_win_detach(win, base);
+    int status = api_check_win_dynamic("orma_win_detach", handle, &win);
+    return status ? status : rma_win_detach(win, base);
 }
 
 #define API_WIN_QUERY(fn, type, expr)                                                              \

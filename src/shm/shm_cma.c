@@ -25,40 +25,33 @@ static int shm_cma_error(int err, pid_t pid, uintptr_t remote, size_t len, const
                       len, (unsigned long)remote, (int)pid, strerror(err));
 }
 
-int shm_cma_write(pid_t pid, uintptr_t remote, const void *local, size_t len)
+/* One contiguous piece, as many calls as the kernel takes for it. */
+static int shm_cma_one(pid_t pid, uintptr_t remote, char *local, size_t len, int write)
 {
     while (len) {
-        struct iovec l = {.iov_base = (void *)local, .iov_len = len};
+        struct iovec l = {.iov_base = local, .iov_len = len};
         struct iovec r = {.iov_base = (void *)remote, .iov_len = len};
-        ssize_t n = process_vm_writev(pid, &l, 1, &r, 1, 0);
+        ssize_t n = write ? process_vm_writev(pid, &l, 1, &r, 1, 0) : process_vm_readv(pid, &l, 1, &r, 1, 0);
         if (n <= 0) {
             if (n < 0 && errno == EINTR)
                 continue;
-            return shm_cma_error(n < 0 ? errno : EFAULT, pid, remote, len, "write");
+            return shm_cma_error(n < 0 ? errno : EFAULT, pid, remote, len, write ? "write" : "read");
         }
-        local = (const char *)local + n;
+        local += n;
         remote += (uintptr_t)n;
         len -= (size_t)n;
     }
     return ORMA_SUCCESS;
 }
 
+int shm_cma_write(pid_t pid, uintptr_t remote, const void *local, size_t len)
+{
+    return shm_cma_one(pid, remote, (char *)local, len, 1);
+}
+
 int shm_cma_read(pid_t pid, uintptr_t remote, void *local, size_t len)
 {
-    while (len) {
-        struct iovec l = {.iov_base = local, .iov_len = len};
-        struct iovec r = {.iov_base = (void *)remote, .iov_len = len};
-        ssize_t n = process_vm_readv(pid, &l, 1, &r, 1, 0);
-        if (n <= 0) {
-            if (n < 0 && errno == EINTR)
-                continue;
-            return shm_cma_error(n < 0 ? errno : EFAULT, pid, remote, len, "read");
-        }
-        local = (char *)local + n;
-        remote += (uintptr_t)n;
-        len -= (size_t)n;
-    }
-    return ORMA_SUCCESS;
+    return shm_cma_one(pid, remote, local, len, 0);
 }
 
 int shm_cma_vec(pid_t pid, struct iovec *local, struct iovec *remote, size_t n, int write)
