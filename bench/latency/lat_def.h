@@ -48,7 +48,7 @@ extern const char *const lat_sync_names[];
  * NULL-terminated: the --op names and the rows' op. */
 extern const char *const lat_op_names[];
 
-/* The window flavours (windows.h, mpi/mpib_pp.h), NULL-terminated.  The
+/* The window flavours (windows.h, mpi/mpib_win.h), NULL-terminated.  The
  * pingpong suite's five and dynamic_allocmem: a dynamic window whose
  * attached memory comes from orma_alloc_mem (MPI_Alloc_mem), which orma
  * maps, where dynamic attaches malloc'd memory, which it cannot. */

@@ -22,7 +22,7 @@
 
 #include "lat_rma.h"
 #include "mpib.h"
-#include "mpib_pp.h"
+#include "mpib_win.h"
 #include "multiput_def.h"
 
 typedef struct mpib_lat {

@@ -18,7 +18,7 @@
 #include "ghost_def.h"
 #include "lat_def.h"
 #include "mpib.h"
-#include "mpib_pp.h"
+#include "mpib_win.h"
 #include "multiput_def.h"
 
 static const char *const backends[] = {"mpi-rma", "orma-mpi", "mpi-p2p",

@@ -1,216 +1,253 @@
-/* mpib_rma.c -- the mpi-rma and orma-mpi backends: pp_orma.c's round
- * trips on MPI windows.  One repetition, timed on rank 0, is a round trip
- * in the point's mode (mpib_sync.c):
- *   put: rank 0 puts n bytes into rank 1's window; rank 1 puts the same
- *        bytes (from its window) back into rank 0's window.
- *   get: rank 0 gets n bytes of rank 1's window; rank 1 gets n bytes of
- *        rank 0's window.
- *   acc, gacc, fop, cas: as put, with the accumulate-family call on
- *        uint64 elements, MPI_SUM (pp_acc.h).
- * Then, untimed: each rank checks all n bytes it received against the
- * pattern of this repetition, prepares the next repetition's data and
- * settles (mpib_sync_settle).  Points, batches, warm-up and repetition
- * counts follow pp_def.h and reps.h, as orma's series do. */
-#include <stdio.h>
-#include <stdlib.h>
+/* mpib_rma.c -- the mpi-rma and orma-mpi backends of the pingpong series
+ * (pp_loop.h): the same round trips, points and checks as orma's, with
+ * the plain MPI_ calls on a window of mpib_win.h -- one backend per job,
+ * the host's or, preloaded, liborma-mpi's.  Two differences, both the
+ * MPI standard's:
+ *
+ * - Between repetitions the window's local stores are published with
+ *   MPI_Win_sync, which MPI allows only inside a passive epoch: outside
+ *   the flush mode's lock_all epoch it is wrapped in
+ *   lock_all(MODE_NOCHECK) / unlock_all.
+ * - An MPI library may need the target to call it before a passive access
+ *   completes (an active-message implementation of lock, put or
+ *   accumulate on memory it cannot map), so a rank waiting for a flag
+ *   calls MPI_Iprobe between polls.  Both MPI backends make this same
+ *   call of the host MPI (liborma-mpi leaves point-to-point to it), so
+ *   their rows differ only by what serves the one-sided calls. */
+#include <sched.h>
 #include <string.h>
 
-#include "mpib_pp.h"
-#include "pattern.h"
-#include "reps.h"
+#include "mpib_win.h"
 
-static uint64_t seed_put(const mpib_pp *s)
+typedef mpib_ctx pp_b_ctx;
+typedef mpib_window pp_b_window;
+typedef MPI_Group pp_b_group;
+typedef mpib_flags pp_b_flags;
+
+#include "pp_state.h"
+
+static inline double ppb_now(void)
 {
-    return bench_pattern_seed(s->rep, 0);
+    return mpib_now();
 }
 
-static uint64_t seed_get(const mpib_pp *s, int owner)
+static inline void *ppb_xmalloc(size_t n)
 {
-    return bench_pattern_seed(s->rep, 1u + (unsigned)owner);
+    return mpib_xmalloc(n);
 }
 
-static void acc_begin(mpib_pp *s)
+static inline void ppb_fence(pp_state *s, int last)
 {
-    s->acc.op = s->op;
-    s->acc.me = s->me;
-    s->acc.peer = s->peer;
-    s->acc.n = s->n;
-    pp_acc_begin(&s->acc, s->rep, s->w.base, s->send);
+    MPIB_CHECK(MPI_Win_fence(last ? MPI_MODE_NOSUCCEED : 0, s->w.win));
 }
 
-/* The first bad repetition of a point is reported; the loop goes on so
- * that both ranks keep making the same collective calls. */
-static int acc_verify(mpib_pp *s, int window)
+static inline void ppb_post(pp_state *s)
 {
-    const char *what;
-    size_t i;
-    uint64_t want, got;
-    if (pp_acc_check(&s->acc, window ? s->w.base : NULL, s->recv, &what, &i,
-                     &want, &got))
-        return 1;
-    if (s->ok)
-        fprintf(stderr, "orma-bench-mpi: rank %d: %s: %s+%s on %s window, "
-                "%zu bytes, repetition %llu: %s element %zu is 0x%016llx, "
-                "expected 0x%016llx\n", s->me, s->backend, pp_op_names[s->op],
-                pp_sync_names[s->sync], s->w.kind, s->n,
-                (unsigned long long)s->rep, what, i, (unsigned long long)got,
-                (unsigned long long)want);
-    s->ok = 0;
-    return 0;
+    MPIB_CHECK(MPI_Win_post(s->peer_group, 0, s->w.win));
 }
 
-static void prepare(mpib_pp *s)
+static inline void ppb_start(pp_state *s)
 {
-    if (pp_op_is_atomic(s->op)) {
-        pp_acc_next(&s->acc, s->rep, s->send);
+    MPIB_CHECK(MPI_Win_start(s->peer_group, 0, s->w.win));
+}
+
+static inline void ppb_complete(pp_state *s)
+{
+    MPIB_CHECK(MPI_Win_complete(s->w.win));
+}
+
+static inline void ppb_wait(pp_state *s)
+{
+    MPIB_CHECK(MPI_Win_wait(s->w.win));
+}
+
+static inline void ppb_lock(pp_state *s)
+{
+    MPIB_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, s->peer, 0, s->w.win));
+}
+
+static inline void ppb_unlock(pp_state *s)
+{
+    MPIB_CHECK(MPI_Win_unlock(s->peer, s->w.win));
+}
+
+static inline void ppb_lock_all(pp_state *s)
+{
+    MPIB_CHECK(MPI_Win_lock_all(0, s->w.win));
+}
+
+static inline void ppb_unlock_all(pp_state *s)
+{
+    MPIB_CHECK(MPI_Win_unlock_all(s->w.win));
+}
+
+static inline void ppb_flush(pp_state *s)
+{
+    MPIB_CHECK(MPI_Win_flush(s->peer, s->w.win));
+}
+
+/* MPI_Win_sync only inside a passive epoch (see the top of the file). */
+static inline void ppb_win_sync(pp_state *s)
+{
+    MPI_Win win = s->w.win;
+    if (s->lock_all_open) {
+        MPIB_CHECK(MPI_Win_sync(win));
         return;
     }
-    if (s->op == PP_PUT) {
-        if (s->me == 0)
-            bench_pattern_fill(s->send, s->n, seed_put(s));
-    } else {
-        bench_pattern_fill(s->w.base, s->n, seed_get(s, s->me));
+    MPIB_CHECK(MPI_Win_lock_all(MPI_MODE_NOCHECK, win));
+    MPIB_CHECK(MPI_Win_sync(win));
+    MPIB_CHECK(MPI_Win_unlock_all(win));
+}
+
+static inline void ppb_barrier(pp_state *s)
+{
+    (void)s;
+    MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+}
+
+static inline void ppb_put(pp_state *s, const void *from, size_t n, int t)
+{
+    int c = mpib_count(n);
+    MPIB_CHECK(MPI_Put(from, c, MPI_BYTE, t, s->w.disp[t], c, MPI_BYTE,
+                       s->w.win));
+}
+
+static inline void ppb_get(pp_state *s, void *into, size_t n, int t)
+{
+    int c = mpib_count(n);
+    MPIB_CHECK(MPI_Get(into, c, MPI_BYTE, t, s->w.disp[t], c, MPI_BYTE,
+                       s->w.win));
+}
+
+static inline void ppb_acc(pp_state *s, const void *from, size_t words,
+                           int t)
+{
+    int c = mpib_count(words);
+    MPIB_CHECK(MPI_Accumulate(from, c, MPI_UINT64_T, t, s->w.disp[t], c,
+                              MPI_UINT64_T, MPI_SUM, s->w.win));
+}
+
+static inline void ppb_gacc(pp_state *s, const void *from, void *into,
+                            size_t words, int t)
+{
+    int c = mpib_count(words);
+    MPIB_CHECK(MPI_Get_accumulate(from, c, MPI_UINT64_T, into, c,
+                                  MPI_UINT64_T, t, s->w.disp[t], c,
+                                  MPI_UINT64_T, MPI_SUM, s->w.win));
+}
+
+static inline void ppb_fop(pp_state *s, const void *from, void *into, int t)
+{
+    MPIB_CHECK(MPI_Fetch_and_op(from, into, MPI_UINT64_T, t, s->w.disp[t],
+                                MPI_SUM, s->w.win));
+}
+
+static inline void ppb_cas(pp_state *s, const void *from, const void *cmp,
+                           void *into, int t)
+{
+    MPIB_CHECK(MPI_Compare_and_swap(from, cmp, into, MPI_UINT64_T, t,
+                                    s->w.disp[t], s->w.win));
+}
+
+static inline void ppb_group_open(pp_state *s)
+{
+    MPI_Group all;
+    MPIB_CHECK(MPI_Win_get_group(s->w.win, &all));
+    MPIB_CHECK(MPI_Group_incl(all, 1, &s->peer, &s->peer_group));
+    MPIB_CHECK(MPI_Group_free(&all));
+}
+
+static inline void ppb_group_close(pp_state *s)
+{
+    MPIB_CHECK(MPI_Group_free(&s->peer_group));
+}
+
+static inline void ppb_flags_open(pp_state *s)
+{
+    mpib_flags_open(&s->flags);
+}
+
+static inline void ppb_flags_close(pp_state *s)
+{
+    mpib_flags_close(&s->flags);
+}
+
+static inline void ppb_flag_raise(pp_state *s)
+{
+    atomic_store_explicit(s->flags.flag[s->me], s->turn,
+                          memory_order_release);
+}
+
+/* As flag.h: poll, then yield, so ranks sharing a core make progress. */
+#define FLAG_SPINS 256
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+    __builtin_ia32_pause();
+#endif
+}
+
+/* Letting MPI progress meanwhile (see the top of the file). */
+static inline void ppb_flag_wait(pp_state *s)
+{
+    _Atomic uint64_t *p = s->flags.flag[s->peer];
+    unsigned spins = 0;
+    while (atomic_load_explicit(p, memory_order_acquire) < s->turn) {
+        int any;
+        MPIB_CHECK(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
+                              &any, MPI_STATUS_IGNORE));
+        if (++spins > FLAG_SPINS)
+            sched_yield();
+        else
+            cpu_relax();
     }
 }
 
-static void verify(mpib_pp *s)
+static inline long ppb_bcast(pp_state *s, long v)
 {
-    if (pp_op_is_atomic(s->op)) {
-        acc_verify(s, 1);
-        return;
-    }
-    int put = s->op == PP_PUT;
-    const unsigned char *buf = put ? s->w.base : s->recv;
-    uint64_t seed = put ? seed_put(s) : seed_get(s, s->peer);
-    size_t off;
-    unsigned want, got;
-    if (bench_pattern_check(buf, s->n, seed, &off, &want, &got))
-        return;
-    if (s->ok)
-        fprintf(stderr, "orma-bench-mpi: rank %d: %s: %s+%s on %s window, "
-                "%zu bytes, repetition %llu: byte %zu is 0x%02x, expected "
-                "0x%02x\n", s->me, s->backend, put ? "put" : "get",
-                pp_sync_names[s->sync], s->w.kind, s->n,
-                (unsigned long long)s->rep, off, got, want);
-    s->ok = 0;
+    (void)s;
+    return mpib_bcast_long(v);
 }
 
-/* Inside a batch: the next round trip's data, no synchronization. */
-static void batch_next(mpib_pp *s)
+static inline int ppb_all_ok(pp_state *s, int ok)
 {
-    if (pp_op_is_atomic(s->op))
-        pp_acc_next(&s->acc, s->rep, s->send);
-    else if (s->me == 0)
-        bench_pattern_fill(s->send, s->n, seed_put(s));
+    (void)s;
+    return mpib_all_ok(ok);
 }
 
-static double timed_batch(mpib_pp *s)
+static inline void ppb_emit(pp_state *s, const char *op, const char *sync,
+                            double *us, long reps)
 {
-    double t0 = mpib_now();
-    for (int j = 0; j < PP_BATCH - 1; j++) {
-        mpib_sync_timed(s);
-        if (s->me == 0)
-            verify(s);
-        else if (pp_op_is_atomic(s->op))
-            acc_verify(s, 0);
-        s->rep++;
-        batch_next(s);
-    }
-    mpib_sync_timed(s);
-    return (mpib_now() - t0) / PP_BATCH;
+    mpib_emit(s->ctx->suite, s->backend, op, sync, s->w.kind, s->n,
+              2.0 * (double)s->n, us, reps);
 }
 
-static void repetition(mpib_pp *s, double *sec_p)
+static inline void ppb_progress(pp_state *s, const char *what, size_t n)
 {
-    double t = pp_batched(s->op, s->n) ? timed_batch(s) : mpib_sync_timed(s);
-    verify(s);
-    s->rep++;
-    prepare(s);
-    mpib_sync_settle(s);
-    if (sec_p != NULL)
-        *sec_p = t;
+    (void)s;
+    mpib_progress(what, n);
 }
 
-static int point(mpib_pp *s, size_t n, pp_sync sync)
-{
-    const bench_opts *o = s->ctx->opts;
-    s->n = n;
-    s->sync = sync;
-    s->ok = 1;
-    if (pp_op_is_atomic(s->op))
-        acc_begin(s);
-    else
-        prepare(s);
-    mpib_sync_point_begin(s);
-    for (int i = 0; i < PP_WARMUP; i++)
-        repetition(s, NULL);
-    long reps = o->reps;
-    if (reps <= 0) {
-        double t0 = mpib_now();
-        for (int i = 0; i < PP_CALIB; i++)
-            repetition(s, NULL);
-        reps = bench_reps_for(o, (mpib_now() - t0) / PP_CALIB);
-    }
-    reps = mpib_bcast_long(reps); /* rank 0's choice */
-    double *us = mpib_xmalloc((size_t)reps * sizeof *us);
-    for (long i = 0; i < reps; i++) {
-        double t;
-        repetition(s, &t);
-        us[i] = t * 1e6;
-    }
-    mpib_sync_point_end(s);
-    int ok = mpib_all_ok(s->ok);
-    const char *mode = pp_sync_names[sync], *opname = pp_op_names[s->op];
-    if (ok)
-        mpib_emit(s->ctx->suite, s->backend, opname, mode, s->w.kind, n,
-                  2.0 * (double)n, us, reps);
-    else if (s->me == 0)
-        fprintf(stderr, "orma-bench-mpi: %s: %s+%s on %s window, %zu bytes: "
-                "data did not verify; stopping\n", s->backend, opname, mode,
-                s->w.kind, n);
-    free(us);
-    return ok ? 0 : -1;
-}
+#include "pp_loop.h"
 
 static int series(const mpib_ctx *ctx, pp_op op, const char *kind)
 {
-    const bench_opts *o = ctx->opts;
-    size_t max = bench_opts_max_size(o);
-    mpib_pp s;
+    pp_state s;
     memset(&s, 0, sizeof s);
     s.ctx = ctx;
     s.backend = ctx->rma_backend;
+    s.prog = "orma-bench-mpi";
     s.op = op;
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
-    /* pingpong calls the plain MPI_ symbols (mpib_sync.c): one backend
-     * per job, the host's or, preloaded, liborma-mpi's. */
-    if (mpib_window_open(kind, max, &mpib_fns_linked, &s.w) != 0)
+    /* pingpong calls the plain MPI_ symbols: one backend per job, the
+     * host's or, preloaded, liborma-mpi's. */
+    if (mpib_window_open(kind, bench_opts_max_size(ctx->opts),
+                         &mpib_fns_linked, &s.w) != 0)
         return BENCH_USAGE; /* filtered before, not reached */
-    s.send = mpib_xmalloc(max);
-    s.recv = mpib_xmalloc(max);
-    memset(s.send, 0, max);
-    memset(s.recv, 0, max);
-    mpib_sync_series_open(&s, o->syncs);
-    int st = BENCH_OK;
-    for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
-        if (!pp_op_size_ok(op, o->sizes[i]))
-            continue;
-        for (int m = 0; m < PP_NSYNC && st == BENCH_OK; m++) {
-            if (!bench_list_has(o->syncs, pp_sync_names[m]))
-                continue;
-            char what[96];
-            snprintf(what, sizeof what, "%s %s+%s %s", s.backend,
-                     pp_op_names[op], pp_sync_names[m], kind);
-            mpib_progress(what, o->sizes[i]);
-            if (point(&s, o->sizes[i], (pp_sync)m) != 0)
-                st = BENCH_FAIL;
-        }
-    }
-    mpib_sync_series_close(&s);
+    int st = pp_series(&s);
     mpib_window_close(&s.w);
-    free(s.send);
-    free(s.recv);
     return st;
 }
 

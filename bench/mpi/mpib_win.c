@@ -1,12 +1,12 @@
 /* mpib_win.c -- the MPI windows of the pingpong and latency series, one
- * per flavour name (mpib_pp.h), made and freed with the functions of a
+ * per flavour name (mpib_win.h), made and freed with the functions of a
  * table (mpib_fns.h: the host's or those linked), and the passive modes'
  * flag window. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "mpib_pp.h"
+#include "mpib_win.h"
 
 const char *const mpib_window_kinds[] = {
     "allocate", "create", "create_allocmem", "dynamic", "shared", NULL};

@@ -4,7 +4,7 @@
 
 #include "floor.h"
 #include "pingpong.h"
-#include "pp.h"
+#include "pp_def.h"
 #include "pp_mpi.h"
 #include "progress.h"
 #include "report.h"

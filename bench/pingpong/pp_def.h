@@ -1,6 +1,6 @@
 /* pp_def.h -- what a pingpong round trip is, whoever makes it: the
  * operations, the synchronization modes, the sizes an operation takes and
- * the repetition policy of a point.  orma's series (pp.h) and the MPI
+ * the repetition policy of a point.  orma's series and the MPI
  * program of the MPI backends (mpi/mpib.h) both use these, so that their
  * numbers measure the same thing; nothing here depends on orma or MPI.
  *

@@ -3,13 +3,13 @@
  *   (d) lock + 8 B put + unlock round trip on allocate / cache line  <= 4
  *   (e) every mode's 8 B put and get round trip on allocate          < 1 us
  * The passive modes notify through a raw flag, the very exchange the
- * cache-line floor times (pp_sync.c), so their ratio is one floor round
+ * cache-line floor times (pp_loop.h), so their ratio is one floor round
  * trip plus what the epochs cost.  As in pp_summary.c, a FAIL is reported,
  * not turned into an exit status. */
 #include <stdio.h>
 
 #include "pingpong.h"
-#include "pp.h"
+#include "pp_def.h"
 #include "report.h"
 
 #define BAR_LOCK_RATIO 4.0
