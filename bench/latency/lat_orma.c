@@ -16,7 +16,6 @@
 #include "ctl.h"
 #include "latency.h"
 #include "lat_rma.h"
-#include "report.h"
 #include "windows.h"
 
 typedef struct lat_orma {
@@ -159,20 +158,8 @@ static int all_ok(lat_rma *s, int ok)
     return bench_ctl_all_ok(impl(s)->ctx->ctl, ok);
 }
 
-static void emit(lat_rma *s, double *us, long n)
-{
-    bench_emit(impl(s)->ctx, "orma", s->op_name,
-               lat_sync_names[s->sync], s->kind, s->n, (double)s->n, us, n);
-}
-
-static void progress(lat_rma *s, const char *what, size_t bytes)
-{
-    (void)s;
-    bench_progress(what, bytes);
-}
-
 static const lat_rma_ops orma_ops = {settle, point_begin, point_end, loop,
-                                     bcast,  all_ok,      emit,      progress};
+                                     bcast, all_ok};
 
 int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
                     lat_rma_series_fn series)
@@ -190,6 +177,7 @@ int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
     s.ops = &orma_ops;
     s.impl = &o;
     s.opts = ctx->opts;
+    s.ctx = ctx;
     s.suite = ctx->suite;
     s.backend = "orma";
     s.kind = kind;

@@ -7,6 +7,7 @@
 #include "lat_point.h"
 #include "lat_rma.h"
 #include "pattern.h"
+#include "report.h"
 
 /* Pattern streams (the salt of bench_pattern_seed), + the writer's rank. */
 enum { SALT_PUT = 0x10, SALT_GET = 0x20, SALT_ACC_SRC = 0x30,
@@ -209,7 +210,8 @@ static int point_close(lat_rma *s, lat_samples *out)
     check_untouched(s);
     int ok = s->ops->all_ok(s, s->ok);
     if (ok)
-        s->ops->emit(s, out->us, out->n);
+        bench_emit(s->ctx, s->backend, s->op_name, lat_sync_names[s->sync],
+                   s->kind, s->n, (double)s->n, out->us, out->n);
     else if (s->me == 0)
         fprintf(stderr, "orma-bench: %s: %s %s+%s on %s window, %zu "
                 "bytes: data did not verify; stopping\n", s->backend,
@@ -231,7 +233,7 @@ static void point_progress(const lat_rma_set *set, const char *op_name,
     if (used < sizeof what)
         snprintf(what + used, sizeof what - used, " %s+%s %s", op_name,
                  lat_sync_names[sync], set->s[0]->kind);
-    set->s[0]->ops->progress(set->s[0], what, n);
+    bench_progress(what, n);
 }
 
 #define LAT_BUF_PAGE 4096

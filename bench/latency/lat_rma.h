@@ -47,6 +47,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench.h"
 #include "lat_def.h"
 #include "lat_point.h"
 #include "opts.h"
@@ -71,9 +72,6 @@ typedef struct lat_rma_ops {
     double (*loop)(lat_rma *s, long iters);
     long (*bcast)(lat_rma *s, long v); /* rank 0's v */
     int (*all_ok)(lat_rma *s, int ok); /* 1 when ok on both ranks */
-    /* Rank 0: report the samples (us per operation) of the point. */
-    void (*emit)(lat_rma *s, double *us, long n);
-    void (*progress)(lat_rma *s, const char *what, size_t bytes);
 } lat_rma_ops;
 
 struct lat_rma {
@@ -81,6 +79,7 @@ struct lat_rma {
     const lat_rma_ops *ops;
     void *impl;            /* the backend's: its window, group, ... */
     const bench_opts *opts;
+    const bench_ctx *ctx;  /* the run as report.h sees it: the rows' */
     const char *suite;     /* the rows' suite, for messages */
     const char *backend;   /* for messages */
     const char *kind;      /* window flavour */

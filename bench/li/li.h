@@ -46,6 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "bench.h"
 #include "opts.h"
 
 typedef struct li_lib li_lib;
@@ -63,6 +64,7 @@ struct li_lib {
     int pid, nprocs;
     int two_sided;         /* 1: irecv, send, waitall only; 0: areas */
     void *impl;
+    const bench_ctx *ctx;  /* the run, for li_report.h's rows */
 
     /* one-sided (NULL when two_sided) */
     void (*area_open)(li_lib *l, size_t bytes, li_area *a); /* collective */

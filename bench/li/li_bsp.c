@@ -8,8 +8,7 @@
 #include <orma/bsp.h>
 
 #include "li_bsp.h"
-#include "li_orma.h"
-#include "report.h"
+#include "li_report.h"
 
 #define LI_BSP_ALIGN 64
 
@@ -111,14 +110,6 @@ static int all_ok(li_lib *l, int ok)
     return bench_bsp_all_ok(&bsp_of(l)->coll, ok);
 }
 
-static void emit(li_lib *l, const char *op, const char *sync,
-                 const char *window, size_t bytes, double moved_bytes,
-                 double *samples_us, long n)
-{
-    bench_emit(bsp_of(l)->ctx, l->backend, op, sync, window, bytes,
-               moved_bytes, samples_us, n);
-}
-
 void li_bsp_begin(li_bsp *b, const bench_ctx *ctx, const char *suite)
 {
     memset(b, 0, sizeof *b);
@@ -138,6 +129,7 @@ void li_bsp_begin(li_bsp *b, const bench_ctx *ctx, const char *suite)
     l->nprocs = bsp_nprocs();
     l->two_sided = 0;
     l->impl = b;
+    l->ctx = ctx;
     l->area_open = area_open;
     l->area_close = area_close;
     l->sync = sync_area;
@@ -146,9 +138,9 @@ void li_bsp_begin(li_bsp *b, const bench_ctx *ctx, const char *suite)
     l->max = max;
     l->bcast = bcast;
     l->all_ok = all_ok;
-    l->emit = emit;
-    l->note = li_orma_note;
-    l->progress = li_orma_progress;
+    l->emit = li_report_emit;
+    l->note = li_report_note;
+    l->progress = li_report_progress;
     li_bsp_select(b, 0);
 }
 

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "ctl.h"
 #include "li_orma.h"
-#include "report.h"
+#include "li_report.h"
 
 static const bench_ctx *ctx_of(li_lib *l)
 {
@@ -108,27 +108,6 @@ static int all_ok(li_lib *l, int ok)
     return bench_ctl_all_ok(ctx_of(l)->ctl, ok);
 }
 
-static void emit(li_lib *l, const char *op, const char *sync,
-                 const char *window, size_t bytes, double moved_bytes,
-                 double *samples_us, long n)
-{
-    bench_emit(ctx_of(l), l->backend, op, sync, window, bytes, moved_bytes,
-               samples_us, n);
-}
-
-void li_orma_note(li_lib *l, const char *msg)
-{
-    (void)l;
-    bench_note("%s", msg);
-}
-
-void li_orma_progress(li_lib *l, const char *what, size_t bytes)
-{
-    char line[96];
-    snprintf(line, sizeof line, "%s %s", l->backend, what);
-    bench_progress(line, bytes);
-}
-
 void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite)
 {
     memset(o, 0, sizeof *o);
@@ -141,6 +120,7 @@ void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite)
     l->nprocs = ctx->size;
     l->two_sided = 0;
     l->impl = o;
+    l->ctx = ctx;
     l->area_open = area_open;
     l->area_close = area_close;
     l->put = put;
@@ -151,7 +131,7 @@ void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite)
     l->max = max;
     l->bcast = bcast;
     l->all_ok = all_ok;
-    l->emit = emit;
-    l->note = li_orma_note;
-    l->progress = li_orma_progress;
+    l->emit = li_report_emit;
+    l->note = li_report_note;
+    l->progress = li_report_progress;
 }

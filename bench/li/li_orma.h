@@ -4,8 +4,8 @@
  * orma_win_fence(0) and closed with orma_win_fence(ORMA_MODE_NOSUCCEED)
  * before orma_win_free; put and get are orma_put and orma_get of
  * ORMA_BYTE; the collectives go through the control window (ctl.h), the
- * rows and notes through report.h.  A failed call ends the job
- * (BENCH_CHECK). */
+ * rows and notes through report.h (li_report.h).  A failed call ends the
+ * job (BENCH_CHECK). */
 #ifndef BENCH_LI_ORMA_H
 #define BENCH_LI_ORMA_H
 
@@ -19,10 +19,5 @@ typedef struct li_orma {
 
 /* Fills o->lib for suite s's rows of ctx's run (backend "orma"). */
 void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite);
-
-/* li_lib's note and progress in orma-bench (report.h), for every backend
- * that runs in it. */
-void li_orma_note(li_lib *l, const char *msg);
-void li_orma_progress(li_lib *l, const char *what, size_t bytes);
 
 #endif

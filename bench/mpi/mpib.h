@@ -42,6 +42,7 @@
 #include "li.h"
 #include "mpib_fns.h"
 #include "opts.h"
+#include "report.h"
 
 #ifndef MPIB_VARIANT
 #error "build with -DMPIB_VARIANT=\"<the host MPI's name>\""
@@ -93,16 +94,18 @@ long mpib_bcast_long(long v);
 /* 1 on both ranks when ok is non-zero on both. */
 int mpib_all_ok(int ok);
 
-/* Results (mpib_report.c), rank 0 only, as report.h: an aligned table on
- * stdout, a JSON object per line appended to --json, "# " notes, and a
- * progress line on stderr in a long run (progress.h). */
+/* Results (mpib_report.c): report.h's, rank 0 only -- an aligned table on
+ * stdout, a JSON object per line appended to --json, "# " notes
+ * (bench_note), and a progress line on stderr in a long run
+ * (bench_progress).  mpib_emit is bench_emit for this job: its rows'
+ * suite is ctx->suite.  Closed with bench_report_close. */
 int mpib_report_open(const mpib_ctx *ctx); /* collective; 0 or -1 */
-void mpib_report_close(void);
-void mpib_emit(const char *suite, const char *backend, const char *op, const char *sync,
+/* The job as report.h's calls see it, after mpib_report_open (li.h's
+ * rows). */
+const bench_ctx *mpib_report_job(void);
+void mpib_emit(const char *backend, const char *op, const char *sync,
                const char *window, size_t bytes, double moved_bytes,
                double *samples_us, long n);
-void mpib_note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-void mpib_progress(const char *what, size_t bytes);
 
 /* The suites (collective; a BENCH_* status, the same on every rank):
  * pingpong's one-sided and send/recv round trips, latency's one-sided

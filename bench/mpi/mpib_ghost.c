@@ -184,7 +184,7 @@ static int point(mg_state *s, size_t n, ghost_sync m, double *us)
                     ghost_sync_names[m], n);
         return -1;
     }
-    mpib_emit(s->ctx->suite, backend(s), ghost_op_name(m), ghost_sync_names[m],
+    mpib_emit(backend(s), ghost_op_name(m), ghost_sync_names[m],
               ghost_window_name(m), n, (double)GHOST_NDIR * (double)n, us,
               nb);
     return 0;
@@ -233,7 +233,7 @@ int mpib_ghost_run(const mpib_ctx *ctx)
         for (int m = 0; m < GHOST_NSYNC; m++) {
             if (!wanted(&s, m))
                 continue;
-            mpib_progress(ghost_sync_names[m], o->sizes[i]);
+            bench_progress(ghost_sync_names[m], o->sizes[i]);
             if (point(&s, o->sizes[i], (ghost_sync)m, us) != 0)
                 st = BENCH_FAIL;
         }

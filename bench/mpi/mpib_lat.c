@@ -187,20 +187,8 @@ static int all_ok(lat_rma *s, int ok)
     return mpib_all_ok(ok);
 }
 
-static void emit(lat_rma *s, double *us, long n)
-{
-    mpib_emit(impl(s)->ctx->suite, s->backend, s->op_name,
-              lat_sync_names[s->sync], s->kind, s->n, (double)s->n, us, n);
-}
-
-static void progress(lat_rma *s, const char *what, size_t bytes)
-{
-    (void)s;
-    mpib_progress(what, bytes);
-}
-
 static const lat_rma_ops mpi_ops = {settle, point_begin, point_end, loop,
-                                    bcast,  all_ok,      emit,      progress};
+                                    bcast, all_ok};
 
 /* One backend's state for a series of op on a window of flavour kind,
  * with f's functions; collective.  0, or -1 for an unknown kind. */
@@ -220,6 +208,7 @@ static int backend_open(const mpib_ctx *ctx, const char *backend,
     s->ops = &mpi_ops;
     s->impl = m;
     s->opts = ctx->opts;
+    s->ctx = mpib_report_job();
     s->suite = ctx->suite;
     s->backend = backend;
     s->kind = kind;
@@ -286,8 +275,8 @@ int mpib_lat_run(const mpib_ctx *ctx)
         for (int i = 0; i < o->nsizes; i++)
             some |= pp_op_size_ok(op, o->sizes[i]);
         if (!some) {
-            mpib_note("%s: no size of --sizes suits %s", ctx->rma_backend,
-                      lat_op_names[k]);
+            bench_note("%s: no size of --sizes suits %s", ctx->rma_backend,
+                       lat_op_names[k]);
             continue;
         }
         for (int w = 0; lat_window_kinds[w] != NULL && st == BENCH_OK; w++)

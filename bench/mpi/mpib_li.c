@@ -12,12 +12,13 @@
  *     best two-sided pair: "MPI_Irecv and MPI_Send").
  *
  * Both: MPI_Barrier, MPI_Allreduce, MPI_Bcast on MPI_COMM_WORLD, the clock
- * of mpib_now, rows through mpib_emit.  A failed call ends the job
+ * of mpib_now, rows through li_report.h.  A failed call ends the job
  * (MPIB_CHECK). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "li_report.h"
 #include "li_suites.h"
 #include "mpib.h"
 
@@ -150,27 +151,6 @@ static int all_ok(li_lib *l, int ok)
     return mpib_all_ok(ok);
 }
 
-static void emit(li_lib *l, const char *op, const char *sync,
-                 const char *window, size_t bytes, double moved_bytes,
-                 double *samples_us, long n)
-{
-    mpib_emit(l->suite, l->backend, op, sync, window, bytes, moved_bytes,
-              samples_us, n);
-}
-
-static void note(li_lib *l, const char *msg)
-{
-    (void)l;
-    mpib_note("%s", msg);
-}
-
-static void progress(li_lib *l, const char *what, size_t bytes)
-{
-    char line[96];
-    snprintf(line, sizeof line, "%s %s", l->backend, what);
-    mpib_progress(line, bytes);
-}
-
 static void init(mpib_li *m, const mpib_ctx *ctx, const li_suite *s,
                  const char *backend, int two_sided)
 {
@@ -183,6 +163,7 @@ static void init(mpib_li *m, const mpib_ctx *ctx, const li_suite *s,
     l->nprocs = ctx->size;
     l->two_sided = two_sided;
     l->impl = m;
+    l->ctx = mpib_report_job();
     if (two_sided) {
         l->irecv = irecv;
         l->send = send;
@@ -199,9 +180,9 @@ static void init(mpib_li *m, const mpib_ctx *ctx, const li_suite *s,
     l->max = max;
     l->bcast = bcast;
     l->all_ok = all_ok;
-    l->emit = emit;
-    l->note = note;
-    l->progress = progress;
+    l->emit = li_report_emit;
+    l->note = li_report_note;
+    l->progress = li_report_progress;
 }
 
 const li_suite *mpib_li_find(const char *name)

@@ -268,13 +268,13 @@ static int run(int argc, char **argv, int rank, int size)
     if (mpib_report_open(&ctx) != 0)
         return BENCH_FAIL;
     if (ctx.pair_backend != NULL)
-        mpib_note("%s and %s measured paired in this job: on windows of "
-                  "their own, their batches alternating within every "
-                  "point", ctx.rma_backend, ctx.pair_backend);
+        bench_note("%s and %s measured paired in this job: on windows of "
+                   "their own, their batches alternating within every "
+                   "point", ctx.rma_backend, ctx.pair_backend);
     if (host_lib != NULL)
-        mpib_note("%s calls the host's functions: PMPI_* of %s (the "
-                  "library of MPI_Send) by dlsym on its handle, none in "
-                  "liborma-mpi (dladdr)", ctx.rma_backend, host_lib);
+        bench_note("%s calls the host's functions: PMPI_* of %s (the "
+                   "library of MPI_Send) by dlsym on its handle, none in "
+                   "liborma-mpi (dladdr)", ctx.rma_backend, host_lib);
     if (latency || multiput || li != NULL) {
         /* As orma-bench's ranks (bind.h); mpirun's own binding, if any,
          * is replaced. */
@@ -283,7 +283,7 @@ static int run(int argc, char **argv, int rank, int size)
         MPIB_CHECK(MPI_Allreduce(&cpu, &lowest, 1, MPI_INT, MPI_MIN,
                                  MPI_COMM_WORLD));
         if (lowest < 0)
-            mpib_note("ranks not pinned: fewer than 2 CPUs allowed");
+            bench_note("ranks not pinned: fewer than 2 CPUs allowed");
     }
     /* multiput's send/recv reference is latency's: one message of S
      * bytes, one way (half a round trip). */
@@ -299,7 +299,7 @@ static int run(int argc, char **argv, int rank, int size)
     if (li == NULL && !ghost && st == BENCH_OK && ctx.p2p_backend != NULL)
         st = latency || multiput ? mpib_p2p_latency_run(&ctx)
                                  : mpib_p2p_run(&ctx);
-    mpib_report_close();
+    bench_report_close();
     return st;
 }
 

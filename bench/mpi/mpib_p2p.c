@@ -131,7 +131,7 @@ static int point(p2p *s, size_t n)
     }
     int ok = mpib_all_ok(s->ok);
     if (ok)
-        mpib_emit(s->ctx->suite, s->ctx->p2p_backend, "sendrecv", "none",
+        mpib_emit(s->ctx->p2p_backend, "sendrecv", "none",
                   "none", n, 2.0 * (double)n, us, reps);
     else if (s->me == 0)
         fprintf(stderr, "orma-bench-mpi: %s, %zu bytes: data did not verify; "
@@ -154,7 +154,7 @@ int mpib_p2p_run(const mpib_ctx *ctx)
     memset(s.recv, 0, max);
     int st = BENCH_OK;
     for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
-        mpib_progress(ctx->p2p_backend, o->sizes[i]);
+        bench_progress(ctx->p2p_backend, o->sizes[i]);
         if (point(&s, o->sizes[i]) != 0)
             st = BENCH_FAIL;
     }
@@ -211,11 +211,11 @@ int mpib_p2p_latency_run(const mpib_ctx *ctx)
     for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
         s.n = o->sizes[i];
         s.ok = 1;
-        mpib_progress(ctx->p2p_backend, s.n);
+        bench_progress(ctx->p2p_backend, s.n);
         lat_samples out;
         lat_point_measure(o, &h, 1, 0, s.n, 2, &out);
         if (mpib_all_ok(s.ok)) {
-            mpib_emit(ctx->suite, ctx->p2p_backend, "sendrecv", "none",
+            mpib_emit(ctx->p2p_backend, "sendrecv", "none",
                       "none", s.n, (double)s.n, out.us, out.n);
         } else {
             if (s.me == 0)

@@ -219,14 +219,14 @@ static inline int ppb_all_ok(pp_state *s, int ok)
 static inline void ppb_emit(pp_state *s, const char *op, const char *sync,
                             double *us, long reps)
 {
-    mpib_emit(s->ctx->suite, s->backend, op, sync, s->w.kind, s->n,
+    mpib_emit(s->backend, op, sync, s->w.kind, s->n,
               2.0 * (double)s->n, us, reps);
 }
 
 static inline void ppb_progress(pp_state *s, const char *what, size_t n)
 {
     (void)s;
-    mpib_progress(what, n);
+    bench_progress(what, n);
 }
 
 #include "pp_loop.h"
@@ -270,8 +270,8 @@ int mpib_rma_run(const mpib_ctx *ctx)
         for (int i = 0; i < o->nsizes; i++)
             some |= pp_op_size_ok((pp_op)op, o->sizes[i]);
         if (!some) {
-            mpib_note("%s: no size of --sizes suits %s", ctx->rma_backend,
-                      pp_op_names[op]);
+            bench_note("%s: no size of --sizes suits %s", ctx->rma_backend,
+                       pp_op_names[op]);
             continue;
         }
         for (int k = 0; mpib_window_kinds[k] != NULL && st == BENCH_OK; k++)

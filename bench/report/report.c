@@ -1,12 +1,11 @@
-/* report.c -- see report.h. */
+/* report.c -- see report.h.  Compiled into both programs: nothing here
+ * calls orma or MPI (the opening's agreement is the caller's). */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "check.h"
-#include "ctl.h"
 #include "progress.h"
 #include "report.h"
 #include "stats.h"
@@ -60,7 +59,9 @@ static FILE *csv_open(const char *path)
     return f;
 }
 
-int bench_report_open(const bench_ctx *ctx)
+int bench_report_open_with(const bench_ctx *ctx,
+                           int (*agree)(const bench_ctx *ctx, int ok),
+                           int backend_width)
 {
     memset(&rep, 0, sizeof rep);
     int ok = 1;
@@ -75,7 +76,7 @@ int bench_report_open(const bench_ctx *ctx)
         rep.csv = csv_open(ctx->opts->csv_path);
         ok = rep.csv != NULL;
     }
-    if (!bench_ctl_all_ok(ctx->ctl, ok)) {
+    if (!agree(ctx, ok)) {
         bench_report_close();
         return -1;
     }
@@ -83,7 +84,7 @@ int bench_report_open(const bench_ctx *ctx)
     rep.op_width = strcmp(ctx->suite, "ddt") == 0 ? 15 : 9;
     rep.sync_width = strcmp(ctx->suite, "latency") == 0 ? 11 : 8;
     rep.window_width = strcmp(ctx->suite, "latency") == 0 ? 16 : 15;
-    rep.backend_width = ctx->opts->backends != NULL ? 16 : 7;
+    rep.backend_width = backend_width;
     bench_progress_open(ctx->suite, rep.active && !ctx->opts->quiet);
     return 0;
 }

@@ -25,9 +25,18 @@ typedef struct bench_result {
 } bench_result;
 
 /* Rank 0 opens the JSON and CSV files (append); all ranks learn whether
- * that worked.
+ * that worked, through the control window (report_ctl.c).  The table's
+ * backend column is 16 wide with --backends ("orma-mpi/openmpi"), else 7.
  * Collective.  Returns 0 or -1 (message printed). */
 int bench_report_open(const bench_ctx *ctx);
+
+/* bench_report_open for a program that agrees by other means (the MPI
+ * program, which has no control window: ctx->ctl is not read): agree(ctx,
+ * ok) returns 1 on every rank when ok is non-zero on every rank; the
+ * backend column is backend_width wide. */
+int bench_report_open_with(const bench_ctx *ctx,
+                           int (*agree)(const bench_ctx *ctx, int ok),
+                           int backend_width);
 void bench_report_close(void);
 
 /* Summarize samples (microseconds each; reordered) as one result of
