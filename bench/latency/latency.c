@@ -55,13 +55,8 @@ void lat_pin_ranks(const bench_ctx *ctx, cpu_set_t *saved)
 /* 1 when some size of the run suits op; notes the sizes it skips. */
 static int sizes_for(const bench_ctx *ctx, pp_op op)
 {
-    int some = 0, skipped = 0;
-    for (int i = 0; i < ctx->opts->nsizes; i++) {
-        if (pp_op_size_ok(op, ctx->opts->sizes[i]))
-            some = 1;
-        else
-            skipped = 1;
-    }
+    int skipped;
+    int some = pp_op_sizes(op, ctx->opts, &skipped);
     if (skipped)
         bench_note("%s moves uint64 elements: sizes that are not a multiple "
                    "of 8 skipped", pp_op_names[op]);

@@ -271,10 +271,7 @@ int mpib_lat_run(const mpib_ctx *ctx)
         pp_op op = pp_op_by_name(lat_op_names[k]);
         if (!bench_list_has(o->ops, lat_op_names[k]))
             continue;
-        int some = 0;
-        for (int i = 0; i < o->nsizes; i++)
-            some |= pp_op_size_ok(op, o->sizes[i]);
-        if (!some) {
+        if (!pp_op_sizes(op, o, NULL)) {
             bench_note("%s: no size of --sizes suits %s", ctx->rma_backend,
                        lat_op_names[k]);
             continue;

@@ -23,7 +23,6 @@
 #include "mpib.h"
 #include "pattern.h"
 #include "pp_def.h"
-#include "reps.h"
 
 #define TAG 17
 
@@ -95,8 +94,10 @@ static double timed(p2p *s)
     return (mpib_now() - t0) / PP_BATCH;
 }
 
-static void repetition(p2p *s, double *sec_p)
+/* One repetition (pp_samples' rep): *sec_p receives the timed part. */
+static void repetition(void *arg, double *sec_p)
 {
+    p2p *s = arg;
     double t = timed(s);
     verify(s);
     s->rep++;
@@ -106,29 +107,22 @@ static void repetition(p2p *s, double *sec_p)
         *sec_p = t;
 }
 
+/* Rank 0's v (pp_samples' and lat_point's bcast). */
+static long bcast(void *arg, long v)
+{
+    (void)arg;
+    return mpib_bcast_long(v);
+}
+
 static int point(p2p *s, size_t n)
 {
-    const bench_opts *o = s->ctx->opts;
     s->n = n;
     s->ok = 1;
     fill(s);
     MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-    for (int i = 0; i < PP_WARMUP; i++)
-        repetition(s, NULL);
-    long reps = o->reps;
-    if (reps <= 0) {
-        double t0 = mpib_now();
-        for (int i = 0; i < PP_CALIB; i++)
-            repetition(s, NULL);
-        reps = bench_reps_for(o, (mpib_now() - t0) / PP_CALIB);
-    }
-    reps = mpib_bcast_long(reps);
-    double *us = mpib_xmalloc((size_t)reps * sizeof *us);
-    for (long i = 0; i < reps; i++) {
-        double t;
-        repetition(s, &t);
-        us[i] = t * 1e6;
-    }
+    pp_reps r = {s, repetition, bcast, mpib_now, mpib_xmalloc};
+    double *us;
+    long reps = pp_samples(s->ctx->opts, &r, &us);
     int ok = mpib_all_ok(s->ok);
     if (ok)
         mpib_emit(s->ctx->p2p_backend, "sendrecv", "none",
@@ -140,26 +134,37 @@ static int point(p2p *s, size_t n)
     return ok ? 0 : -1;
 }
 
+/* Both suites' state: buffers of the largest size, zeroed. */
+static void p2p_open(p2p *s, const mpib_ctx *ctx)
+{
+    size_t max = bench_opts_max_size(ctx->opts);
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    s->me = ctx->rank;
+    s->send = mpib_xmalloc(max);
+    s->recv = mpib_xmalloc(max);
+    memset(s->send, 0, max);
+    memset(s->recv, 0, max);
+}
+
+static void p2p_close(p2p *s)
+{
+    free(s->send);
+    free(s->recv);
+}
+
 int mpib_p2p_run(const mpib_ctx *ctx)
 {
     const bench_opts *o = ctx->opts;
-    size_t max = bench_opts_max_size(o);
     p2p s;
-    memset(&s, 0, sizeof s);
-    s.ctx = ctx;
-    s.me = ctx->rank;
-    s.send = mpib_xmalloc(max);
-    s.recv = mpib_xmalloc(max);
-    memset(s.send, 0, max);
-    memset(s.recv, 0, max);
+    p2p_open(&s, ctx);
     int st = BENCH_OK;
     for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
         bench_progress(ctx->p2p_backend, o->sizes[i]);
         if (point(&s, o->sizes[i]) != 0)
             st = BENCH_FAIL;
     }
-    free(s.send);
-    free(s.recv);
+    p2p_close(&s);
     return st;
 }
 
@@ -188,25 +193,12 @@ static void lat_check(void *arg, long iters)
     verify(arg);
 }
 
-static long lat_bcast(void *arg, long v)
-{
-    (void)arg;
-    return mpib_bcast_long(v);
-}
-
 int mpib_p2p_latency_run(const mpib_ctx *ctx)
 {
     const bench_opts *o = ctx->opts;
-    size_t max = bench_opts_max_size(o);
     p2p s;
-    memset(&s, 0, sizeof s);
-    s.ctx = ctx;
-    s.me = ctx->rank;
-    s.send = mpib_xmalloc(max);
-    s.recv = mpib_xmalloc(max);
-    memset(s.send, 0, max);
-    memset(s.recv, 0, max);
-    lat_hooks h = {&s, lat_prepare, lat_loop, lat_check, lat_bcast};
+    p2p_open(&s, ctx);
+    lat_hooks h = {&s, lat_prepare, lat_loop, lat_check, bcast};
     int st = BENCH_OK;
     for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
         s.n = o->sizes[i];
@@ -225,7 +217,6 @@ int mpib_p2p_latency_run(const mpib_ctx *ctx)
         }
         free(out.us);
     }
-    free(s.send);
-    free(s.recv);
+    p2p_close(&s);
     return st;
 }

@@ -266,10 +266,7 @@ int mpib_rma_run(const mpib_ctx *ctx)
     for (int op = 0; op < PP_NOP && st == BENCH_OK; op++) {
         if (!selected(o->ops, (pp_op)op))
             continue;
-        int some = 0;
-        for (int i = 0; i < o->nsizes; i++)
-            some |= pp_op_size_ok((pp_op)op, o->sizes[i]);
-        if (!some) {
+        if (!pp_op_sizes((pp_op)op, o, NULL)) {
             bench_note("%s: no size of --sizes suits %s", ctx->rma_backend,
                        pp_op_names[op]);
             continue;

@@ -31,13 +31,8 @@ static int selected(const char *ops, const char *op)
 /* 1 when some size of the run suits op; notes the sizes it skips. */
 static int sizes_for(const bench_ctx *ctx, pp_op op)
 {
-    int some = 0, skipped = 0;
-    for (int i = 0; i < ctx->opts->nsizes; i++) {
-        if (pp_op_size_ok(op, ctx->opts->sizes[i]))
-            some = 1;
-        else
-            skipped = 1;
-    }
+    int skipped;
+    int some = pp_op_sizes(op, ctx->opts, &skipped);
     if (skipped && (op == PP_FOP || op == PP_CAS))
         bench_note("%s moves one 8-byte element: other sizes skipped%s",
                    pp_op_names[op], some ? "" : " (--sizes has no 8)");

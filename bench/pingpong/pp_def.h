@@ -14,6 +14,8 @@
 
 #include <stddef.h>
 
+#include "opts.h"
+
 typedef enum pp_sync {
     PP_FENCE,    /* fence after each direction */
     PP_PSCW,     /* post/start/complete/wait, each rank target in turn */
@@ -52,8 +54,29 @@ static inline int pp_op_is_atomic(pp_op op)
 
 int pp_op_size_ok(pp_op op, size_t n);
 
+/* 1 when some size of o's --sizes suits op; *skipped (unless NULL) is set
+ * to whether some does not. */
+int pp_op_sizes(pp_op op, const bench_opts *o, int *skipped);
+
 #define PP_WARMUP 3 /* page faults, cold caches, lazy set-up in the library */
 #define PP_CALIB 4  /* repetitions timed to choose the count */
+
+/* A point's repetitions as above, whoever makes them: rep(arg, sec) makes
+ * one, with *sec its timed seconds (sec NULL: not counted); bcast(arg, v)
+ * is rank 0's v on both ranks; now() reads the clock (CLOCK_MONOTONIC);
+ * xmalloc ends the job when memory runs out.  pp_samples returns the
+ * count, the same on both ranks, and the counted samples in microseconds
+ * in *us_p (xmalloc'd; the caller frees).  One call per repetition
+ * through a pointer: outside its timed part. */
+typedef struct pp_reps {
+    void *arg;
+    void (*rep)(void *arg, double *sec);
+    long (*bcast)(void *arg, long v);
+    double (*now)(void);
+    void *(*xmalloc)(size_t n);
+} pp_reps;
+
+long pp_samples(const bench_opts *o, const pp_reps *r, double **us_p);
 
 /* Small puts are timed in batches, as the cache-line floor is: one round
  * trip (~0.1-0.3 us) is near the cost of reading the clock (~30 ns here).

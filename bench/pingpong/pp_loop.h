@@ -75,7 +75,6 @@
 #include "opts.h"
 #include "pattern.h"
 #include "pp_state.h"
-#include "reps.h"
 
 /* ---- the epochs and the timed round trip ---- */
 
@@ -389,9 +388,11 @@ static double pp_timed_batch(pp_state *s)
     return (ppb_now() - t0) / PP_BATCH;
 }
 
-/* One repetition; *sec_p (if not NULL) receives the timed part. */
-static void pp_repetition(pp_state *s, double *sec_p)
+/* One repetition (pp_samples' rep); *sec_p (if not NULL) receives the
+ * timed part. */
+static void pp_repetition(void *arg, double *sec_p)
 {
+    pp_state *s = arg;
     double t = pp_batched(s->op, s->n) ? pp_timed_batch(s) : pp_sync_timed(s);
     pp_verify(s);
     s->rep++;
@@ -401,9 +402,13 @@ static void pp_repetition(pp_state *s, double *sec_p)
         *sec_p = t;
 }
 
+static long pp_bcast_reps(void *arg, long v)
+{
+    return ppb_bcast(arg, v);
+}
+
 static int pp_point(pp_state *s, size_t n, pp_sync sync)
 {
-    const bench_opts *o = s->ctx->opts;
     s->n = n;
     s->sync = sync;
     s->ok = 1;
@@ -413,23 +418,9 @@ static int pp_point(pp_state *s, size_t n, pp_sync sync)
     else
         pp_prepare(s);
     pp_sync_point_begin(s);
-    for (int i = 0; i < PP_WARMUP; i++)
-        pp_repetition(s, NULL);
-    long reps = o->reps;
-    if (reps <= 0) {
-        double t0 = ppb_now();
-        for (int i = 0; i < PP_CALIB; i++)
-            pp_repetition(s, NULL);
-        reps = bench_reps_for(o, (ppb_now() - t0) / PP_CALIB);
-    }
-    /* Both ranks must run the same count: rank 0's choice wins. */
-    reps = ppb_bcast(s, reps);
-    double *us = ppb_xmalloc((size_t)reps * sizeof *us);
-    for (long i = 0; i < reps; i++) {
-        double t;
-        pp_repetition(s, &t);
-        us[i] = t * 1e6;
-    }
+    pp_reps r = {s, pp_repetition, pp_bcast_reps, ppb_now, ppb_xmalloc};
+    double *us;
+    long reps = pp_samples(s->ctx->opts, &r, &us);
     pp_sync_point_end(s);
     int ok = ppb_all_ok(s, s->ok);
     const char *mode = pp_sync_names[sync], *opname = pp_op_names[s->op];
