@@ -15,43 +15,35 @@ static const bench_ctx *ctx_of(li_lib *l)
     return ((li_orma *)l->impl)->ctx;
 }
 
-static orma_win win_of(const li_area *a)
-{
-    return *(const orma_win *)a->impl;
-}
+typedef orma_win li_b_win;
+enum { LI_B_NOPRECEDE = ORMA_MODE_NOPRECEDE,
+       LI_B_NOSUCCEED = ORMA_MODE_NOSUCCEED };
 
-static void area_open(li_lib *l, size_t bytes, li_area *a)
+static inline void *li_b_allocate(size_t bytes, orma_win *w)
 {
-    (void)l;
-    orma_win *w = bench_xmalloc(sizeof *w);
     void *base;
     BENCH_CHECK(orma_win_allocate(bytes, 1, ORMA_INFO_NULL, &base, w));
-    /* Zeroed before this rank's epoch opens: a put of another rank that
-     * arrives earlier waits for the opening (orma.h), so it lands on the
-     * zeros, not under them.  The stores also take the page faults. */
-    memset(base, 0, bytes);
-    BENCH_CHECK(orma_win_fence(ORMA_MODE_NOPRECEDE, *w));
-    a->base = base;
-    a->bytes = bytes;
-    a->impl = w;
+    return base;
 }
 
-static void area_close(li_lib *l, li_area *a)
+static inline void li_b_fence(orma_win w, int mode)
 {
-    (void)l;
-    orma_win *w = a->impl;
-    BENCH_CHECK(orma_win_fence(ORMA_MODE_NOSUCCEED, *w));
-    BENCH_CHECK(orma_win_free(w));
-    free(w);
-    memset(a, 0, sizeof *a);
+    BENCH_CHECK(orma_win_fence(mode, w));
 }
+
+static inline void li_b_free(orma_win *w)
+{
+    BENCH_CHECK(orma_win_free(w));
+}
+
+#include "li_fence.h"
 
 static void put(li_lib *l, li_area *a, int pid, size_t off, const void *src,
                 size_t n)
 {
     (void)l;
     BENCH_CHECK(orma_put(src, n, ORMA_BYTE, pid, (orma_aint)off, n,
-                         ORMA_BYTE, win_of(a)));
+                         ORMA_BYTE, li_fence_win(a)));
 }
 
 static void get(li_lib *l, li_area *a, int pid, size_t off, void *dst,
@@ -59,13 +51,7 @@ static void get(li_lib *l, li_area *a, int pid, size_t off, void *dst,
 {
     (void)l;
     BENCH_CHECK(orma_get(dst, n, ORMA_BYTE, pid, (orma_aint)off, n,
-                         ORMA_BYTE, win_of(a)));
-}
-
-static void sync_area(li_lib *l, li_area *a)
-{
-    (void)l;
-    BENCH_CHECK(orma_win_fence(0, win_of(a)));
+                         ORMA_BYTE, li_fence_win(a)));
 }
 
 static void barrier(li_lib *l)
@@ -121,11 +107,9 @@ void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite)
     l->two_sided = 0;
     l->impl = o;
     l->ctx = ctx;
-    l->area_open = area_open;
-    l->area_close = area_close;
+    li_fence_areas(l);
     l->put = put;
     l->get = get;
-    l->sync = sync_area;
     l->barrier = barrier;
     l->now = orma_wtime;
     l->max = max;

@@ -5,8 +5,8 @@
  *     areas are MPI_Win_allocate windows (displacement unit 1, zeroed),
  *     opened with MPI_Win_fence(MPI_MODE_NOPRECEDE), synchronized with
  *     MPI_Win_fence(0), closed with MPI_Win_fence(MPI_MODE_NOSUCCEED)
- *     before MPI_Win_free -- the asserts of orma's (li_orma.c); put and
- *     get are MPI_Put and MPI_Get of MPI_BYTE;
+ *     before MPI_Win_free -- orma's discipline, written once in
+ *     li_fence.h; put and get are MPI_Put and MPI_Get of MPI_BYTE;
  *   two-sided (mpi-p2p): MPI_Irecv into a growing array of requests,
  *     MPI_Send, MPI_Waitall of them all -- seed 003's send versions (its
  *     best two-sided pair: "MPI_Irecv and MPI_Send").
@@ -34,37 +34,30 @@ typedef struct mpib_li {
     size_t nreq, cap;
 } mpib_li;
 
-static MPI_Win win_of(const li_area *a)
-{
-    return *(const MPI_Win *)a->impl;
-}
+typedef MPI_Win li_b_win;
+enum { LI_B_NOPRECEDE = MPI_MODE_NOPRECEDE,
+       LI_B_NOSUCCEED = MPI_MODE_NOSUCCEED };
 
-static void area_open(li_lib *l, size_t bytes, li_area *a)
+static inline void *li_b_allocate(size_t bytes, MPI_Win *w)
 {
-    (void)l;
-    MPI_Win *w = mpib_xmalloc(sizeof *w);
     void *base;
     MPIB_CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL,
                                 MPI_COMM_WORLD, &base, w));
     MPIB_CHECK(MPI_Win_set_errhandler(*w, MPI_ERRORS_RETURN));
-    /* Local stores before the opening fence: visible to the epoch it
-     * opens, as in li_orma.c. */
-    memset(base, 0, bytes);
-    MPIB_CHECK(MPI_Win_fence(MPI_MODE_NOPRECEDE, *w));
-    a->base = base;
-    a->bytes = bytes;
-    a->impl = w;
+    return base;
 }
 
-static void area_close(li_lib *l, li_area *a)
+static inline void li_b_fence(MPI_Win w, int mode)
 {
-    (void)l;
-    MPI_Win *w = a->impl;
-    MPIB_CHECK(MPI_Win_fence(MPI_MODE_NOSUCCEED, *w));
-    MPIB_CHECK(MPI_Win_free(w));
-    free(w);
-    memset(a, 0, sizeof *a);
+    MPIB_CHECK(MPI_Win_fence(mode, w));
 }
+
+static inline void li_b_free(MPI_Win *w)
+{
+    MPIB_CHECK(MPI_Win_free(w));
+}
+
+#include "li_fence.h"
 
 static void put(li_lib *l, li_area *a, int pid, size_t off, const void *src,
                 size_t n)
@@ -72,7 +65,7 @@ static void put(li_lib *l, li_area *a, int pid, size_t off, const void *src,
     (void)l;
     int c = mpib_count(n);
     MPIB_CHECK(MPI_Put(src, c, MPI_BYTE, pid, (MPI_Aint)off, c, MPI_BYTE,
-                       win_of(a)));
+                       li_fence_win(a)));
 }
 
 static void get(li_lib *l, li_area *a, int pid, size_t off, void *dst,
@@ -81,13 +74,7 @@ static void get(li_lib *l, li_area *a, int pid, size_t off, void *dst,
     (void)l;
     int c = mpib_count(n);
     MPIB_CHECK(MPI_Get(dst, c, MPI_BYTE, pid, (MPI_Aint)off, c, MPI_BYTE,
-                       win_of(a)));
-}
-
-static void sync_area(li_lib *l, li_area *a)
-{
-    (void)l;
-    MPIB_CHECK(MPI_Win_fence(0, win_of(a)));
+                       li_fence_win(a)));
 }
 
 static void irecv(li_lib *l, int pid, void *dst, size_t n)
@@ -169,11 +156,9 @@ static void init(mpib_li *m, const mpib_ctx *ctx, const li_suite *s,
         l->send = send;
         l->waitall = waitall;
     } else {
-        l->area_open = area_open;
-        l->area_close = area_close;
+        li_fence_areas(l);
         l->put = put;
         l->get = get;
-        l->sync = sync_area;
     }
     l->barrier = barrier;
     l->now = mpib_now;
