@@ -64,7 +64,7 @@ struct li_lib {
     int pid, nprocs;
     int two_sided;         /* 1: irecv, send, waitall only; 0: areas */
     void *impl;
-    const bench_ctx *ctx;  /* the run, for li_report.h's rows */
+    const bench_ctx *ctx;  /* the run, for li_run.h's rows */
 
     /* one-sided (NULL when two_sided) */
     void (*area_open)(li_lib *l, size_t bytes, li_area *a); /* collective */

@@ -8,7 +8,7 @@
 #include <orma/bsp.h>
 
 #include "li_bsp.h"
-#include "li_report.h"
+#include "li_run.h"
 
 #define LI_BSP_ALIGN 64
 
@@ -123,13 +123,9 @@ void li_bsp_begin(li_bsp *b, const bench_ctx *ctx, const char *suite)
                   bsp_nprocs());
     bench_bsp_coll_open(&b->coll);
     li_lib *l = &b->lib;
-    l->suite = suite;
-    l->opts = ctx->opts;
-    l->pid = bsp_pid();
-    l->nprocs = bsp_nprocs();
+    /* pid and nprocs: BSPlib's, checked above to be the run's. */
+    li_run_init(l, ctx, suite, b);
     l->two_sided = 0;
-    l->impl = b;
-    l->ctx = ctx;
     l->area_open = area_open;
     l->area_close = area_close;
     l->sync = sync_area;
@@ -138,9 +134,6 @@ void li_bsp_begin(li_bsp *b, const bench_ctx *ctx, const char *suite)
     l->max = max;
     l->bcast = bcast;
     l->all_ok = all_ok;
-    l->emit = li_report_emit;
-    l->note = li_report_note;
-    l->progress = li_report_progress;
     li_bsp_select(b, 0);
 }
 

@@ -8,7 +8,7 @@
 #include "check.h"
 #include "ctl.h"
 #include "li_orma.h"
-#include "li_report.h"
+#include "li_run.h"
 
 static const bench_ctx *ctx_of(li_lib *l)
 {
@@ -100,13 +100,8 @@ void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite)
     o->ctx = ctx;
     li_lib *l = &o->lib;
     l->backend = "orma";
-    l->suite = suite;
-    l->opts = ctx->opts;
-    l->pid = ctx->rank;
-    l->nprocs = ctx->size;
+    li_run_init(l, ctx, suite, o);
     l->two_sided = 0;
-    l->impl = o;
-    l->ctx = ctx;
     li_fence_areas(l);
     l->put = put;
     l->get = get;
@@ -115,7 +110,4 @@ void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite)
     l->max = max;
     l->bcast = bcast;
     l->all_ok = all_ok;
-    l->emit = li_report_emit;
-    l->note = li_report_note;
-    l->progress = li_report_progress;
 }

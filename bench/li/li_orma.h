@@ -4,7 +4,7 @@
  * orma_win_fence(0) and closed with orma_win_fence(ORMA_MODE_NOSUCCEED)
  * before orma_win_free (li_fence.h); put and get are orma_put and
  * orma_get of ORMA_BYTE; the collectives go through the control window
- * (ctl.h), the rows and notes through report.h (li_report.h).  A failed
+ * (ctl.h), the rows and notes through report.h (li_run.h).  A failed
  * call ends the job (BENCH_CHECK). */
 #ifndef BENCH_LI_ORMA_H
 #define BENCH_LI_ORMA_H

@@ -12,13 +12,13 @@
  *     best two-sided pair: "MPI_Irecv and MPI_Send").
  *
  * Both: MPI_Barrier, MPI_Allreduce, MPI_Bcast on MPI_COMM_WORLD, the clock
- * of mpib_now, rows through li_report.h.  A failed call ends the job
+ * of mpib_now, rows through li_run.h.  A failed call ends the job
  * (MPIB_CHECK). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "li_report.h"
+#include "li_run.h"
 #include "li_suites.h"
 #include "mpib.h"
 
@@ -138,19 +138,15 @@ static int all_ok(li_lib *l, int ok)
     return mpib_all_ok(ok);
 }
 
-static void init(mpib_li *m, const mpib_ctx *ctx, const li_suite *s,
-                 const char *backend, int two_sided)
+/* For this job's run (mpib_report_job). */
+static void init(mpib_li *m, const li_suite *s, const char *backend,
+                 int two_sided)
 {
     memset(m, 0, sizeof *m);
     li_lib *l = &m->lib;
     l->backend = backend;
-    l->suite = s->name;
-    l->opts = ctx->opts;
-    l->pid = ctx->rank;
-    l->nprocs = ctx->size;
+    li_run_init(l, mpib_report_job(), s->name, m);
     l->two_sided = two_sided;
-    l->impl = m;
-    l->ctx = mpib_report_job();
     if (two_sided) {
         l->irecv = irecv;
         l->send = send;
@@ -165,9 +161,6 @@ static void init(mpib_li *m, const mpib_ctx *ctx, const li_suite *s,
     l->max = max;
     l->bcast = bcast;
     l->all_ok = all_ok;
-    l->emit = li_report_emit;
-    l->note = li_report_note;
-    l->progress = li_report_progress;
 }
 
 const li_suite *mpib_li_find(const char *name)
@@ -191,11 +184,11 @@ int mpib_li_run(const mpib_ctx *ctx, const li_suite *s)
     int st = BENCH_OK;
     mpib_li m;
     if (ctx->rma_backend != NULL) {
-        init(&m, ctx, s, ctx->rma_backend, 0);
+        init(&m, s, ctx->rma_backend, 0);
         st = s->run(&m.lib);
     }
     if (ctx->p2p_backend != NULL) {
-        init(&m, ctx, s, ctx->p2p_backend, 1);
+        init(&m, s, ctx->p2p_backend, 1);
         int pst = s->run(&m.lib);
         free(m.reqs);
         free(m.sts);
