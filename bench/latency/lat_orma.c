@@ -1,11 +1,6 @@
 /* lat_orma.c -- the orma backend of the latency and multiput suites:
- * lat_rma_ops with orma's own calls (the loops of lat_def.h), and a series
- * on one window.
- *
- * Between batches (settle) the ranks meet in orma_barrier between two
- * orma_win_sync (the stores before are published, the peer's seen after),
- * or in a fence in the fence mode; in the passive modes rank 1 spends rank
- * 0's loop in that barrier, as in OSU. */
+ * lat_loop.h's epochs and loops with orma's own calls, and a series on
+ * one window. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,124 +24,113 @@ static lat_orma *impl(lat_rma *s)
     return s->impl;
 }
 
-static void settle(lat_rma *s)
+typedef struct lat_b_h {
+    orma_win win;
+    orma_group g; /* {peer}, for PSCW */
+} lat_b_h;
+typedef orma_aint lat_b_aint;
+
+static inline lat_b_h lat_b_handles(lat_rma *s)
 {
-    orma_win win = impl(s)->w.win;
-    if (s->sync == LAT_FENCE) {
-        BENCH_CHECK(orma_win_fence(0, win));
-        return;
-    }
-    BENCH_CHECK(orma_win_sync(win));
+    return (lat_b_h){impl(s)->w.win, impl(s)->peer_group};
+}
+
+static inline orma_aint lat_b_disp(lat_rma *s)
+{
+    return impl(s)->w.disp[s->peer];
+}
+
+static inline double lat_b_now(void)
+{
+    return orma_wtime();
+}
+
+static inline void lat_b_fence(lat_b_h h, int last)
+{
+    BENCH_CHECK(orma_win_fence(last ? ORMA_MODE_NOSUCCEED : 0, h.win));
+}
+
+static inline void lat_b_start(lat_b_h h)
+{
+    BENCH_CHECK(orma_win_start(h.g, 0, h.win));
+}
+
+static inline void lat_b_complete(lat_b_h h)
+{
+    BENCH_CHECK(orma_win_complete(h.win));
+}
+
+static inline void lat_b_post(lat_b_h h)
+{
+    BENCH_CHECK(orma_win_post(h.g, 0, h.win));
+}
+
+static inline void lat_b_wait(lat_b_h h)
+{
+    BENCH_CHECK(orma_win_wait(h.win));
+}
+
+static inline void lat_b_lock(lat_b_h h, int t)
+{
+    BENCH_CHECK(orma_win_lock(ORMA_LOCK_SHARED, t, 0, h.win));
+}
+
+static inline void lat_b_unlock(lat_b_h h, int t)
+{
+    BENCH_CHECK(orma_win_unlock(t, h.win));
+}
+
+static inline void lat_b_flush(lat_b_h h, int t)
+{
+    BENCH_CHECK(orma_win_flush(t, h.win));
+}
+
+static inline void lat_b_flush_local(lat_b_h h, int t)
+{
+    BENCH_CHECK(orma_win_flush_local(t, h.win));
+}
+
+static inline void lat_b_lock_all(lat_b_h h)
+{
+    BENCH_CHECK(orma_win_lock_all(0, h.win));
+}
+
+static inline void lat_b_unlock_all(lat_b_h h)
+{
+    BENCH_CHECK(orma_win_unlock_all(h.win));
+}
+
+static inline void lat_b_put(lat_b_h h, const void *src, size_t n, int t,
+                             orma_aint disp)
+{
+    BENCH_CHECK(orma_put(src, n, ORMA_BYTE, t, disp, n, ORMA_BYTE, h.win));
+}
+
+static inline void lat_b_get(lat_b_h h, void *dst, size_t n, int t,
+                             orma_aint disp)
+{
+    BENCH_CHECK(orma_get(dst, n, ORMA_BYTE, t, disp, n, ORMA_BYTE, h.win));
+}
+
+static inline void lat_b_acc(lat_b_h h, const void *src, size_t words,
+                             int t, orma_aint disp)
+{
+    BENCH_CHECK(orma_accumulate(src, words, ORMA_UINT64, t, disp, words,
+                                ORMA_UINT64, ORMA_SUM, h.win));
+}
+
+/* orma allows orma_win_sync in any epoch. */
+static inline void lat_b_win_sync(lat_rma *s)
+{
+    BENCH_CHECK(orma_win_sync(impl(s)->w.win));
+}
+
+static inline void lat_b_barrier(void)
+{
     BENCH_CHECK(orma_barrier());
-    BENCH_CHECK(orma_win_sync(win));
 }
 
-static void point_begin(lat_rma *s)
-{
-    if ((s->sync == LAT_FLUSH || s->sync == LAT_FLUSH_LOCAL) && s->me == 0)
-        BENCH_CHECK(orma_win_lock(ORMA_LOCK_SHARED, s->peer, 0,
-                                  impl(s)->w.win));
-}
-
-static void point_end(lat_rma *s)
-{
-    orma_win win = impl(s)->w.win;
-    if ((s->sync == LAT_FLUSH || s->sync == LAT_FLUSH_LOCAL) && s->me == 0)
-        BENCH_CHECK(orma_win_unlock(s->peer, win));
-    else if (s->sync == LAT_FENCE)
-        BENCH_CHECK(orma_win_fence(ORMA_MODE_NOSUCCEED, win));
-}
-
-static void op(lat_rma *s, orma_win win, orma_aint disp)
-{
-    int t = s->peer;
-    size_t n = s->n;
-    switch (s->op) {
-    case PP_PUT: {
-        /* s->pieces puts of adjacent bytes, the last the rest (lat_rma.h);
-         * one put of n bytes in the latency suite. */
-        const unsigned char *src = lat_rma_origin(s);
-        size_t off = 0, p = s->piece;
-        for (int j = 1; j < s->pieces; j++, off += p)
-            BENCH_CHECK(orma_put(src + off, p, ORMA_BYTE, t,
-                                 disp + (orma_aint)off, p, ORMA_BYTE, win));
-        BENCH_CHECK(orma_put(src + off, n - off, ORMA_BYTE, t,
-                             disp + (orma_aint)off, n - off, ORMA_BYTE, win));
-        break;
-    }
-    case PP_GET:
-        BENCH_CHECK(orma_get(lat_rma_result(s), n, ORMA_BYTE, t, disp, n,
-                             ORMA_BYTE, win));
-        break;
-    default: /* PP_ACC */
-        BENCH_CHECK(orma_accumulate(lat_rma_origin(s), n / 8, ORMA_UINT64, t,
-                                    disp, n / 8, ORMA_UINT64, ORMA_SUM,
-                                    win));
-        break;
-    }
-}
-
-static double loop(lat_rma *s, long iters)
-{
-    lat_orma *o = impl(s);
-    orma_win win = o->w.win;
-    orma_group g = o->peer_group;
-    orma_aint disp = o->w.disp[s->peer] + (orma_aint)lat_rma_disp();
-    int t = s->peer;
-    if (s->me != 0 && s->sync != LAT_FENCE && s->sync != LAT_PSCW)
-        return 0.0; /* the target waits in the next settle */
-    double t0 = orma_wtime();
-    for (long i = 0; i < iters; i++) {
-        switch (s->sync) {
-        case LAT_FENCE:
-            BENCH_CHECK(orma_win_fence(0, win));
-            if (s->me == 0)
-                op(s, win, disp);
-            BENCH_CHECK(orma_win_fence(0, win));
-            if (s->me == 1)
-                op(s, win, disp);
-            BENCH_CHECK(orma_win_fence(0, win));
-            break;
-        case LAT_PSCW:
-            if (s->me == 0) {
-                BENCH_CHECK(orma_win_start(g, 0, win));
-                op(s, win, disp);
-                BENCH_CHECK(orma_win_complete(win));
-                BENCH_CHECK(orma_win_post(g, 0, win));
-                BENCH_CHECK(orma_win_wait(win));
-            } else {
-                BENCH_CHECK(orma_win_post(g, 0, win));
-                BENCH_CHECK(orma_win_wait(win));
-                BENCH_CHECK(orma_win_start(g, 0, win));
-                op(s, win, disp);
-                BENCH_CHECK(orma_win_complete(win));
-            }
-            break;
-        case LAT_LOCK:
-            BENCH_CHECK(orma_win_lock(ORMA_LOCK_SHARED, t, 0, win));
-            op(s, win, disp);
-            BENCH_CHECK(orma_win_unlock(t, win));
-            break;
-        case LAT_LOCK_ALL:
-            BENCH_CHECK(orma_win_lock_all(0, win));
-            op(s, win, disp);
-            BENCH_CHECK(orma_win_unlock_all(win));
-            break;
-        case LAT_FLUSH:
-            op(s, win, disp);
-            BENCH_CHECK(orma_win_flush(t, win));
-            break;
-        default: /* LAT_FLUSH_LOCAL */
-            op(s, win, disp);
-            BENCH_CHECK(orma_win_flush_local(t, win));
-            break;
-        }
-    }
-    double sec = orma_wtime() - t0;
-    if (s->sync == LAT_FLUSH_LOCAL)
-        BENCH_CHECK(orma_win_flush(t, win));
-    return sec;
-}
+#include "lat_loop.h"
 
 static long bcast(lat_rma *s, long v)
 {
@@ -158,8 +142,8 @@ static int all_ok(lat_rma *s, int ok)
     return bench_ctl_all_ok(impl(s)->ctx->ctl, ok);
 }
 
-static const lat_rma_ops orma_ops = {settle, point_begin, point_end, loop,
-                                     bcast, all_ok};
+static const lat_rma_ops orma_ops = {lat_settle, lat_point_begin,
+                                     lat_point_end, lat_loop, bcast, all_ok};
 
 int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
                     lat_rma_series_fn series)

@@ -92,6 +92,7 @@ struct lat_rma {
     unsigned char *recv;   /* get's result buffer, lat_rma_bytes() */
     /* state of the current point */
     lat_sync sync;
+    int lock_open;         /* rank 0 holds the flush modes' lock */
     size_t n;
     int pieces;            /* puts that make the put of n bytes: 1, or
                               the multiput suite's k */

@@ -1,7 +1,6 @@
 /* mpib_lat.c -- the mpi-rma and orma-mpi backends of the latency and
- * multiput suites: lat_rma_ops with plain MPI calls, OSU's loops
- * (lat_def.h) one for one as lat_orma.c makes them with orma's, on the
- * windows of mpib_win.c.
+ * multiput suites: lat_loop.h's epochs and OSU's loops (lat_def.h) with
+ * MPI calls, on the windows of mpib_win.c.
  *
  * Every one-sided call goes through the backend's table (mpib_fns.h):
  * mpi-rma's holds the host MPI's functions, orma-mpi's the linked ones
@@ -10,12 +9,9 @@
  * (lat_rma.h); and alone or paired, both pay the same indirect call
  * (where a direct MPI_ call would jump through the PLT).
  *
- * Between batches (settle) the ranks meet in MPI_Barrier between two
- * MPI_Win_sync (inside an MPI_Win_lock_all(MPI_MODE_NOCHECK) epoch when
- * none is open: MPI allows MPI_Win_sync only in a passive epoch), or in
- * a fence in the fence mode.  In the passive modes rank 1 spends rank 0's
- * loop in that MPI_Barrier, as in OSU, where an MPI library that needs
- * the target to progress one-sided calls gets it. */
+ * Between batches the window syncs are MPI_Win_sync inside an
+ * MPI_Win_lock_all(MPI_MODE_NOCHECK) epoch when none is open: MPI allows
+ * MPI_Win_sync only in a passive epoch. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +26,6 @@ typedef struct mpib_lat {
     const mpib_fns *f;    /* the backend's MPI functions */
     mpib_window w;
     MPI_Group peer_group; /* {peer}, for PSCW */
-    int lock_open;        /* rank 0 holds the flush modes' lock */
 } mpib_lat;
 
 static mpib_lat *impl(lat_rma *s)
@@ -38,142 +33,126 @@ static mpib_lat *impl(lat_rma *s)
     return s->impl;
 }
 
-static void win_sync(mpib_lat *m)
-{
-    const mpib_fns *f = m->f;
-    if (m->lock_open) {
-        MPIB_CHECK(f->Win_sync(m->w.win));
-        return;
-    }
-    MPIB_CHECK(f->Win_lock_all(MPI_MODE_NOCHECK, m->w.win));
-    MPIB_CHECK(f->Win_sync(m->w.win));
-    MPIB_CHECK(f->Win_unlock_all(m->w.win));
-}
+typedef struct lat_b_h {
+    const mpib_fns *f;
+    MPI_Win win;
+    MPI_Group g; /* {peer}, for PSCW */
+} lat_b_h;
+typedef MPI_Aint lat_b_aint;
 
-static void settle(lat_rma *s)
+static inline lat_b_h lat_b_handles(lat_rma *s)
 {
     mpib_lat *m = impl(s);
-    if (s->sync == LAT_FENCE) {
-        MPIB_CHECK(m->f->Win_fence(0, m->w.win));
+    return (lat_b_h){m->f, m->w.win, m->peer_group};
+}
+
+static inline MPI_Aint lat_b_disp(lat_rma *s)
+{
+    return impl(s)->w.disp[s->peer];
+}
+
+static inline double lat_b_now(void)
+{
+    return mpib_now();
+}
+
+static inline void lat_b_fence(lat_b_h h, int last)
+{
+    MPIB_CHECK(h.f->Win_fence(last ? MPI_MODE_NOSUCCEED : 0, h.win));
+}
+
+static inline void lat_b_start(lat_b_h h)
+{
+    MPIB_CHECK(h.f->Win_start(h.g, 0, h.win));
+}
+
+static inline void lat_b_complete(lat_b_h h)
+{
+    MPIB_CHECK(h.f->Win_complete(h.win));
+}
+
+static inline void lat_b_post(lat_b_h h)
+{
+    MPIB_CHECK(h.f->Win_post(h.g, 0, h.win));
+}
+
+static inline void lat_b_wait(lat_b_h h)
+{
+    MPIB_CHECK(h.f->Win_wait(h.win));
+}
+
+static inline void lat_b_lock(lat_b_h h, int t)
+{
+    MPIB_CHECK(h.f->Win_lock(MPI_LOCK_SHARED, t, 0, h.win));
+}
+
+static inline void lat_b_unlock(lat_b_h h, int t)
+{
+    MPIB_CHECK(h.f->Win_unlock(t, h.win));
+}
+
+static inline void lat_b_flush(lat_b_h h, int t)
+{
+    MPIB_CHECK(h.f->Win_flush(t, h.win));
+}
+
+static inline void lat_b_flush_local(lat_b_h h, int t)
+{
+    MPIB_CHECK(h.f->Win_flush_local(t, h.win));
+}
+
+static inline void lat_b_lock_all(lat_b_h h)
+{
+    MPIB_CHECK(h.f->Win_lock_all(0, h.win));
+}
+
+static inline void lat_b_unlock_all(lat_b_h h)
+{
+    MPIB_CHECK(h.f->Win_unlock_all(h.win));
+}
+
+static inline void lat_b_put(lat_b_h h, const void *src, size_t n, int t,
+                             MPI_Aint disp)
+{
+    int c = mpib_count(n);
+    MPIB_CHECK(h.f->Put(src, c, MPI_BYTE, t, disp, c, MPI_BYTE, h.win));
+}
+
+static inline void lat_b_get(lat_b_h h, void *dst, size_t n, int t,
+                             MPI_Aint disp)
+{
+    int c = mpib_count(n);
+    MPIB_CHECK(h.f->Get(dst, c, MPI_BYTE, t, disp, c, MPI_BYTE, h.win));
+}
+
+static inline void lat_b_acc(lat_b_h h, const void *src, size_t words,
+                             int t, MPI_Aint disp)
+{
+    int c = mpib_count(words);
+    MPIB_CHECK(h.f->Accumulate(src, c, MPI_UINT64_T, t, disp, c,
+                               MPI_UINT64_T, MPI_SUM, h.win));
+}
+
+/* MPI_Win_sync only inside a passive epoch (see the top of the file). */
+static inline void lat_b_win_sync(lat_rma *s)
+{
+    const mpib_fns *f = impl(s)->f;
+    MPI_Win win = impl(s)->w.win;
+    if (s->lock_open) {
+        MPIB_CHECK(f->Win_sync(win));
         return;
     }
-    win_sync(m);
+    MPIB_CHECK(f->Win_lock_all(MPI_MODE_NOCHECK, win));
+    MPIB_CHECK(f->Win_sync(win));
+    MPIB_CHECK(f->Win_unlock_all(win));
+}
+
+static inline void lat_b_barrier(void)
+{
     MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-    win_sync(m);
 }
 
-static void point_begin(lat_rma *s)
-{
-    mpib_lat *m = impl(s);
-    if ((s->sync == LAT_FLUSH || s->sync == LAT_FLUSH_LOCAL) && s->me == 0) {
-        MPIB_CHECK(m->f->Win_lock(MPI_LOCK_SHARED, s->peer, 0, m->w.win));
-        m->lock_open = 1;
-    }
-}
-
-static void point_end(lat_rma *s)
-{
-    mpib_lat *m = impl(s);
-    if (m->lock_open) {
-        MPIB_CHECK(m->f->Win_unlock(s->peer, m->w.win));
-        m->lock_open = 0;
-    } else if (s->sync == LAT_FENCE) {
-        MPIB_CHECK(m->f->Win_fence(MPI_MODE_NOSUCCEED, m->w.win));
-    }
-}
-
-static void op(lat_rma *s, const mpib_fns *f, MPI_Win win, MPI_Aint disp)
-{
-    int t = s->peer;
-    int n = mpib_count(s->n), words = mpib_count(s->n / 8);
-    switch (s->op) {
-    case PP_PUT: {
-        /* s->pieces puts of adjacent bytes, the last the rest (lat_rma.h);
-         * one put of n bytes in the latency suite. */
-        const unsigned char *src = lat_rma_origin(s);
-        size_t off = 0;
-        int p = mpib_count(s->piece);
-        for (int j = 1; j < s->pieces; j++, off += s->piece)
-            MPIB_CHECK(f->Put(src + off, p, MPI_BYTE, t,
-                              disp + (MPI_Aint)off, p, MPI_BYTE, win));
-        int last = mpib_count(s->n - off);
-        MPIB_CHECK(f->Put(src + off, last, MPI_BYTE, t, disp + (MPI_Aint)off,
-                          last, MPI_BYTE, win));
-        break;
-    }
-    case PP_GET:
-        MPIB_CHECK(f->Get(lat_rma_result(s), n, MPI_BYTE, t, disp, n,
-                          MPI_BYTE, win));
-        break;
-    default: /* PP_ACC */
-        MPIB_CHECK(f->Accumulate(lat_rma_origin(s), words, MPI_UINT64_T, t,
-                                 disp, words, MPI_UINT64_T, MPI_SUM, win));
-        break;
-    }
-}
-
-static double loop(lat_rma *s, long iters)
-{
-    mpib_lat *m = impl(s);
-    const mpib_fns *f = m->f;
-    MPI_Win win = m->w.win;
-    MPI_Group g = m->peer_group;
-    MPI_Aint disp = m->w.disp[s->peer] + (MPI_Aint)lat_rma_disp();
-    int t = s->peer;
-    if (s->me != 0 && s->sync != LAT_FENCE && s->sync != LAT_PSCW)
-        return 0.0; /* the target waits in the next settle */
-    double t0 = mpib_now();
-    for (long i = 0; i < iters; i++) {
-        switch (s->sync) {
-        case LAT_FENCE:
-            MPIB_CHECK(f->Win_fence(0, win));
-            if (s->me == 0)
-                op(s, f, win, disp);
-            MPIB_CHECK(f->Win_fence(0, win));
-            if (s->me == 1)
-                op(s, f, win, disp);
-            MPIB_CHECK(f->Win_fence(0, win));
-            break;
-        case LAT_PSCW:
-            if (s->me == 0) {
-                MPIB_CHECK(f->Win_start(g, 0, win));
-                op(s, f, win, disp);
-                MPIB_CHECK(f->Win_complete(win));
-                MPIB_CHECK(f->Win_post(g, 0, win));
-                MPIB_CHECK(f->Win_wait(win));
-            } else {
-                MPIB_CHECK(f->Win_post(g, 0, win));
-                MPIB_CHECK(f->Win_wait(win));
-                MPIB_CHECK(f->Win_start(g, 0, win));
-                op(s, f, win, disp);
-                MPIB_CHECK(f->Win_complete(win));
-            }
-            break;
-        case LAT_LOCK:
-            MPIB_CHECK(f->Win_lock(MPI_LOCK_SHARED, t, 0, win));
-            op(s, f, win, disp);
-            MPIB_CHECK(f->Win_unlock(t, win));
-            break;
-        case LAT_LOCK_ALL:
-            MPIB_CHECK(f->Win_lock_all(0, win));
-            op(s, f, win, disp);
-            MPIB_CHECK(f->Win_unlock_all(win));
-            break;
-        case LAT_FLUSH:
-            op(s, f, win, disp);
-            MPIB_CHECK(f->Win_flush(t, win));
-            break;
-        default: /* LAT_FLUSH_LOCAL */
-            op(s, f, win, disp);
-            MPIB_CHECK(f->Win_flush_local(t, win));
-            break;
-        }
-    }
-    double sec = mpib_now() - t0;
-    if (s->sync == LAT_FLUSH_LOCAL)
-        MPIB_CHECK(f->Win_flush(t, win));
-    return sec;
-}
+#include "lat_loop.h"
 
 static long bcast(lat_rma *s, long v)
 {
@@ -187,8 +166,8 @@ static int all_ok(lat_rma *s, int ok)
     return mpib_all_ok(ok);
 }
 
-static const lat_rma_ops mpi_ops = {settle, point_begin, point_end, loop,
-                                    bcast, all_ok};
+static const lat_rma_ops mpi_ops = {lat_settle, lat_point_begin,
+                                    lat_point_end, lat_loop, bcast, all_ok};
 
 /* One backend's state for a series of op on a window of flavour kind,
  * with f's functions; collective.  0, or -1 for an unknown kind. */
