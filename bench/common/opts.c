@@ -99,20 +99,14 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
 #define IS(name) (nlen == strlen(name) && strncmp(a, name, nlen) == 0)
         if (IS("--help") || IS("-h"))
             return 1;
-        if (IS("--quick") && eq == NULL) {
-            o->quick = 1;
-            continue;
-        }
-        if (IS("--quiet") && eq == NULL) {
-            o->quiet = 1;
-            continue;
-        }
-        if (IS("--unpaired") && eq == NULL) {
-            o->unpaired = 1;
-            continue;
-        }
-        if (IS("--net") && eq == NULL) {
-            o->net = 1;
+        /* The flags take no value: --quick=1 is unknown. */
+        int *flag = eq != NULL ? NULL
+                  : IS("--quick") ? &o->quick
+                  : IS("--quiet") ? &o->quiet
+                  : IS("--unpaired") ? &o->unpaired
+                  : IS("--net") ? &o->net : NULL;
+        if (flag != NULL) {
+            *flag = 1;
             continue;
         }
         const char **dst = IS("--sizes") ? &sizes
