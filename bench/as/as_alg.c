@@ -22,6 +22,7 @@
 #include "as_alg.h"
 #include "as_def.h"
 #include "li_suites.h"
+#include "reps.h"
 
 #define AS_SAMPLE_S 200e-6 /* --quick: half */
 #define AS_MAX_REPS (1L << 20)
@@ -60,30 +61,19 @@ static double sample(void *arg)
     return dt;
 }
 
-/* The repetitions per sample: doubled (at least) until a sample lasts
- * AS_SAMPLE_S; every rank sees the same slowest times, so every rank
- * takes the same count.  Each count is timed twice and the shorter taken:
- * on a busy machine one preempted sample would otherwise stop the growth
- * at a count far too small.  The first samples warm up too.  -1 when the
- * data did not verify. */
+/* One sample of s->reps repetitions: the slowest rank's seconds. */
+static double slowest(void *arg)
+{
+    as_state *s = arg;
+    return li_sample(s->l, sample, s);
+}
+
+/* The repetitions per sample (bench_reps_calibrate), until a sample lasts
+ * AS_SAMPLE_S; -1 when the data did not verify. */
 static long calibrate(as_state *s)
 {
-    li_lib *l = s->l;
-    double target = l->opts->quick ? AS_SAMPLE_S / 2 : AS_SAMPLE_S;
-    s->reps = 1;
-    for (;;) {
-        double t = li_sample(l, sample, s);
-        double t2 = t < 0.0 ? t : li_sample(l, sample, s);
-        if (t < 0.0 || t2 < 0.0)
-            return -1;
-        if (t2 < t)
-            t = t2;
-        if (t >= target || s->reps >= AS_MAX_REPS)
-            return s->reps;
-        double grow = t > 0.0 ? 1.5 * target / t : 2.0;
-        long next = grow < 2.0 ? 2 * s->reps : (long)((double)s->reps * grow);
-        s->reps = next < AS_MAX_REPS ? next : AS_MAX_REPS;
-    }
+    double target = s->l->opts->quick ? AS_SAMPLE_S / 2 : AS_SAMPLE_S;
+    return bench_reps_calibrate(slowest, s, &s->reps, target, AS_MAX_REPS);
 }
 
 static const char *sync_name(const li_lib *l)

@@ -295,22 +295,9 @@ static void bsp_bars(const bench_opts *o, int p, double g_memcpy)
                "larger sizes and the memcpy floor\n");
 }
 
-/* The memcpy floor, on rank 0 (the others wait in the control window). */
-static int memcpy_floor(const bench_ctx *ctx)
-{
-    if (!bench_list_has(ctx->opts->ops, "memcpy"))
-        return BENCH_OK;
-    bench_opts o = *ctx->opts;
-    o.sizes[0] = AS_MEMCPY_BYTES;
-    o.nsizes = 1;
-    bench_ctx c = *ctx;
-    c.opts = &o;
-    return bench_floor_memcpy(&c);
-}
-
 int as_summary(const bench_ctx *ctx)
 {
-    int st = memcpy_floor(ctx);
+    int st = bench_floor_memcpy_at(ctx, AS_MEMCPY_BYTES);
     if (ctx->rank != 0)
         return st;
     const bench_opts *o = ctx->opts;

@@ -32,6 +32,7 @@
 #include "floor.h"
 #include "progress.h"
 #include "report.h"
+#include "reps.h"
 
 #define BB_SAMPLE_S 100e-6
 #define BB_POINT_S 0.1
@@ -121,32 +122,20 @@ static double sample(bb_state *s)
 
 /* The slowest process's sample, or -1 on every process when one did not
  * verify. */
-static double slowest(bb_state *s)
+static double slowest(void *arg)
 {
+    bb_state *s = arg;
     double t = sample(s);
     double m = bench_bsp_max(&s->coll, t < 0.0 ? INFINITY : t);
     return isinf(m) ? -1.0 : m;
 }
 
-/* The repetitions per sample (bspbench.c's head); -1 when the data did
- * not verify. */
+/* The repetitions per sample (bspbench.c's head, bench_reps_calibrate);
+ * -1 when the data did not verify. */
 static long calibrate(bb_state *s)
 {
     double target = s->ctx->opts->quick ? BB_SAMPLE_S / 2 : BB_SAMPLE_S;
-    s->reps = 1;
-    for (;;) {
-        double t = slowest(s);
-        double t2 = t < 0.0 ? t : slowest(s);
-        if (t < 0.0 || t2 < 0.0)
-            return -1;
-        if (t2 < t)
-            t = t2;
-        if (t >= target || s->reps >= BB_MAX_REPS)
-            return s->reps;
-        double grow = t > 0.0 ? 1.5 * target / t : 2.0;
-        long next = grow < 2.0 ? 2 * s->reps : (long)((double)s->reps * grow);
-        s->reps = next < BB_MAX_REPS ? next : BB_MAX_REPS;
-    }
+    return bench_reps_calibrate(slowest, s, &s->reps, target, BB_MAX_REPS);
 }
 
 static long samples_wanted(const bench_opts *o)
@@ -317,18 +306,6 @@ static int bb_measure(const bench_ctx *ctx, const size_t *hs, int nh)
     return st;
 }
 
-static int memcpy_floor(const bench_ctx *ctx)
-{
-    if (!bench_list_has(ctx->opts->ops, "memcpy"))
-        return BENCH_OK;
-    bench_opts o = *ctx->opts;
-    o.sizes[0] = BB_MEMCPY_BYTES;
-    o.nsizes = 1;
-    bench_ctx c = *ctx;
-    c.opts = &o;
-    return bench_floor_memcpy(&c);
-}
-
 static long points(const bench_opts *o, int nh)
 {
     long n = wanted(o, "empty", "bsp_sync", "registered") ||
@@ -374,7 +351,7 @@ int bench_bspbench_run(const bench_ctx *ctx)
                    "allowed");
     int st = bb_measure(ctx, hs, nh);
     bench_bind_restore(&saved);
-    int mst = memcpy_floor(ctx);
+    int mst = bench_floor_memcpy_at(ctx, BB_MEMCPY_BYTES);
     if (st == BENCH_OK)
         st = mst;
     bspbench_summary(ctx, hs, nh);

@@ -21,3 +21,22 @@ long bench_reps_for(const bench_opts *o, double seconds_per_rep)
         return BENCH_MAX_REPS;
     return (long)r;
 }
+
+long bench_reps_calibrate(double (*sample)(void *arg), void *arg, long *reps,
+                          double target, long max)
+{
+    *reps = 1;
+    for (;;) {
+        double t = sample(arg);
+        double t2 = t < 0.0 ? t : sample(arg);
+        if (t < 0.0 || t2 < 0.0)
+            return -1;
+        if (t2 < t)
+            t = t2;
+        if (t >= target || *reps >= max)
+            return *reps;
+        double grow = t > 0.0 ? 1.5 * target / t : 2.0;
+        long next = grow < 2.0 ? 2 * *reps : (long)((double)*reps * grow);
+        *reps = next < max ? next : max;
+    }
+}

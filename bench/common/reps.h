@@ -18,4 +18,15 @@ double bench_target_seconds(const bench_opts *o);
  * [BENCH_MIN_REPS, BENCH_MAX_REPS]. */
 long bench_reps_for(const bench_opts *o, double seconds_per_rep);
 
+/* The repetitions per sample of a suite whose sample times *reps
+ * repetitions on every rank (as, bspbench): sample(arg) returns the
+ * slowest rank's seconds, the same on every rank, or -1 when the data did
+ * not verify.  *reps, from 1, is doubled (at least) until a sample lasts
+ * target seconds, or reaches max; every rank takes the same count.  Each
+ * count is timed twice and the shorter taken: on a busy machine one
+ * preempted sample would otherwise stop the growth at a count far too
+ * small.  The first samples warm up too.  Returns *reps, or -1 (data). */
+long bench_reps_calibrate(double (*sample)(void *arg), void *arg, long *reps,
+                          double target, long max);
+
 #endif

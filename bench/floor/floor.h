@@ -25,6 +25,9 @@
 
 int bench_floor_cacheline(const bench_ctx *ctx);
 int bench_floor_memcpy(const bench_ctx *ctx);
+/* The memcpy floor at bytes alone, when --op names memcpy (the as and
+ * bspbench suites' reference for g); BENCH_OK otherwise. */
+int bench_floor_memcpy_at(const bench_ctx *ctx, size_t bytes);
 int bench_floor_cma(const bench_ctx *ctx);
 int bench_floor_xcopy(const bench_ctx *ctx);
 int bench_floor_cma_rt(const bench_ctx *ctx);

@@ -65,3 +65,15 @@ int bench_floor_memcpy(const bench_ctx *ctx)
     /* Rank 1 waits here while rank 0 measures. */
     return bench_ctl_all_ok(ctx->ctl, ok) ? BENCH_OK : BENCH_FAIL;
 }
+
+int bench_floor_memcpy_at(const bench_ctx *ctx, size_t bytes)
+{
+    if (!bench_list_has(ctx->opts->ops, "memcpy"))
+        return BENCH_OK;
+    bench_opts o = *ctx->opts;
+    o.sizes[0] = bytes;
+    o.nsizes = 1;
+    bench_ctx c = *ctx;
+    c.opts = &o;
+    return bench_floor_memcpy(&c);
+}
