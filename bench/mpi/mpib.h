@@ -100,8 +100,8 @@ int mpib_all_ok(int ok);
  * (bench_progress).  mpib_emit is bench_emit for this job: its rows'
  * suite is ctx->suite.  Closed with bench_report_close. */
 int mpib_report_open(const mpib_ctx *ctx); /* collective; 0 or -1 */
-/* The job as report.h's calls see it, after mpib_report_open (li.h's
- * rows). */
+/* The job as report.h's calls see it, after mpib_report_open (the rows
+ * of li.h's suites and of latency). */
 const bench_ctx *mpib_report_job(void);
 void mpib_emit(const char *backend, const char *op, const char *sync,
                const char *window, size_t bytes, double moved_bytes,
