@@ -21,6 +21,7 @@
 
 typedef mpib_ctx pp_b_ctx;
 typedef mpib_window pp_b_window;
+typedef MPI_Win pp_b_win;
 typedef MPI_Group pp_b_group;
 typedef mpib_flags pp_b_flags;
 
@@ -36,54 +37,54 @@ static inline void *ppb_xmalloc(size_t n)
     return mpib_xmalloc(n);
 }
 
-static inline void ppb_fence(pp_state *s, int last)
+static inline void ppb_fence(MPI_Win win, int last)
 {
-    MPIB_CHECK(MPI_Win_fence(last ? MPI_MODE_NOSUCCEED : 0, s->w.win));
+    MPIB_CHECK(MPI_Win_fence(last ? MPI_MODE_NOSUCCEED : 0, win));
 }
 
-static inline void ppb_post(pp_state *s)
+static inline void ppb_post(MPI_Group g, MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_post(s->peer_group, 0, s->w.win));
+    MPIB_CHECK(MPI_Win_post(g, 0, win));
 }
 
-static inline void ppb_start(pp_state *s)
+static inline void ppb_start(MPI_Group g, MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_start(s->peer_group, 0, s->w.win));
+    MPIB_CHECK(MPI_Win_start(g, 0, win));
 }
 
-static inline void ppb_complete(pp_state *s)
+static inline void ppb_complete(MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_complete(s->w.win));
+    MPIB_CHECK(MPI_Win_complete(win));
 }
 
-static inline void ppb_wait(pp_state *s)
+static inline void ppb_wait(MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_wait(s->w.win));
+    MPIB_CHECK(MPI_Win_wait(win));
 }
 
-static inline void ppb_lock(pp_state *s)
+static inline void ppb_lock(int t, MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, s->peer, 0, s->w.win));
+    MPIB_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
 }
 
-static inline void ppb_unlock(pp_state *s)
+static inline void ppb_unlock(int t, MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_unlock(s->peer, s->w.win));
+    MPIB_CHECK(MPI_Win_unlock(t, win));
 }
 
-static inline void ppb_lock_all(pp_state *s)
+static inline void ppb_lock_all(MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_lock_all(0, s->w.win));
+    MPIB_CHECK(MPI_Win_lock_all(0, win));
 }
 
-static inline void ppb_unlock_all(pp_state *s)
+static inline void ppb_unlock_all(MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_unlock_all(s->w.win));
+    MPIB_CHECK(MPI_Win_unlock_all(win));
 }
 
-static inline void ppb_flush(pp_state *s)
+static inline void ppb_flush(int t, MPI_Win win)
 {
-    MPIB_CHECK(MPI_Win_flush(s->peer, s->w.win));
+    MPIB_CHECK(MPI_Win_flush(t, win));
 }
 
 /* MPI_Win_sync only inside a passive epoch (see the top of the file). */

@@ -99,7 +99,7 @@ static void pp_sync_series_close(pp_state *s)
 {
     /* Close the last fence epoch so the window can be freed. */
     if (s->fence_open)
-        ppb_fence(s, 1);
+        ppb_fence(s->w.win, 1);
     s->fence_open = 0;
     if (s->have_group)
         ppb_group_close(s);
@@ -115,7 +115,7 @@ static void pp_sync_series_close(pp_state *s)
 static void pp_sync_settle(pp_state *s)
 {
     if (s->sync == PP_FENCE) {
-        ppb_fence(s, 0);
+        ppb_fence(s->w.win, 0);
         return;
     }
     /* No epoch to close: a memory barrier for the local stores into the
@@ -132,16 +132,16 @@ static void pp_sync_point_begin(pp_state *s)
     if (s->sync == PP_FENCE) {
         /* Opens the epoch, or closes the previous fence point's and opens
          * the next: the calls of a fence-only run are those of old. */
-        ppb_fence(s, 0);
+        ppb_fence(s->w.win, 0);
         s->fence_open = 1;
         return;
     }
     if (s->fence_open)
-        ppb_fence(s, 1);
+        ppb_fence(s->w.win, 1);
     s->fence_open = 0;
     pp_sync_settle(s);
     if (s->sync == PP_FLUSH) {
-        ppb_lock_all(s);
+        ppb_lock_all(s->w.win);
         s->lock_all_open = 1;
     }
 }
@@ -149,7 +149,7 @@ static void pp_sync_point_begin(pp_state *s)
 static void pp_sync_point_end(pp_state *s)
 {
     if (s->lock_all_open)
-        ppb_unlock_all(s);
+        ppb_unlock_all(s->w.win);
     s->lock_all_open = 0;
 }
 
@@ -187,20 +187,21 @@ static void pp_op_call(pp_state *s)
  * flag (after the closing call, see the top of the file). */
 static void pp_passive_turn(pp_state *s)
 {
+    pp_b_win win = s->w.win;
     switch (s->sync) {
     case PP_LOCK:
-        ppb_lock(s);
+        ppb_lock(s->peer, win);
         pp_op_call(s);
-        ppb_unlock(s);
+        ppb_unlock(s->peer, win);
         break;
     case PP_LOCK_ALL:
-        ppb_lock_all(s);
+        ppb_lock_all(win);
         pp_op_call(s);
-        ppb_unlock_all(s);
+        ppb_unlock_all(win);
         break;
     default: /* PP_FLUSH, inside the point's lock_all epoch */
         pp_op_call(s);
-        ppb_flush(s);
+        ppb_flush(s->peer, win);
         break;
     }
     ppb_flag_raise(s);
@@ -208,27 +209,30 @@ static void pp_passive_turn(pp_state *s)
 
 static void pp_fence_round_trip(pp_state *s)
 {
+    pp_b_win win = s->w.win;
     if (s->me == 0)
         pp_op_call(s);
-    ppb_fence(s, 0);
+    ppb_fence(win, 0);
     if (s->me == 1)
         pp_op_call(s);
-    ppb_fence(s, 0);
+    ppb_fence(win, 0);
 }
 
 static void pp_pscw_round_trip(pp_state *s)
 {
-    ppb_post(s);
+    pp_b_win win = s->w.win;
+    pp_b_group g = s->peer_group;
+    ppb_post(g, win);
     if (s->me == 0) {
-        ppb_start(s);
+        ppb_start(g, win);
         pp_op_call(s);
-        ppb_complete(s);
-        ppb_wait(s);
+        ppb_complete(win);
+        ppb_wait(win);
     } else {
-        ppb_wait(s);
-        ppb_start(s);
+        ppb_wait(win);
+        ppb_start(g, win);
         pp_op_call(s);
-        ppb_complete(s);
+        ppb_complete(win);
     }
 }
 

@@ -16,6 +16,7 @@
 
 typedef bench_ctx pp_b_ctx;
 typedef bench_window pp_b_window;
+typedef orma_win pp_b_win;
 typedef orma_group pp_b_group;
 typedef bench_flag_win pp_b_flags;
 
@@ -31,54 +32,54 @@ static inline void *ppb_xmalloc(size_t n)
     return bench_xmalloc(n);
 }
 
-static inline void ppb_fence(pp_state *s, int last)
+static inline void ppb_fence(orma_win win, int last)
 {
-    BENCH_CHECK(orma_win_fence(last ? ORMA_MODE_NOSUCCEED : 0, s->w.win));
+    BENCH_CHECK(orma_win_fence(last ? ORMA_MODE_NOSUCCEED : 0, win));
 }
 
-static inline void ppb_post(pp_state *s)
+static inline void ppb_post(orma_group g, orma_win win)
 {
-    BENCH_CHECK(orma_win_post(s->peer_group, 0, s->w.win));
+    BENCH_CHECK(orma_win_post(g, 0, win));
 }
 
-static inline void ppb_start(pp_state *s)
+static inline void ppb_start(orma_group g, orma_win win)
 {
-    BENCH_CHECK(orma_win_start(s->peer_group, 0, s->w.win));
+    BENCH_CHECK(orma_win_start(g, 0, win));
 }
 
-static inline void ppb_complete(pp_state *s)
+static inline void ppb_complete(orma_win win)
 {
-    BENCH_CHECK(orma_win_complete(s->w.win));
+    BENCH_CHECK(orma_win_complete(win));
 }
 
-static inline void ppb_wait(pp_state *s)
+static inline void ppb_wait(orma_win win)
 {
-    BENCH_CHECK(orma_win_wait(s->w.win));
+    BENCH_CHECK(orma_win_wait(win));
 }
 
-static inline void ppb_lock(pp_state *s)
+static inline void ppb_lock(int t, orma_win win)
 {
-    BENCH_CHECK(orma_win_lock(ORMA_LOCK_SHARED, s->peer, 0, s->w.win));
+    BENCH_CHECK(orma_win_lock(ORMA_LOCK_SHARED, t, 0, win));
 }
 
-static inline void ppb_unlock(pp_state *s)
+static inline void ppb_unlock(int t, orma_win win)
 {
-    BENCH_CHECK(orma_win_unlock(s->peer, s->w.win));
+    BENCH_CHECK(orma_win_unlock(t, win));
 }
 
-static inline void ppb_lock_all(pp_state *s)
+static inline void ppb_lock_all(orma_win win)
 {
-    BENCH_CHECK(orma_win_lock_all(0, s->w.win));
+    BENCH_CHECK(orma_win_lock_all(0, win));
 }
 
-static inline void ppb_unlock_all(pp_state *s)
+static inline void ppb_unlock_all(orma_win win)
 {
-    BENCH_CHECK(orma_win_unlock_all(s->w.win));
+    BENCH_CHECK(orma_win_unlock_all(win));
 }
 
-static inline void ppb_flush(pp_state *s)
+static inline void ppb_flush(int t, orma_win win)
 {
-    BENCH_CHECK(orma_win_flush(s->peer, s->w.win));
+    BENCH_CHECK(orma_win_flush(t, win));
 }
 
 /* The unified model's memory barrier, inside an epoch or not. */

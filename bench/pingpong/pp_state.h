@@ -3,8 +3,9 @@
  *
  * The includer's types, before the #include:
  *   pp_b_ctx     the run: its opts and rank are read
- *   pp_b_window  the series' window: kind, base and disp[rank] as
+ *   pp_b_window  the series' window: kind, win, base and disp[rank] as
  *                windows.h's bench_window
+ *   pp_b_win     the library's window handle (the type of win)
  *   pp_b_group   a group handle (PSCW's {peer})
  *   pp_b_flags   the passive modes' flag window
  *
@@ -13,13 +14,15 @@
  * MPIB_CHECK):
  *   double ppb_now(void)       seconds of CLOCK_MONOTONIC
  *   void *ppb_xmalloc(n)       malloc that ends the job when it fails
- *   ppb_fence(s, last)         on s->w: a fence; last: it ends the last
- *                              epoch (NOSUCCEED)
- *   ppb_post, ppb_start, ppb_complete, ppb_wait (s)
- *                              PSCW on s->w with s->peer_group
- *   ppb_lock, ppb_unlock (s)   lock(SHARED, s->peer), unlock(s->peer)
- *   ppb_lock_all, ppb_unlock_all, ppb_flush (s)
- *                              lock_all, unlock_all, flush(s->peer)
+ *   the epochs' calls on window win, with the library's arguments but
+ *   the asserts (the timed loops read win and the group once per round
+ *   trip, not after every call):
+ *   ppb_fence(win, last)       a fence; last: it ends the last epoch
+ *                              (NOSUCCEED)
+ *   ppb_post(g, win), ppb_start(g, win), ppb_complete(win), ppb_wait(win)
+ *   ppb_lock(t, win), ppb_unlock(t, win)
+ *                              lock(SHARED, t), unlock(t)
+ *   ppb_lock_all(win), ppb_unlock_all(win), ppb_flush(t, win)
  *   ppb_win_sync, ppb_barrier (s)
  *                              outside fence epochs, untimed: this rank's
  *                              stores into its window become visible to
