@@ -201,7 +201,8 @@ static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, con
         if (met)
             t->acc_contended = RMA_ACC_CONTENDED;
     } else {
-        struct rma_where w = {.at = xport_here(p), .shared = shared, .hw = hw};
+        struct rma_where w = {.shared = shared, .hw = hw};
+        xport_set_here(&w.at, p);
         *status_p = rma_acc_execute(win, &rop, &w);
     }
     rma_epoch_set(win, next);

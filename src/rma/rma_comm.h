@@ -145,7 +145,7 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
     if (__builtin_expect(!len, 0) || rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];
-    if (t->net || t->xp == &xport_none || t->queued || !rma_target_open(win, target))
+    if ((!t->direct && (t->net || t->xp == &xport_none)) || t->queued || !rma_target_open(win, target))
         return NULL;
     return t;
 }

@@ -435,6 +435,13 @@ static int rma_dyn_map_segment(struct rma_win *win, int target, uint64_t seq, ch
     return ORMA_SUCCESS;
 }
 
+/* addr of target's memory reached by system calls. */
+static void rma_dyn_by_call(struct rma_win *win, int target, uint64_t addr, struct rma_where *where)
+{
+    where->at = (struct xport_at){.ops = &xport_cma, .addr = (uintptr_t)addr, .pid = win->targets[target].pid,
+                                  .rank = target};
+}
+
 int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where)
 {
     struct rma_region_copy reg = {0};
@@ -449,10 +456,8 @@ int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, 
                           "without ORMA_CHECK=1 orma carries it out, as MPICH does)",
                           len, (unsigned long long)addr, target);
     where->hw = hw;
-    struct xport_at by_call = {.ops = &xport_cma, .addr = (uintptr_t)addr, .pid = win->targets[target].pid,
-                               .rank = target};
     if (fit != RMA_DYN_ONE) { /* system calls reach every byte, whatever backs it */
-        where->at = by_call;
+        rma_dyn_by_call(win, target, addr, where);
         where->shared = 0;
         return ORMA_SUCCESS;
     }
@@ -462,16 +467,16 @@ int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, 
     int mapped = reg.seg_seq != 0 && off >= reg.map_lo && off <= reg.map_hi && len <= reg.map_hi - off;
     where->shared = mapped;
     if (target == win->rank) {
-        where->at = xport_here((void *)(uintptr_t)addr);
+        xport_set_here(&where->at, (void *)(uintptr_t)addr);
         return ORMA_SUCCESS;
     }
     if (mapped) {
         char *seg_base = NULL;
         if ((status = rma_dyn_map_segment(win, target, reg.seg_seq, &seg_base)))
             return status;
-        where->at = xport_here(seg_base + (size_t)(reg.seg_off + off)); /* modulo 2^64: at least map_lo - map_lo */
+        xport_set_here(&where->at, seg_base + (size_t)(reg.seg_off + off)); /* modulo 2^64: at least map_lo - map_lo */
         return ORMA_SUCCESS;
     }
-    where->at = by_call;
+    rma_dyn_by_call(win, target, addr, where);
     return ORMA_SUCCESS;
 }

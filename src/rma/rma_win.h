@@ -33,25 +33,26 @@ struct rma_dyn_map {
  * the region it falls in (rma_dynamic.c).  Targets over the net transport
  * queue their operations to it instead (rma_net.h). */
 struct rma_target {
+    /* what the fast paths read first (rma_comm.h), together */
     char *base;       /* direct, and [lo, hi): base + offset is mapped here */
-    uintptr_t raddr;  /* cma: the target's base in its own address space */
-    size_t lo, hi;    /* cma: the offsets also mapped here, through base */
-    size_t size;
-    int disp_unit;
-    const struct xport_ops *xp; /* NULL: dynamic window, or net */
     uint8_t direct;   /* xp is shm for the whole window: loads and stores
                          on the fast paths (rma_comm.h, rma_acc.h) */
     uint8_t net;      /* reached over the net transport (rma_net.h) */
-    pid_t pid;
-    int job_rank;        /* its rank in the job (names of its shared objects) */
+    uint8_t lock_type;   /* ORMA_LOCK_* held or requested in this epoch, or 0 */
+    uint8_t lock_held;   /* the lock word was taken (not with NOCHECK) */
     uint32_t ready;      /* == win->access_gen: may be accessed directly now */
     uint32_t queued;     /* operations queued for this target */
+    int disp_unit;
+    size_t size;
+    const struct xport_ops *xp; /* NULL: dynamic window, or net */
+    uintptr_t raddr;  /* cma: the target's base in its own address space */
+    size_t lo, hi;    /* cma: the offsets also mapped here, through base */
+    pid_t pid;
+    int job_rank;        /* its rank in the job (names of its shared objects) */
     uint32_t post_expected;     /* posts from this target my starts have counted */
     uint32_t complete_expected; /* completes from this origin my posts have counted */
     uint8_t in_access;   /* in the group of the open PSCW access epoch */
     uint8_t in_exposure; /* in the group of the open PSCW exposure epoch */
-    uint8_t lock_type;   /* ORMA_LOCK_* held or requested in this epoch, or 0 */
-    uint8_t lock_held;   /* the lock word was taken (not with NOCHECK) */
     uint8_t off_node;    /* on another node: reached over the net transport only */
     uint8_t shared;      /* its memory is a shared segment every rank maps:
                             hardware atomics work on it (rma_atomic.h) */
