@@ -21,7 +21,7 @@ int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset
     /* Inside the pages of a cma target mapped here: those.  Elsewhere, or
      * across their edge, the system calls, which reach the mapped pages as
      * well: the owner's addresses are unchanged. */
-    if (t->direct || (offset >= t->lo && offset <= t->hi && len <= t->hi - offset && t->lo < t->hi)) {
+    if (rma_target_maps(t, offset, len)) {
         w->shared = t->direct ? t->shared : 1;
         xport_set_here(&w->at, t->base + offset);
         return ORMA_SUCCESS;
@@ -73,8 +73,7 @@ static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const st
         return rma_typed_execute(win, op, w);
     if (op->kind == RMA_OP_ACC || op->kind == RMA_OP_CAS)
         return rma_acc_execute(win, op, w);
-    if (w->at.ops->mapped) { /* loads and stores, inline: a dynamic window's 8-byte put+flush
-                                through liborma-mpi took 29 ns through the table, 26 so */
+    if (w->at.ops->mapped) { /* loads and stores, inline rather than through the table's call */
         if (op->kind == RMA_OP_PUT)
             xport_copy(xport_ptr(&w->at), op->origin, op->len);
         else
@@ -92,17 +91,9 @@ int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *ori
     struct rma_where w;
     if (rma_where_resolve(win, target, len, off, &w) != ORMA_SUCCESS)
         return 0; /* the checked path says why */
-    if (w.at.ops->mapped) { /* a dynamic window's region mapped here */
-        if (put)
-            xport_copy(xport_ptr(&w.at), origin, len);
-        else
-            xport_copy(origin, xport_ptr(&w.at), len);
-        *status_p = ORMA_SUCCESS;
-    } else {
-        struct rma_op op = {.kind = put ? RMA_OP_PUT : RMA_OP_GET, .target = target, .origin = origin, .len = len,
-                            .offset = off};
-        *status_p = rma_op_execute(win, &op, &w);
-    }
+    struct rma_op op = {.kind = put ? RMA_OP_PUT : RMA_OP_GET, .target = target, .origin = origin, .len = len,
+                        .offset = off};
+    *status_p = rma_op_execute(win, &op, &w);
     if (*status_p != ORMA_ERR_RANGE)
         rma_epoch_set(win, next);
     return 1;

@@ -53,6 +53,14 @@ int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct
 /* Dynamic windows: locate [addr, addr+len) at target. */
 int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where);
 
+/* Whether [off, off + len) of t is mapped here, at t->base + off: all of a
+ * direct target, or inside the pages of a cma target mapped here as well
+ * (lo == hi when there are none). */
+static inline int rma_target_maps(const struct rma_target *t, size_t off, size_t len)
+{
+    return t->direct || (off >= t->lo && off <= t->hi && len <= t->hi - off && t->lo < t->hi);
+}
+
 static inline int rma_target_ready(const struct rma_win *win, const struct rma_target *t)
 {
     return t->ready == win->access_gen && !t->queued;
@@ -151,12 +159,10 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
 }
 
 /* Where those bytes are mapped here, or NULL (reached by system calls, or
- * a dynamic window's): lo == hi unless some pages of a cma target are. */
+ * a dynamic window's). */
 static inline char *rma_try_mapped(const struct rma_target *t, size_t off, size_t len)
 {
-    if (t->direct || (off >= t->lo && off <= t->hi && len <= t->hi - off && t->lo < t->hi))
-        return t->base + off;
-    return NULL;
+    return rma_target_maps(t, off, len) ? t->base + off : NULL;
 }
 
 /* rma_copy_try's part for memory not mapped here: single-copy syscalls,
