@@ -72,7 +72,7 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
         return api_rma_done(win, next, status);
     if (!len || (op == ORMA_NO_OP && !fetch))
         return api_rma_commit(win, next, ORMA_SUCCESS);
-    struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)target_type->id,
+    struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)target_type->id,
                          .target = target, .origin = (void *)origin, .result = result, .len = len,
                          .offset = offset};
     return api_rma_commit(win, next, rma_acc(win, &rop));
@@ -121,7 +121,7 @@ int orma_compare_and_swap(const void *origin, const void *compare, void *result,
     status = api_rma_access(call, win, target, target_disp, type->extent, 0, &offset, &next);
     if (status)
         return api_rma_done(win, next, status);
-    struct rma_op rop = {.kind = RMA_OP_CAS, .typeid_ = (uint16_t)type->id, .target = target,
+    struct xport_op rop = {.kind = XPORT_OP_CAS, .typeid_ = (uint16_t)type->id, .target = target,
                          .origin = (void *)origin, .result = result, .compare = compare, .len = type->extent,
                          .offset = offset};
     return api_rma_commit(win, next, rma_acc(win, &rop));

@@ -2,7 +2,7 @@
  * orma's core (liborma-mpi) reaches below the public API: window creation
  * over a team of its own (api_team.h), the fast paths it tries before its
  * checked path (rma_comm.h, rma_acc.h), the net transport's window hooks
- * (rma_net.h), datatypes (dtype_type.h), the job (boot_job.h), settings,
+ * (xport_net.h), datatypes (dtype_type.h), the job (boot_job.h), settings,
  * messages and random tokens.  The wire of the net transport over the host
  * MPI (net_am.h) is built with the face, per MPI, and included beside this.
  * tests/layers/layers.sh holds faces to it. */
@@ -14,7 +14,7 @@
 #include "dtype_type.h"
 #include "rma_acc.h"
 #include "rma_comm.h"
-#include "rma_net.h"
+#include "xport_net.h"
 #include "rma_win.h"
 #include "util_config.h"
 #include "util_log.h"

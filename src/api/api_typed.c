@@ -55,7 +55,7 @@ static int api_typed_reach(const char *call, int passive_only, struct rma_win *w
 
 /* op, a typed operation at offset, describes every byte its target
  * layout reaches, [lo, hi) around the displacement. */
-static void api_typed_span(struct rma_op *op, size_t offset, ptrdiff_t lo, ptrdiff_t hi)
+static void api_typed_span(struct xport_op *op, size_t offset, ptrdiff_t lo, ptrdiff_t hi)
 {
     op->len = (size_t)(hi - lo);
     op->offset = offset + (size_t)lo;
@@ -83,7 +83,7 @@ int api_typed_copy(const char *call, int put, int passive_only, void *origin, si
     if (otype->contiguous && ttype->contiguous) /* both dense: bytes, through the fast path */
         return api_rma_commit(win, next, put ? rma_put(win, target, origin, tbytes, offset)
                                              : rma_get(win, target, origin, tbytes, offset));
-    struct rma_op op = {.kind = (uint8_t)(put ? RMA_OP_PUT : RMA_OP_GET), .target = target, .origin = origin,
+    struct xport_op op = {.kind = (uint8_t)(put ? XPORT_OP_PUT : XPORT_OP_GET), .target = target, .origin = origin,
                         .otype = otype, .ttype = ttype, .ocount = ocount, .tcount = tcount};
     api_typed_span(&op, offset, lo, hi);
     return api_rma_commit(win, next, rma_comm_slow(win, &op));
@@ -146,7 +146,7 @@ int api_typed_acc(const char *call, int passive_only, int fetch, const void *ori
                              &next);
     if (status || !tbytes || (!otype && !rtype))
         return api_rma_done(win, next, status ? status : API_RMA_NOTHING);
-    struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)basic, .target = target,
+    struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)basic, .target = target,
                          .origin = otype ? (void *)origin : NULL, .result = rtype ? result : NULL, .len = tbytes,
                          .offset = offset};
     /* padded pair types (e.g. ORMA_DOUBLE_INT) go element by element, as typed */

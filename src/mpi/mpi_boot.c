@@ -4,7 +4,7 @@
  * drawn by its rank 0 and broadcast, and orma's own shared job segment from
  * there (boot_job.h).  A job spread over several nodes has one orma job per
  * node: windows reach the ranks of their own node through shared memory,
- * those of other nodes over the net transport (mpi_win.c, rma_net.h). */
+ * those of other nodes over the net transport (mpi_win.c, xport_net.h). */
 #include "mpi_orma.h"
 #include "api_face.h"
 #include "net_am.h"
@@ -100,7 +100,7 @@ static int mpi_init_at(int *argc, char ***argv, int required, int *provided)
     /* the user's threads: as asked (orma's own thread is no caller of theirs) */
     mpi_thread_multiple =
         required >= 0 && got == MPI_THREAD_MULTIPLE && (required == MPI_THREAD_MULTIPLE || !util_config.progress_thread);
-    rma_net_thread_ok = got == MPI_THREAD_MULTIPLE;
+    xport_net_thread_ok = got == MPI_THREAD_MULTIPLE;
     mpi_orma_start();
     return rc;
 }

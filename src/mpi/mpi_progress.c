@@ -28,7 +28,7 @@ static int mpi_progress_wait(MPI_Request *req, MPI_Status *status)
 {
     int done = 0, rc;
     while ((rc = PMPI_Test(req, &done, status)) == MPI_SUCCESS && !done)
-        rma_net_poll();
+        xport_net_poll();
     return rc;
 }
 
@@ -80,7 +80,7 @@ int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
         return PMPI_Waitall(count, reqs, statuses);
     int done = 0, rc;
     while ((rc = PMPI_Testall(count, reqs, &done, statuses)) == MPI_SUCCESS && !done)
-        rma_net_poll();
+        xport_net_poll();
     return rc;
 }
 
@@ -90,7 +90,7 @@ int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
         return PMPI_Waitany(count, reqs, index, status);
     int done = 0, rc;
     while ((rc = PMPI_Testany(count, reqs, index, &done, status)) == MPI_SUCCESS && !done)
-        rma_net_poll();
+        xport_net_poll();
     return rc;
 }
 
@@ -100,7 +100,7 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[], 
         return PMPI_Waitsome(incount, reqs, outcount, indices, statuses);
     int rc;
     while ((rc = PMPI_Testsome(incount, reqs, outcount, indices, statuses)) == MPI_SUCCESS && *outcount == 0)
-        rma_net_poll();
+        xport_net_poll();
     return rc;
 }
 
@@ -110,7 +110,7 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
         return PMPI_Probe(source, tag, comm, status);
     int found = 0, rc;
     while ((rc = PMPI_Iprobe(source, tag, comm, &found, status)) == MPI_SUCCESS && !found)
-        rma_net_poll();
+        xport_net_poll();
     return rc;
 }
 
@@ -119,34 +119,34 @@ int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
 int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
 {
     if (mpi_progressing())
-        rma_net_poll();
+        xport_net_poll();
     return PMPI_Test(req, flag, status);
 }
 
 int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
 {
     if (mpi_progressing())
-        rma_net_poll();
+        xport_net_poll();
     return PMPI_Testall(count, reqs, flag, statuses);
 }
 
 int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
 {
     if (mpi_progressing())
-        rma_net_poll();
+        xport_net_poll();
     return PMPI_Testany(count, reqs, index, flag, status);
 }
 
 int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
 {
     if (mpi_progressing())
-        rma_net_poll();
+        xport_net_poll();
     return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
 }
 
 int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
 {
     if (mpi_progressing())
-        rma_net_poll();
+        xport_net_poll();
     return PMPI_Iprobe(source, tag, comm, flag, status);
 }

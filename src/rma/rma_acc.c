@@ -14,7 +14,7 @@
 
 /* The operation, in chunks through aligned buffers: read the target, hand
  * out the old contents, combine, write back. */
-static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
+static int rma_acc_bounce(struct rma_win *win, const struct xport_op *op, const struct rma_where *w,
                           const struct rma_acc_plan *plan)
 {
     _Alignas(64) char stack_t[RMA_ACC_CHUNK];
@@ -34,7 +34,7 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
     size_t ext = plan->extent, per = chunk / ext * ext;
     const char *origin = op->origin;
     char *result = op->result;
-    int replace_only = op->kind == RMA_OP_ACC && op->op == ORMA_REPLACE && !result && plan->native == RMA_NAT_XCHG;
+    int replace_only = op->kind == XPORT_OP_ACC && op->op == ORMA_REPLACE && !result && plan->native == RMA_NAT_XCHG;
     for (size_t done = 0; done < op->len; done += per) {
         size_t len = op->len - done < per ? op->len - done : per;
         int status = ORMA_SUCCESS;
@@ -49,7 +49,7 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
             util_copy(result + done, tbuf, len);
         if (!plan->writes)
             continue;
-        if (op->kind == RMA_OP_CAS) {
+        if (op->kind == XPORT_OP_CAS) {
             if (memcmp(tbuf, op->compare, ext))
                 continue;
             memcpy(tbuf, origin, ext);
@@ -69,17 +69,17 @@ static int rma_acc_bounce(struct rma_win *win, const struct rma_op *op, const st
 
 /* The operation as plain loads and stores: the caller keeps everybody else
  * away from the target bytes. */
-static int rma_acc_plain(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
+static int rma_acc_plain(struct rma_win *win, const struct xport_op *op, const struct rma_where *w,
                          const struct rma_acc_plan *plan)
 {
-    if (!w->at.ops->mapped || op->kind == RMA_OP_CAS || !rma_acc_aligned(xport_ptr(&w->at), plan->extent) ||
+    if (!w->at.ops->mapped || op->kind == XPORT_OP_CAS || !rma_acc_aligned(xport_ptr(&w->at), plan->extent) ||
         (plan->writes && !rma_acc_aligned(op->origin, plan->extent)))
         return rma_acc_bounce(win, op, w, plan);
     rma_acc_in_place(op, xport_ptr(&w->at), plan);
     return ORMA_SUCCESS;
 }
 
-int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rma_where *w, rma_acc_body body)
+int rma_acc_locked(struct rma_win *win, const struct xport_op *op, const struct rma_where *w, rma_acc_body body)
 {
     struct rma_target *t = &win->targets[op->target];
     const struct rma_acc_plan *plan = rma_acc_plan_of(op);
@@ -94,7 +94,7 @@ int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rm
     return status;
 }
 
-int rma_acc_execute_plain(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+int rma_acc_execute_plain(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
     return rma_acc_locked(win, op, w, rma_acc_plain);
 }
@@ -103,7 +103,7 @@ _Thread_local int rma_acc_for_peer;
 
 /* The same choice as rma_acc_try's: hardware atomics only once the target
  * was found contended, else the stripes. */
-int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+int rma_acc_execute(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
     struct rma_target *t = &win->targets[op->target];
     if (rma_acc_for_peer)

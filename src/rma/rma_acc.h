@@ -35,12 +35,12 @@
  * flush, shared window), 2 uint64 with hardware atomics 35 ns. */
 
 /* Perform an ACC or CAS operation at w, its target being open. */
-int rma_acc_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
+int rma_acc_execute(struct rma_win *win, const struct xport_op *op, const struct rma_where *w);
 /* The same under the stripes, never with hardware atomics: for a rank
  * updating its own memory for another (the net transport's target side,
  * perhaps on a thread of its own), which must not write the hw_busy slots
  * its own rank's accumulates write (rma_stripe.h: one writer each). */
-int rma_acc_execute_plain(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
+int rma_acc_execute_plain(struct rma_win *win, const struct xport_op *op, const struct rma_where *w);
 /* Set while this thread updates its rank's memory for another rank:
  * rma_acc_execute then takes rma_acc_execute_plain's way. */
 extern _Thread_local int rma_acc_for_peer;
@@ -50,28 +50,28 @@ extern _Thread_local int rma_acc_for_peer;
  * exclusive lock, else the stripes, and no hardware-atomic update of the
  * target in flight. */
 struct rma_acc_plan;
-typedef int (*rma_acc_body)(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
+typedef int (*rma_acc_body)(struct rma_win *win, const struct xport_op *op, const struct rma_where *w,
                             const struct rma_acc_plan *plan);
-int rma_acc_locked(struct rma_win *win, const struct rma_op *op, const struct rma_where *w, rma_acc_body body);
+int rma_acc_locked(struct rma_win *win, const struct xport_op *op, const struct rma_where *w, rma_acc_body body);
 
 /* The plan of an ACC or CAS operation (CAS: its type's width). */
-static inline const struct rma_acc_plan *rma_acc_plan_of(const struct rma_op *op)
+static inline const struct rma_acc_plan *rma_acc_plan_of(const struct xport_op *op)
 {
-    return rma_acc_plan(op->kind == RMA_OP_CAS ? ORMA_REPLACE : op->op, op->typeid_);
+    return rma_acc_plan(op->kind == XPORT_OP_CAS ? ORMA_REPLACE : op->op, op->typeid_);
 }
 
 /* Perform op at p (mapped memory every rank maps, no exclusive lock) with
  * hardware atomics: 1 when done, 0 when it must take the stripes -- too
  * long, elements the machine cannot swap whole, or a plain loop holds one
  * of its stripes (rma_stripe.h). */
-static inline int rma_acc_hw(struct rma_win *win, const struct rma_op *op, char *p)
+static inline int rma_acc_hw(struct rma_win *win, const struct xport_op *op, char *p)
 {
     const struct rma_acc_plan *plan = rma_acc_plan_of(op);
     _Atomic uint32_t *busy = &win->my_hw_busy[op->target];
     if (op->len != plan->extent || !rma_atomic_fits(plan, p) ||
         !rma_hw_enter(busy, win->targets[op->target].stripes, (uint64_t)op->offset, op->len))
         return 0;
-    if (op->kind == RMA_OP_CAS)
+    if (op->kind == XPORT_OP_CAS)
         rma_atomic_cas(plan->width, p, op->origin, op->compare, op->result);
     else
         rma_atomic_acc(plan, p, op->origin, op->result, op->len / plan->extent);
@@ -82,7 +82,7 @@ static inline int rma_acc_hw(struct rma_win *win, const struct rma_op *op, char 
 /* An ACC or CAS operation; op->len > 0.  Hardware atomics whether or not
  * the target was found contended: this inline path has no stripe of its
  * own, and the other way is the whole slow path (rma_acc_execute). */
-static inline int rma_acc(struct rma_win *win, const struct rma_op *op)
+static inline int rma_acc(struct rma_win *win, const struct xport_op *op)
 {
     struct rma_target *t = &win->targets[op->target];
     if (__builtin_expect(t->direct && t->shared && rma_target_ready(win, t) &&
@@ -102,7 +102,7 @@ static inline int rma_acc_aligned(const void *p, size_t extent)
 /* The ACC operation op as plain loads and stores at p, mapped here and
  * aligned for the kernel as the origin is (rma_acc_aligned), the caller
  * keeping everybody else away. */
-static inline void rma_acc_in_place(const struct rma_op *op, char *p, const struct rma_acc_plan *plan)
+static inline void rma_acc_in_place(const struct xport_op *op, char *p, const struct rma_acc_plan *plan)
 {
     if (op->result)
         util_copy(op->result, p, op->len);
@@ -182,7 +182,7 @@ static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, con
     if (!plan->kernel || __builtin_mul_overflow(count, (size_t)plan->extent, &len) ||
         !(t = rma_try_target(win, target, disp, len, &off, &next)) || !(p = rma_try_mapped(t, off, len)))
         return 0;
-    struct rma_op rop = {.kind = RMA_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
+    struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
                          .origin = (void *)origin, .result = result, .len = len, .offset = off};
     int direct = t->direct, exclusive = t->lock_type == ORMA_LOCK_EXCLUSIVE;
     int shared = direct ? t->shared : 1, hw = direct ? t->hw : 1;

@@ -3,7 +3,7 @@
 #include "rma_acc.h"
 #include "rma_comm.h"
 #include "rma_lock.h"
-#include "rma_net.h"
+#include "xport_net.h"
 #include "dtype_derived.h"
 #include "util_config.h"
 #include "util_status.h"
@@ -41,15 +41,15 @@ int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset
 #define RMA_PART_SPLIT_MIN 8192
 
 /* len bytes of put or get op at at, skip bytes into the origin buffer. */
-static int rma_op_move(const struct rma_op *op, const struct xport_at *at, size_t skip, size_t len)
+static int rma_op_move(const struct xport_op *op, const struct xport_at *at, size_t skip, size_t len)
 {
     char *o = (char *)op->origin + skip;
-    return op->kind == RMA_OP_PUT ? at->ops->put(at, 0, o, len) : at->ops->get(at, 0, o, len);
+    return op->kind == XPORT_OP_PUT ? at->ops->put(at, 0, o, len) : at->ops->get(at, 0, o, len);
 }
 
 /* A put or get to a cma target, the share of its mapped pages copied
  * directly when it is large enough. */
-static int rma_copy_part(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+static int rma_copy_part(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
     const struct rma_target *t = &win->targets[op->target];
     size_t off = op->offset, end = op->offset + op->len;
@@ -67,14 +67,14 @@ static int rma_copy_part(struct rma_win *win, const struct rma_op *op, const str
     return rma_op_move(op, &tail, hi - off, end - hi);
 }
 
-static int rma_op_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+static int rma_op_execute(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
     if (op->ttype)
         return rma_typed_execute(win, op, w);
-    if (op->kind == RMA_OP_ACC || op->kind == RMA_OP_CAS)
+    if (op->kind == XPORT_OP_ACC || op->kind == XPORT_OP_CAS)
         return rma_acc_execute(win, op, w);
     if (w->at.ops->mapped) { /* loads and stores, inline rather than through the table's call */
-        if (op->kind == RMA_OP_PUT)
+        if (op->kind == XPORT_OP_PUT)
             xport_copy(xport_ptr(&w->at), op->origin, op->len);
         else
             xport_copy(op->origin, xport_ptr(&w->at), op->len);
@@ -91,7 +91,7 @@ int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *ori
     struct rma_where w;
     if (rma_where_resolve(win, target, len, off, &w) != ORMA_SUCCESS)
         return 0; /* the checked path says why */
-    struct rma_op op = {.kind = put ? RMA_OP_PUT : RMA_OP_GET, .target = target, .origin = origin, .len = len,
+    struct xport_op op = {.kind = put ? XPORT_OP_PUT : XPORT_OP_GET, .target = target, .origin = origin, .len = len,
                         .offset = off};
     *status_p = rma_op_execute(win, &op, &w);
     if (*status_p != ORMA_ERR_RANGE)
@@ -114,7 +114,7 @@ static void rma_target_wait_ready(struct rma_win *win, int target, int acc)
 }
 
 /* fn (hold or release) on each datatype a typed operation names. */
-static void rma_op_types(const struct rma_op *op, void (*fn)(orma_type))
+static void rma_op_types(const struct xport_op *op, void (*fn)(orma_type))
 {
     orma_type types[3] = {op->otype, op->ttype, op->rtype};
     for (int i = 0; i < 3; i++)
@@ -122,11 +122,11 @@ static void rma_op_types(const struct rma_op *op, void (*fn)(orma_type))
             fn(types[i]);
 }
 
-static int rma_queue_push(struct rma_win *win, const struct rma_op *op)
+static int rma_queue_push(struct rma_win *win, const struct xport_op *op)
 {
     if (win->nqueued == win->queue_cap) {
         size_t cap = win->queue_cap ? 2 * win->queue_cap : 64;
-        struct rma_op *q = realloc(win->queue, cap * sizeof *q);
+        struct xport_op *q = realloc(win->queue, cap * sizeof *q);
         if (!q)
             return util_error(ORMA_ERR_NOMEM, "out of memory queueing operation %zu of the epoch", cap);
         win->queue = q;
@@ -140,7 +140,7 @@ static int rma_queue_push(struct rma_win *win, const struct rma_op *op)
 }
 
 /* Perform a queued operation and let go of what the queue held for it. */
-static int rma_op_perform(struct rma_win *win, const struct rma_op *op)
+static int rma_op_perform(struct rma_win *win, const struct xport_op *op)
 {
     struct rma_where w;
     int status = rma_where_resolve(win, op->target, op->len, op->offset, &w);
@@ -171,7 +171,7 @@ static int rma_queue_flush_target(struct rma_win *win, int target)
     return status;
 }
 
-int rma_comm_slow(struct rma_win *win, const struct rma_op *op)
+int rma_comm_slow(struct rma_win *win, const struct xport_op *op)
 {
     int target = op->target;
     struct rma_target *t = &win->targets[target];
@@ -179,9 +179,9 @@ int rma_comm_slow(struct rma_win *win, const struct rma_op *op)
         return ORMA_SUCCESS;
     if (t->net) {
         int status = win->flavor == ORMA_WIN_FLAVOR_DYNAMIC
-                         ? rma_net_dyn_check(win, target, (uint64_t)op->offset, op->len)
+                         ? xport_net_dyn_check(win->net, target, (uint64_t)op->offset, op->len, win->access_gen)
                          : ORMA_SUCCESS;
-        return status ? status : rma_net_queue(win, op);
+        return status ? status : xport_net_queue(win->net, op);
     }
     /* Resolve now, so a bad address of a dynamic window is reported by the
      * call that made it, not by the closing synchronization. */
@@ -200,7 +200,7 @@ int rma_comm_drain(struct rma_win *win, int acc)
 {
     int status = ORMA_SUCCESS;
     for (size_t i = 0; i < win->nqueued; i++) {
-        struct rma_op *op = &win->queue[i];
+        struct xport_op *op = &win->queue[i];
         rma_target_wait_ready(win, op->target, acc);
         int rc = rma_op_perform(win, op);
         if (!status)

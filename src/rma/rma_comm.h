@@ -40,7 +40,7 @@ struct rma_region_copy {
 int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w);
 
 /* Perform op now if its target can be accessed, else queue it. */
-int rma_comm_slow(struct rma_win *win, const struct rma_op *op);
+int rma_comm_slow(struct rma_win *win, const struct xport_op *op);
 
 /* Complete every queued operation of the closing epoch of kind acc
  * (RMA_ACC_FENCE or RMA_ACC_START), waiting for each target to open it.
@@ -48,7 +48,7 @@ int rma_comm_slow(struct rma_win *win, const struct rma_op *op);
 int rma_comm_drain(struct rma_win *win, int acc);
 
 /* A typed put or get at w (rma_typed.c). */
-int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w);
+int rma_typed_execute(struct rma_win *win, const struct xport_op *op, const struct rma_where *w);
 
 /* Dynamic windows: locate [addr, addr+len) at target. */
 int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, struct rma_where *where);
@@ -121,7 +121,7 @@ static inline int rma_put(struct rma_win *win, int target, const void *origin, s
         xport_copy(t->base + offset, origin, len);
         return ORMA_SUCCESS;
     }
-    struct rma_op op = {.kind = RMA_OP_PUT, .target = target, .origin = (void *)origin, .len = len, .offset = offset};
+    struct xport_op op = {.kind = XPORT_OP_PUT, .target = target, .origin = (void *)origin, .len = len, .offset = offset};
     return rma_comm_slow(win, &op);
 }
 
@@ -132,7 +132,7 @@ static inline int rma_get(struct rma_win *win, int target, void *origin, size_t 
         xport_copy(origin, t->base + offset, len);
         return ORMA_SUCCESS;
     }
-    struct rma_op op = {.kind = RMA_OP_GET, .target = target, .origin = origin, .len = len, .offset = offset};
+    struct xport_op op = {.kind = XPORT_OP_GET, .target = target, .origin = origin, .len = len, .offset = offset};
     return rma_comm_slow(win, &op);
 }
 

@@ -12,7 +12,7 @@
  * the new epoch take the inline path without reading anybody's control
  * block. */
 #include "rma_comm.h"
-#include "rma_net.h"
+#include "xport_net.h"
 #include "util_config.h"
 
 int rma_fence(struct rma_win *win, int assert)
@@ -23,7 +23,7 @@ int rma_fence(struct rma_win *win, int assert)
     if (closes && win->nqueued)
         status = rma_comm_drain(win, RMA_ACC_FENCE);
     if (win->net) {
-        int rc = rma_net_fence(win, closes);
+        int rc = xport_net_fence(win->net, closes);
         if (!status)
             status = rc;
     }

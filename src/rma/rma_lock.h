@@ -25,10 +25,16 @@ static inline int rma_lock_granted(struct rma_ctl_rank *c, int type, uint64_t ti
  * two. */
 void rma_lock_wait(struct rma_ctl_rank *c, int type, uint64_t ticket);
 
+/* A ticket in the queue of the lock: granted when rma_lock_granted says. */
+static inline uint64_t rma_lock_ask(struct rma_ctl_rank *c, int type)
+{
+    return atomic_fetch_add_explicit(&c->lock_req, type == ORMA_LOCK_EXCLUSIVE ? RMA_LOCK_EXCL_ONE : 1,
+                                     memory_order_seq_cst);
+}
+
 static inline void rma_lock_acquire(struct rma_ctl_rank *c, int type)
 {
-    uint64_t ticket = atomic_fetch_add_explicit(&c->lock_req, type == ORMA_LOCK_EXCLUSIVE ? RMA_LOCK_EXCL_ONE : 1,
-                                                memory_order_seq_cst);
+    uint64_t ticket = rma_lock_ask(c, type);
     if (__builtin_expect(!rma_lock_granted(c, type, ticket), 0))
         rma_lock_wait(c, type, ticket);
 }

@@ -9,7 +9,7 @@
  * single-copy syscalls -- so flush is a memory fence and unlock a release. */
 #include "rma_comm.h"
 #include "rma_lock.h"
-#include "rma_net.h"
+#include "xport_net.h"
 
 void rma_lock_wait(struct rma_ctl_rank *c, int type, uint64_t ticket)
 {
@@ -30,15 +30,15 @@ int rma_lock(struct rma_win *win, int type, int target, int assert)
     if (win->nlocked == 0)
         rma_access_reset(win);
     /* Several locks at once: in the caller's order, each taken before the
-     * next (rma_net.h) -- so the one left untaken until now first. */
+     * next (xport_net.h) -- so the one left untaken until now first. */
     for (int r = 0; win->nlocked && win->net && r < win->nranks && !status; r++)
         if (r != target && win->targets[r].net && win->targets[r].lock_held)
-            status = rma_net_acquire(win, r, win->targets[r].lock_type);
+            status = xport_net_acquire(win->net, r, win->targets[r].lock_type);
     if (status)
         return status;
     int taken = !(assert & ORMA_MODE_NOCHECK);
     if (t->net) { /* nothing until unlock or flush ([004] 4.3) */
-        if (win->nlocked && taken && (status = rma_net_acquire(win, target, type)))
+        if (win->nlocked && taken && (status = xport_net_acquire(win->net, target, type)))
             return status;
     } else if (taken) {
         rma_lock_acquire(t->ctl, type);
@@ -64,7 +64,7 @@ int rma_unlock(struct rma_win *win, int target)
     struct rma_target *t = &win->targets[target];
     int status = ORMA_SUCCESS;
     if (t->net) {
-        status = rma_net_unlock(win, target, t->lock_held ? t->lock_type : 0);
+        status = xport_net_unlock(win->net, target, t->lock_held ? t->lock_type : 0, win->hints.unlock_local);
         rma_target_unlocked(t);
     } else {
         rma_target_unlock(t);
@@ -114,7 +114,7 @@ int rma_lock_all(struct rma_win *win, int assert)
 
 int rma_unlock_all(struct rma_win *win)
 {
-    int status = win->net ? rma_net_unlock(win, -1, win->nocheck ? 0 : ORMA_LOCK_SHARED) : ORMA_SUCCESS;
+    int status = win->net ? xport_net_unlock(win->net, -1, win->nocheck ? 0 : ORMA_LOCK_SHARED, win->hints.unlock_local) : ORMA_SUCCESS;
     for (int r = 0; r < win->nranks; r++)
         if (!win->targets[r].net && (win->targets[r].lock_type || win->targets[r].lock_held))
             rma_target_unlock(&win->targets[r]);
@@ -128,5 +128,5 @@ int rma_unlock_all(struct rma_win *win)
 int rma_flush(struct rma_win *win, int target, int local)
 {
     atomic_thread_fence(memory_order_seq_cst);
-    return win->net ? rma_net_flush(win, target, local) : ORMA_SUCCESS;
+    return win->net ? xport_net_flush(win->net, target, local) : ORMA_SUCCESS;
 }

@@ -16,20 +16,21 @@
  * nothing may complete an epoch before the target has even posted it, and
  * a sum would then let the target's previous wait end one origin early. */
 #include "rma_comm.h"
-#include "rma_net.h"
+#include "xport_net.h"
 #include "util_status.h"
 
 int rma_post(struct rma_win *win, const int *ranks, int n, int assert)
 {
-    /* NOCHECK, NOSTORE and NOPUT save nothing on shared memory; NOCHECK
-     * saves the net transport's messages */
+    /* NOCHECK, NOSTORE and NOPUT save nothing: on shared memory a post is
+     * one store, and over the net transport nothing is sent */
+    (void)assert;
     for (int i = 0; i < n; i++) {
         struct rma_target *o = &win->targets[ranks[i]];
         rma_origin_expose(o);
         if (!o->net)
             util_wake_add(&rma_ctl_post_from(win->ctl, o->ctl)[win->rank], 1);
     }
-    return win->net ? rma_net_post(win, ranks, n, assert) : ORMA_SUCCESS;
+    return win->net ? xport_net_post(win->net, ranks, n) : ORMA_SUCCESS;
 }
 
 int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
@@ -39,7 +40,7 @@ int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
     for (int i = 0; i < n; i++) {
         struct rma_target *t = &win->targets[ranks[i]];
         rma_target_access(t, 1);
-        if (!t->net) /* a net target posts nothing (rma_net.h) */
+        if (!t->net) /* a net target posts nothing (xport_net.h) */
             t->post_expected++;
     }
     return ORMA_SUCCESS;
@@ -49,7 +50,7 @@ int rma_complete(struct rma_win *win)
 {
     int status = win->nqueued ? rma_comm_drain(win, RMA_ACC_START) : ORMA_SUCCESS;
     if (win->net) {
-        int rc = rma_net_complete(win);
+        int rc = xport_net_complete(win->net);
         if (!status)
             status = rc;
     }
@@ -77,7 +78,7 @@ int rma_exposure_done(struct rma_win *win)
             !util_seq_geq(atomic_load_explicit(&done[r], memory_order_acquire), o->complete_expected))
             return 0;
     }
-    return win->net ? rma_net_exposure_done(win) : 1;
+    return win->net ? xport_net_exposure_done(win->net) : 1;
 }
 
 void rma_wait(struct rma_win *win)

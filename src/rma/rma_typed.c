@@ -11,11 +11,11 @@
 
 #include <stdint.h>
 
-static int rma_typed_copy(const struct rma_op *op, const struct rma_where *w)
+static int rma_typed_copy(const struct xport_op *op, const struct rma_where *w)
 {
     struct xport_typed x = {.origin = op->origin, .otype = op->otype, .ocount = op->ocount, .ttype = op->ttype,
                             .tcount = op->tcount, .torigin = op->torigin, .reach = op->len};
-    return op->kind == RMA_OP_PUT ? w->at.ops->put_typed(&w->at, &x) : w->at.ops->get_typed(&w->at, &x);
+    return op->kind == XPORT_OP_PUT ? w->at.ops->put_typed(&w->at, &x) : w->at.ops->get_typed(&w->at, &x);
 }
 
 /* A typed accumulate: the pieces where an origin run, a target run and a
@@ -31,7 +31,7 @@ struct rma_typed_side {
     size_t len;
 };
 
-static void rma_typed_side_init(struct rma_typed_side *s, const struct rma_op *op, orma_type t, size_t count)
+static void rma_typed_side_init(struct rma_typed_side *s, const struct xport_op *op, orma_type t, size_t count)
 {
     s->used = t != NULL;
     s->len = 0;
@@ -76,7 +76,7 @@ static int rma_pairs_move(struct dtype_iter *it, const struct xport_at *at, char
  * elements, so element by element -- gathered from each layout, combined
  * by the kernel in an aligned element, scattered back -- with the whole
  * reach kept from everybody else's accumulates (rma_acc_locked). */
-static int rma_typed_pairs(struct rma_win *win, const struct rma_op *op, const struct rma_where *w,
+static int rma_typed_pairs(struct rma_win *win, const struct xport_op *op, const struct rma_where *w,
                            const struct rma_acc_plan *plan)
 {
     (void)win; /* an rma_acc_body: the window is the locking's */
@@ -113,7 +113,7 @@ static int rma_typed_pairs(struct rma_win *win, const struct rma_op *op, const s
     return status;
 }
 
-static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+static int rma_typed_acc(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
     struct rma_typed_side o, r;
     rma_typed_side_init(&o, op, op->otype, op->ocount);
@@ -126,7 +126,7 @@ static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const str
     while (!status && rma_typed_side_fill(&o) && rma_typed_side_fill(&r)) {
         size_t len = !o.used ? r.len : !r.used || o.len < r.len ? o.len : r.len;
         ptrdiff_t at = op->torigin + (o.used ? o.toff : r.toff); /* from the start of the reached bytes */
-        struct rma_op piece = {.kind = RMA_OP_ACC, .op = op->op, .typeid_ = op->typeid_, .target = op->target,
+        struct xport_op piece = {.kind = XPORT_OP_ACC, .op = op->op, .typeid_ = op->typeid_, .target = op->target,
                                .origin = o.used ? (char *)op->origin + o.off : NULL,
                                .result = r.used ? (char *)op->result + r.off : NULL, .len = len,
                                .offset = op->offset + (size_t)at};
@@ -139,9 +139,9 @@ static int rma_typed_acc(struct rma_win *win, const struct rma_op *op, const str
     return status;
 }
 
-int rma_typed_execute(struct rma_win *win, const struct rma_op *op, const struct rma_where *w)
+int rma_typed_execute(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
-    if (op->kind == RMA_OP_ACC)
+    if (op->kind == XPORT_OP_ACC)
         return rma_typed_acc(win, op, w);
     return rma_typed_copy(op, w);
 }

@@ -12,7 +12,7 @@
 #include <stddef.h>
 
 struct net_ops;
-struct rma_net;
+struct xport_net;
 struct rma_dyn_own;
 struct xport_ops;
 #include <stdint.h>
@@ -31,13 +31,13 @@ struct rma_dyn_map {
  * mapped here as well: shm_adopt.h), none when it exposes nothing.  Targets
  * of dynamic windows have no one transport: each access takes the one of
  * the region it falls in (rma_dynamic.c).  Targets over the net transport
- * queue their operations to it instead (rma_net.h). */
+ * queue their operations to it instead (xport_net.h). */
 struct rma_target {
     /* what the fast paths read first (rma_comm.h), together */
     char *base;       /* direct, and [lo, hi): base + offset is mapped here */
     uint8_t direct;   /* xp is shm for the whole window: loads and stores
                          on the fast paths (rma_comm.h, rma_acc.h) */
-    uint8_t net;      /* reached over the net transport (rma_net.h) */
+    uint8_t net;      /* reached over the net transport (xport_net.h) */
     uint8_t lock_type;   /* ORMA_LOCK_* held or requested in this epoch, or 0 */
     uint8_t lock_held;   /* the lock word was taken (not with NOCHECK) */
     uint32_t ready;      /* == win->access_gen: may be accessed directly now */
@@ -69,31 +69,6 @@ struct rma_target {
     uint64_t dyn_table_seq;   /* ... which is "m<seq>-r<its job rank>" (0: none) */
 };
 
-enum rma_op_kind { RMA_OP_PUT, RMA_OP_GET, RMA_OP_ACC, RMA_OP_CAS };
-
-/* One operation, as performed or as queued until its target opens the
- * epoch.  The buffers belong to the epoch until it closes, so they are
- * referenced, not copied. */
-struct rma_op {
-    uint8_t kind;
-    uint8_t op;          /* ACC: enum orma_op */
-    uint16_t typeid_;    /* ACC, CAS: the predefined element type */
-    int target;
-    void *origin;        /* PUT, ACC, CAS: the data; GET: the destination */
-    void *result;        /* ACC: old contents, or NULL; CAS: old element */
-    const void *compare; /* CAS */
-    size_t len;
-    size_t offset; /* bytes past the target base (dynamic: the address) */
-    /* typed PUT, GET and ACC (rma_typed.c): the layouts, or NULL (ttype NULL:
-     * not typed; otype NULL: ACC with NO_OP, no origin; rtype NULL: ACC
-     * without result); then len and offset describe the bytes the target
-     * layout reaches, which begin torigin bytes before the target layout's
-     * origin */
-    orma_type otype, ttype, rtype;
-    size_t ocount, tcount, rcount;
-    ptrdiff_t torigin;
-};
-
 /* Window info in effect (orma_win_get_info). */
 #define RMA_ORDER_RAR 1u
 #define RMA_ORDER_RAW 2u
@@ -105,7 +80,7 @@ struct rma_win_hints {
     uint8_t no_locks;
     uint8_t same_size;
     uint8_t same_disp_unit;
-    uint8_t unlock_local;  /* orma_unlock_local=true (rma_net.h) */
+    uint8_t unlock_local;  /* orma_unlock_local=true (xport_net.h) */
     uint8_t noncontig;     /* alloc_shared_noncontig=true: shared windows, given back by get_info */
 };
 
@@ -132,13 +107,13 @@ struct rma_win {
     struct shm_seg data_seg;  /* allocate: our part; shared: the whole segment */
     struct shm_adopt adopt;   /* create on private memory: its adopted pages */
     struct rma_target *targets;
-    struct rma_op *queue;
+    struct xport_op *queue;
     size_t nqueued, queue_cap;
     _Atomic(struct rma_dyn_own *) dyn_own; /* dynamic: our region table (rma_dynamic.c),
                                     or NULL before the first attach */
     struct rma_win_hints hints;
     char *acc_buf;            /* accumulates in chunks (rma_acc.c), or NULL */
-    struct rma_net *net;      /* targets over the net transport (rma_net.h), or NULL */
+    struct xport_net *net;      /* targets over the net transport (xport_net.h), or NULL */
     int net_only;             /* every target but this rank is one of them */
     int leader;               /* the lowest rank on this node: it makes the control segment */
     int local_rank, nlocal;   /* among the ranks on this node (shared-memory barrier) */
@@ -205,5 +180,11 @@ void rma_dyn_unmap(struct rma_win *win);
 /* Our own attached regions, consistent: at most max (base, size) pairs
  * into pairs; the number of regions (which may be more than max). */
 size_t rma_dyn_regions(struct rma_win *win, uint64_t *pairs, size_t max);
+
+/* Open the net transport's endpoint of a window being created (collective
+ * over its ranks): its targets on other nodes -- all but this rank when
+ * all -- become net targets (rma_target.net).  rma_net_host.c */
+struct net_ops;
+int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *comm, int all);
 
 #endif

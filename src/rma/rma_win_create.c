@@ -13,7 +13,7 @@
 #include "rma_heap.h"
 #include "rma_legal.h"
 #include "rma_team.h"
-#include "rma_net.h"
+#include "xport_net.h"
 #include "boot_job.h"
 #include "shm_barrier.h"
 #include "util_config.h"
@@ -291,7 +291,7 @@ void rma_win_release(struct rma_win *win)
     shm_seg_unmap(&win->data_seg);
     rma_win_unregister(win);
     if (win->net) /* orma_finalize, or a failed creation: no collective part */
-        rma_net_abandon(win);
+        xport_net_abandon(&win->net);
     free(win->targets);
     free(win->queue);
     free(win->acc_buf);
@@ -479,7 +479,7 @@ int rma_win_free(struct rma_win *win)
 {
     /* Nobody may still be reading or writing our memory when we unmap:
      * everything of the net transport delivered, then everybody here. */
-    int status = rma_net_close(win);
+    int status = xport_net_close(&win->net);
     win->net_only = 0;
     rma_win_barrier(win);
     /* Adopted pages go back to private memory while the others wait: an

@@ -4,7 +4,7 @@
 #include "boot_job.h"
 #include "boot_mpirun.h"
 #include "net_world.h"
-#include "rma_net.h"
+#include "xport_net.h"
 #include "util_config.h"
 #include "util_log.h"
 #include "util_status.h"
@@ -51,7 +51,7 @@ int rma_world_start(void)
         return status;
     rma_world_t = (struct rma_team){rma_world_w.rank, rma_world_w.size, rma_world_allgather, NULL,
                                     rma_world_w.net, rma_world_w.comm, rma_world_w.here, 0};
-    rma_net_thread_ok = rma_world_w.thread_multiple;
+    xport_net_thread_ok = rma_world_w.thread_multiple;
     util_info("joined the %d ranks of an MPI job (%s): %d on this node", rma_world_w.size, rma_world_w.mpi,
               rma_world_w.node_size);
     return ORMA_SUCCESS;

@@ -14,7 +14,7 @@
  *
  * Every call is synchronous: when it returns, the bytes are in place.  The
  * net transport, whose operations travel as active messages and complete
- * at the closing synchronization ([004]), is rma_net.h.
+ * at the closing synchronization ([004]), is xport_net.h.
  *
  * A place is a transport and an address: for shm the address of the bytes
  * here, for cma their address in the target's process.  Offsets in the
@@ -46,6 +46,32 @@ struct xport_typed {
     size_t ocount, tcount;
     ptrdiff_t torigin;
     size_t reach;
+};
+
+enum xport_op_kind { XPORT_OP_PUT, XPORT_OP_GET, XPORT_OP_ACC, XPORT_OP_CAS };
+
+/* One operation, as rma performs it or queues it until its target opens
+ * the epoch, and as the net transport carries it (xport_net.h).  The
+ * buffers belong to the epoch until it closes, so they are referenced,
+ * not copied. */
+struct xport_op {
+    uint8_t kind;
+    uint8_t op;          /* ACC: enum orma_op */
+    uint16_t typeid_;    /* ACC, CAS: the predefined element type */
+    int target;
+    void *origin;        /* PUT, ACC, CAS: the data; GET: the destination */
+    void *result;        /* ACC: old contents, or NULL; CAS: old element */
+    const void *compare; /* CAS */
+    size_t len;
+    size_t offset; /* bytes past the target base (dynamic: the address) */
+    /* typed PUT, GET and ACC (rma_typed.c): the layouts, or NULL (ttype NULL:
+     * not typed; otype NULL: ACC with NO_OP, no origin; rtype NULL: ACC
+     * without result); then len and offset describe the bytes the target
+     * layout reaches, which begin torigin bytes before the target layout's
+     * origin */
+    orma_type otype, ttype, rtype;
+    size_t ocount, tcount, rcount;
+    ptrdiff_t torigin;
 };
 
 struct xport_ops {

@@ -1,5 +1,5 @@
-/* rma_net.h -- windows whose targets are reached over the net transport
- * (net_ops.h): targets on other nodes, or every other rank when
+/* xport_net.h -- the net transport: a window's targets reached over the
+ * wire of net_ops.h: targets on other nodes, or every other rank when
  * ORMA_TRANSPORT=net.  The protocols are those of [004] section 4, where
  * every synchronization does almost nothing when it opens an epoch and
  * everything when it closes it:
@@ -9,7 +9,7 @@
  *   operations for rank j" (a reduce-scatter: no barrier anywhere), then
  *   every origin sends its operations, the last to each target flagged;
  *   a target returns once as many flagged last operations as the sum said
- *   have been handled.  In a window of up to RMA_NET_DIRECT_FENCE ranks
+ *   have been handled.  In a window of up to XPORT_NET_DIRECT_FENCE ranks
  *   every origin flags one message to every net target instead, so that
  *   the flags themselves say how many to count: one trip, no collective.
  *   Every request carries the number of fences its origin had made, and a
@@ -32,9 +32,9 @@
  *   waits for the grant, sends the operations with the gets last, the last
  *   flagged to release the lock; a lone small operation travels inside the
  *   request.  The target queues a conflicting request in the same ticket
- *   lock its own rank and the ranks of its node use (rma_lock.h).
+ *   lock its own rank and the ranks of its node use (xport_net_host).
  *   An origin holding several locks of a window at once takes them in the
- *   order it called lock, each before the next (rma_net_acquire): taken
+ *   order it called lock, each before the next (xport_net_acquire): taken
  *   late, they would be taken out of that order -- its own and its node's
  *   targets' at once, the others' at the flush -- and two origins that each
  *   lock every rank in rank order could hold one each and wait forever.
@@ -50,51 +50,92 @@
  *
  * Progress: the target handles what arrives whenever this rank waits in
  * orma (util_wait's hook) and in every synchronization call. */
-#ifndef ORMA_RMA_NET_H
-#define ORMA_RMA_NET_H
+#ifndef ORMA_XPORT_NET_H
+#define ORMA_XPORT_NET_H
 
 #include "net_ops.h"
-#include "rma_win.h"
+#include "xport.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* What the synchronizations know of one peer, asked for by the protocol
+ * (struct xport_net_host.peer). */
+struct xport_net_peer_view {
+    uint8_t in_access;          /* we are in an access epoch to it */
+    uint8_t in_exposure;        /* it is in our exposure epoch */
+    uint8_t lock;               /* the lock type we hold there now, 0 with NOCHECK */
+    uint32_t complete_expected; /* its completes an ended exposure waits for */
+};
+
+/* The window above, as the protocol reaches it: its numbers, and the calls
+ * a target makes on its own memory and lock with ctx (the rma window).
+ * Registered at open; called with the transport's lock held. */
+struct xport_net_host {
+    void *ctx;
+    unsigned id; /* for messages */
+    int rank, nranks;
+    /* The bytes [offset, offset + len) of our window as an address here,
+     * or NULL: outside it (the caller says so). */
+    char *(*local)(void *ctx, uint64_t offset, uint64_t len);
+    /* Carry out an accumulate or compare-and-swap, typed or not, on our
+     * memory for another rank, with the atomicity our own origins get. */
+    int (*apply)(void *ctx, const struct xport_op *op);
+    /* A dynamic window's attached regions as (base, size) pairs, at most
+     * max of them; returns how many there are.  NULL: not a dynamic window. */
+    size_t (*regions)(void *ctx, uint64_t *pairs, size_t max);
+    /* Our lock, in the ticket lock our own rank uses: ask (a ticket), test,
+     * release. */
+    uint64_t (*lock_ask)(void *ctx, int type);
+    int (*lock_granted)(void *ctx, int type, uint64_t ticket);
+    void (*lock_release)(void *ctx, int type);
+    void (*peer)(void *ctx, int rank, struct xport_net_peer_view *v);
+};
+
+struct xport_net;
 
 /* Open the endpoint of a window being created (collective over its
- * ranks); its targets on other nodes -- all but this rank when all --
- * become net targets (rma_target.net). */
-int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *comm, int all);
+ * ranks); the ranks marked in is_net (host->nranks bytes) are reached
+ * through it.  The host is copied. */
+int xport_net_open(struct xport_net **n_p, const struct xport_net_host *host, const struct net_ops *ops,
+                   const void *comm, const unsigned char *is_net);
 /* Collective: everything in flight delivered, then freed. */
-int rma_net_close(struct rma_win *win);
+int xport_net_close(struct xport_net **n_p);
 /* Local: freed at once (orma_finalize, a failed creation). */
-void rma_net_abandon(struct rma_win *win);
+void xport_net_abandon(struct xport_net **n_p);
 
 /* Queue an operation to a net target (rma_comm_slow). */
-int rma_net_queue(struct rma_win *win, const struct rma_op *op);
+int xport_net_queue(struct xport_net *n, const struct xport_op *op);
 
 /* The synchronizations' net parts (rma_fence.c, rma_pscw.c,
- * rma_passive.c call them when win->net is set). */
-int rma_net_fence(struct rma_win *win, int closes);
-int rma_net_post(struct rma_win *win, const int *ranks, int n, int assert);
-int rma_net_complete(struct rma_win *win);
-int rma_net_exposure_done(struct rma_win *win);
+ * rma_passive.c call them when the window has an endpoint). */
+int xport_net_fence(struct xport_net *n, int closes);
+int xport_net_post(struct xport_net *n, const int *ranks, int count);
+int xport_net_complete(struct xport_net *n);
+int xport_net_exposure_done(struct xport_net *n);
 /* lock: the type taken, 0 with NOCHECK; target < 0: every net target's
- * (unlock_all), released together and waited for once. */
-int rma_net_unlock(struct rma_win *win, int target, int lock);
+ * (unlock_all), released together and waited for once.  local: the
+ * window's orma_unlock_local (complete here only). */
+int xport_net_unlock(struct xport_net *n, int target, int lock, int local);
 /* A dynamic window: whether [addr, addr + len) of target is inside a
- * region it has attached -- as it told us in this access epoch, or, when
- * not, as it tells us now (a round trip): ORMA_ERR_RANGE, said, when it is not.  So a bad
- * address is reported by the call that made it, as on shared memory. */
-int rma_net_dyn_check(struct rma_win *win, int target, uint64_t addr, size_t len);
+ * region it has attached -- as it told us in this access epoch (gen, the
+ * window's count of them), or, when not, as it tells us now (a round
+ * trip): ORMA_ERR_RANGE, said, when it is not.  So a bad address is
+ * reported by the call that made it, as on shared memory. */
+int xport_net_dyn_check(struct xport_net *n, int target, uint64_t addr, size_t len, uint32_t gen);
 /* Take target's lock now (unless asked for already) and wait for it. */
-int rma_net_acquire(struct rma_win *win, int target, int lock);
+int xport_net_acquire(struct xport_net *n, int target, int lock);
 /* target < 0: all; local: flush_local (complete here only) */
-int rma_net_flush(struct rma_win *win, int target, int local);
+int xport_net_flush(struct xport_net *n, int target, int local);
 
 /* Handle what has arrived for every window, without waiting. */
-void rma_net_poll(void);
+void xport_net_poll(void);
 /* Whether any window uses the net transport. */
-int rma_net_active(void);
+int xport_net_active(void);
 
 /* Set by a face whose transport may be called from a second thread
  * (liborma-mpi under MPI_THREAD_MULTIPLE): ORMA_PROGRESS_THREAD=1 then
  * starts one with the first net window. */
-extern int rma_net_thread_ok;
+extern int xport_net_thread_ok;
 
 #endif
