@@ -76,6 +76,12 @@ void rma_atomic_init(void)
     }
 }
 
+/* The case of one native read-modify-write instruction. */
+#define RMA_ATOMIC_RMW(NAT, fn)                                                                    \
+    case RMA_NAT_##NAT:                                                                            \
+        old = fn(&t[i], v, __ATOMIC_ACQ_REL);                                                      \
+        break;
+
 /* One width: U is the unsigned integer of that many bytes. */
 #define RMA_ATOMIC_WIDTH(W, U)                                                                     \
     static void rma_atomic_acc_##W(const struct rma_acc_plan *p, U *t, const char *o, char *r,    \
@@ -86,21 +92,11 @@ void rma_atomic_init(void)
             if (p->native != RMA_NAT_LOAD && p->native != RMA_NAT_KERNEL)                          \
                 memcpy(&v, o + i * W, W);                                                          \
             switch (p->native) {                                                                   \
-            case RMA_NAT_ADD:                                                                      \
-                old = __atomic_fetch_add(&t[i], v, __ATOMIC_ACQ_REL);                              \
-                break;                                                                             \
-            case RMA_NAT_AND:                                                                      \
-                old = __atomic_fetch_and(&t[i], v, __ATOMIC_ACQ_REL);                              \
-                break;                                                                             \
-            case RMA_NAT_OR:                                                                       \
-                old = __atomic_fetch_or(&t[i], v, __ATOMIC_ACQ_REL);                               \
-                break;                                                                             \
-            case RMA_NAT_XOR:                                                                      \
-                old = __atomic_fetch_xor(&t[i], v, __ATOMIC_ACQ_REL);                              \
-                break;                                                                             \
-            case RMA_NAT_XCHG:                                                                     \
-                old = __atomic_exchange_n(&t[i], v, __ATOMIC_ACQ_REL);                             \
-                break;                                                                             \
+                RMA_ATOMIC_RMW(ADD, __atomic_fetch_add)                                            \
+                RMA_ATOMIC_RMW(AND, __atomic_fetch_and)                                            \
+                RMA_ATOMIC_RMW(OR, __atomic_fetch_or)                                              \
+                RMA_ATOMIC_RMW(XOR, __atomic_fetch_xor)                                            \
+                RMA_ATOMIC_RMW(XCHG, __atomic_exchange_n)                                          \
             case RMA_NAT_LOAD:                                                                     \
                 old = __atomic_load_n(&t[i], __ATOMIC_ACQUIRE);                                    \
                 break;                                                                             \
@@ -155,19 +151,15 @@ static void rma_atomic_acc_16(const struct rma_acc_plan *p, rma_u128 *t, const c
 
 void rma_atomic_acc(const struct rma_acc_plan *p, void *target, const void *origin, void *result, size_t count)
 {
+#define RMA_ATOMIC_CALL(W)                                                                         \
+    case W:                                                                                        \
+        rma_atomic_acc_##W(p, target, origin, result, count);                                      \
+        break;
     switch (p->width) {
-    case 1:
-        rma_atomic_acc_1(p, target, origin, result, count);
-        break;
-    case 2:
-        rma_atomic_acc_2(p, target, origin, result, count);
-        break;
-    case 4:
-        rma_atomic_acc_4(p, target, origin, result, count);
-        break;
-    case 8:
-        rma_atomic_acc_8(p, target, origin, result, count);
-        break;
+        RMA_ATOMIC_CALL(1)
+        RMA_ATOMIC_CALL(2)
+        RMA_ATOMIC_CALL(4)
+        RMA_ATOMIC_CALL(8)
 #if RMA_HAVE_CAS16
     case 16:
         rma_atomic_acc_16(p, target, origin, result, count);

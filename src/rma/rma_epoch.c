@@ -9,34 +9,46 @@
 
 #define SAME {-2, 0}
 #define NO(why) {-1, why}
+/* Events that always meet the same rule in a state. */
+#define FENCES(...) \
+    [RMA_EV_FENCE] = __VA_ARGS__, [RMA_EV_FENCE_NOPRECEDE] = __VA_ARGS__, [RMA_EV_FENCE_NOSUCCEED] = __VA_ARGS__, \
+    [RMA_EV_FENCE_NOPRECEDE_NOSUCCEED] = __VA_ARGS__
+#define UNLOCKS(...) [RMA_EV_UNLOCK] = __VA_ARGS__, [RMA_EV_UNLOCK_LAST] = __VA_ARGS__
+#define PASSIVE(...) \
+    [RMA_EV_LOCK] = __VA_ARGS__, UNLOCKS(__VA_ARGS__), [RMA_EV_LOCK_ALL] = __VA_ARGS__, \
+    [RMA_EV_UNLOCK_ALL] = __VA_ARGS__, [RMA_EV_FLUSH] = __VA_ARGS__
+/* No passive epoch is open: what ends or flushes one is refused. */
+#define NOT_LOCKED \
+    UNLOCKS(NO("the target is not locked")), [RMA_EV_UNLOCK_ALL] = NO("no lock_all epoch is open"), \
+    [RMA_EV_FLUSH] = NO("flush needs a lock or lock_all epoch")
+/* Access epoch s is open (what: "a lock epoch"; closer: the call that
+ * closes it): operations go, no fence, no free, and exposure is another
+ * component's. */
+#define OPEN(s, what, closer) \
+    [RMA_EV_OP] = ACC(s), FENCES(NO(what " is open (" closer " first)")), [RMA_EV_FREE] = NO(what " is open"), \
+    [RMA_EV_POST] = SAME, [RMA_EV_WAIT] = SAME, [RMA_EV_TEST] = SAME
+/* ... a passive one: flushes too, and no PSCW epoch may begin or end. */
+#define OPEN_PASSIVE(s, what, closer) \
+    OPEN(s, what, closer), [RMA_EV_FLUSH] = ACC(s), [RMA_EV_START] = NO(what " is open"), \
+    [RMA_EV_COMPLETE] = NO("no PSCW access epoch is open (" what " is)")
+/* No epoch is open yet: any may be. */
+#define OPENS \
+    [RMA_EV_FENCE] = ACC(FENCE_MAYBE), [RMA_EV_FENCE_NOPRECEDE] = ACC(FENCE_MAYBE), \
+    [RMA_EV_FENCE_NOSUCCEED] = ACC(NONE), [RMA_EV_FENCE_NOPRECEDE_NOSUCCEED] = ACC(NONE), \
+    [RMA_EV_START] = ACC(START), [RMA_EV_COMPLETE] = NO("no PSCW access epoch is open (orma_win_start first)"), \
+    [RMA_EV_LOCK] = ACC(LOCK), [RMA_EV_LOCK_ALL] = ACC(LOCK_ALL), NOT_LOCKED
 
 #define ACC(s) {RMA_ACC_##s, 0}
 static const struct rma_epoch_rule rma_access_rules[RMA_ACC_N][RMA_EV_NEVENTS] = {
     [RMA_ACC_NONE] = {
-        [RMA_EV_FENCE] = ACC(FENCE_MAYBE), [RMA_EV_FENCE_NOPRECEDE] = ACC(FENCE_MAYBE),
-        [RMA_EV_FENCE_NOSUCCEED] = ACC(NONE), [RMA_EV_FENCE_NOPRECEDE_NOSUCCEED] = ACC(NONE),
+        OPENS,
         [RMA_EV_OP] = NO("no access epoch is open (fence, start, lock or lock_all first)"),
         [RMA_EV_FREE] = SAME, [RMA_EV_POST] = SAME, [RMA_EV_WAIT] = SAME, [RMA_EV_TEST] = SAME,
-        [RMA_EV_START] = ACC(START),
-        [RMA_EV_COMPLETE] = NO("no PSCW access epoch is open (orma_win_start first)"),
-        [RMA_EV_LOCK] = ACC(LOCK),
-        [RMA_EV_UNLOCK] = NO("the target is not locked"), [RMA_EV_UNLOCK_LAST] = NO("the target is not locked"),
-        [RMA_EV_LOCK_ALL] = ACC(LOCK_ALL),
-        [RMA_EV_UNLOCK_ALL] = NO("no lock_all epoch is open"),
-        [RMA_EV_FLUSH] = NO("flush needs a lock or lock_all epoch"),
     },
     [RMA_ACC_FENCE_MAYBE] = { /* the fence turns out to have opened nothing unless an op follows */
-        [RMA_EV_FENCE] = ACC(FENCE_MAYBE), [RMA_EV_FENCE_NOPRECEDE] = ACC(FENCE_MAYBE),
-        [RMA_EV_FENCE_NOSUCCEED] = ACC(NONE), [RMA_EV_FENCE_NOPRECEDE_NOSUCCEED] = ACC(NONE),
+        OPENS,
         [RMA_EV_OP] = ACC(FENCE), [RMA_EV_FREE] = ACC(NONE),
         [RMA_EV_POST] = ACC(NONE), [RMA_EV_WAIT] = SAME, [RMA_EV_TEST] = SAME,
-        [RMA_EV_START] = ACC(START),
-        [RMA_EV_COMPLETE] = NO("no PSCW access epoch is open (orma_win_start first)"),
-        [RMA_EV_LOCK] = ACC(LOCK),
-        [RMA_EV_UNLOCK] = NO("the target is not locked"), [RMA_EV_UNLOCK_LAST] = NO("the target is not locked"),
-        [RMA_EV_LOCK_ALL] = ACC(LOCK_ALL),
-        [RMA_EV_UNLOCK_ALL] = NO("no lock_all epoch is open"),
-        [RMA_EV_FLUSH] = NO("flush needs a lock or lock_all epoch"),
     },
     [RMA_ACC_FENCE] = {
         [RMA_EV_FENCE] = ACC(FENCE_MAYBE),
@@ -50,85 +62,50 @@ static const struct rma_epoch_rule rma_access_rules[RMA_ACC_N][RMA_EV_NEVENTS] =
         [RMA_EV_START] = NO("a fence epoch with operations is open"),
         [RMA_EV_COMPLETE] = NO("no PSCW access epoch is open (a fence epoch is)"),
         [RMA_EV_LOCK] = NO("a fence epoch with operations is open"),
-        [RMA_EV_UNLOCK] = NO("the target is not locked"), [RMA_EV_UNLOCK_LAST] = NO("the target is not locked"),
         [RMA_EV_LOCK_ALL] = NO("a fence epoch with operations is open"),
-        [RMA_EV_UNLOCK_ALL] = NO("no lock_all epoch is open"),
-        [RMA_EV_FLUSH] = NO("flush needs a lock or lock_all epoch"),
+        NOT_LOCKED,
     },
     [RMA_ACC_START] = {
-        [RMA_EV_FENCE] = NO("a PSCW access epoch is open (orma_win_complete first)"),
-        [RMA_EV_FENCE_NOPRECEDE] = NO("a PSCW access epoch is open (orma_win_complete first)"),
-        [RMA_EV_FENCE_NOSUCCEED] = NO("a PSCW access epoch is open (orma_win_complete first)"),
-        [RMA_EV_FENCE_NOPRECEDE_NOSUCCEED] = NO("a PSCW access epoch is open (orma_win_complete first)"),
-        [RMA_EV_OP] = ACC(START),
-        [RMA_EV_FREE] = NO("a PSCW access epoch is open"),
-        [RMA_EV_POST] = SAME, [RMA_EV_WAIT] = SAME, [RMA_EV_TEST] = SAME,
+        OPEN(START, "a PSCW access epoch", "orma_win_complete"),
         [RMA_EV_START] = NO("a PSCW access epoch is already open"),
         [RMA_EV_COMPLETE] = ACC(NONE),
         [RMA_EV_LOCK] = NO("a PSCW access epoch is open"),
-        [RMA_EV_UNLOCK] = NO("the target is not locked"), [RMA_EV_UNLOCK_LAST] = NO("the target is not locked"),
         [RMA_EV_LOCK_ALL] = NO("a PSCW access epoch is open"),
-        [RMA_EV_UNLOCK_ALL] = NO("no lock_all epoch is open"),
-        [RMA_EV_FLUSH] = NO("flush needs a lock or lock_all epoch"),
+        NOT_LOCKED,
     },
     [RMA_ACC_LOCK] = {
-        [RMA_EV_FENCE] = NO("a lock epoch is open (unlock first)"),
-        [RMA_EV_FENCE_NOPRECEDE] = NO("a lock epoch is open (unlock first)"),
-        [RMA_EV_FENCE_NOSUCCEED] = NO("a lock epoch is open (unlock first)"),
-        [RMA_EV_FENCE_NOPRECEDE_NOSUCCEED] = NO("a lock epoch is open (unlock first)"),
-        [RMA_EV_OP] = ACC(LOCK),
-        [RMA_EV_FREE] = NO("a lock epoch is open"),
-        [RMA_EV_POST] = SAME, [RMA_EV_WAIT] = SAME, [RMA_EV_TEST] = SAME,
-        [RMA_EV_START] = NO("a lock epoch is open"),
-        [RMA_EV_COMPLETE] = NO("no PSCW access epoch is open (a lock epoch is)"),
+        OPEN_PASSIVE(LOCK, "a lock epoch", "unlock"),
         [RMA_EV_LOCK] = ACC(LOCK), [RMA_EV_UNLOCK] = ACC(LOCK), [RMA_EV_UNLOCK_LAST] = ACC(NONE),
         [RMA_EV_LOCK_ALL] = NO("a lock epoch is open"),
         [RMA_EV_UNLOCK_ALL] = NO("no lock_all epoch is open (a lock epoch is)"),
-        [RMA_EV_FLUSH] = ACC(LOCK),
     },
     [RMA_ACC_LOCK_ALL] = {
-        [RMA_EV_FENCE] = NO("a lock_all epoch is open (unlock_all first)"),
-        [RMA_EV_FENCE_NOPRECEDE] = NO("a lock_all epoch is open (unlock_all first)"),
-        [RMA_EV_FENCE_NOSUCCEED] = NO("a lock_all epoch is open (unlock_all first)"),
-        [RMA_EV_FENCE_NOPRECEDE_NOSUCCEED] = NO("a lock_all epoch is open (unlock_all first)"),
-        [RMA_EV_OP] = ACC(LOCK_ALL),
-        [RMA_EV_FREE] = NO("a lock_all epoch is open"),
-        [RMA_EV_POST] = SAME, [RMA_EV_WAIT] = SAME, [RMA_EV_TEST] = SAME,
-        [RMA_EV_START] = NO("a lock_all epoch is open"),
-        [RMA_EV_COMPLETE] = NO("no PSCW access epoch is open (a lock_all epoch is)"),
+        OPEN_PASSIVE(LOCK_ALL, "a lock_all epoch", "unlock_all"),
         [RMA_EV_LOCK] = NO("a lock_all epoch is open"),
-        [RMA_EV_UNLOCK] = NO("a lock_all epoch is open (unlock_all, not unlock)"),
-        [RMA_EV_UNLOCK_LAST] = NO("a lock_all epoch is open (unlock_all, not unlock)"),
+        UNLOCKS(NO("a lock_all epoch is open (unlock_all, not unlock)")),
         [RMA_EV_LOCK_ALL] = NO("a lock_all epoch is already open"),
         [RMA_EV_UNLOCK_ALL] = ACC(NONE),
-        [RMA_EV_FLUSH] = ACC(LOCK_ALL),
     },
 };
 
 #define EXP(s) {RMA_EXP_##s, 0}
 static const struct rma_epoch_rule rma_exposure_rules[RMA_EXP_N][RMA_EV_NEVENTS] = {
     [RMA_EXP_NONE] = {
-        [RMA_EV_FENCE] = SAME, [RMA_EV_FENCE_NOPRECEDE] = SAME, [RMA_EV_FENCE_NOSUCCEED] = SAME,
-        [RMA_EV_FENCE_NOPRECEDE_NOSUCCEED] = SAME, [RMA_EV_OP] = SAME, [RMA_EV_FREE] = SAME,
+        FENCES(SAME), [RMA_EV_OP] = SAME, [RMA_EV_FREE] = SAME,
         [RMA_EV_POST] = EXP(POST),
         [RMA_EV_START] = SAME, [RMA_EV_COMPLETE] = SAME,
         [RMA_EV_WAIT] = NO("no exposure epoch is open (orma_win_post first)"),
         [RMA_EV_TEST] = NO("no exposure epoch is open (orma_win_post first)"),
-        [RMA_EV_LOCK] = SAME, [RMA_EV_UNLOCK] = SAME, [RMA_EV_UNLOCK_LAST] = SAME,
-        [RMA_EV_LOCK_ALL] = SAME, [RMA_EV_UNLOCK_ALL] = SAME, [RMA_EV_FLUSH] = SAME,
+        PASSIVE(SAME),
     },
     [RMA_EXP_POST] = {
-        [RMA_EV_FENCE] = NO("a PSCW exposure epoch is open (orma_win_wait first)"),
-        [RMA_EV_FENCE_NOPRECEDE] = NO("a PSCW exposure epoch is open (orma_win_wait first)"),
-        [RMA_EV_FENCE_NOSUCCEED] = NO("a PSCW exposure epoch is open (orma_win_wait first)"),
-        [RMA_EV_FENCE_NOPRECEDE_NOSUCCEED] = NO("a PSCW exposure epoch is open (orma_win_wait first)"),
+        FENCES(NO("a PSCW exposure epoch is open (orma_win_wait first)")),
         [RMA_EV_OP] = SAME,
         [RMA_EV_FREE] = NO("a PSCW exposure epoch is open"),
         [RMA_EV_POST] = NO("a PSCW exposure epoch is already open"),
         [RMA_EV_START] = SAME, [RMA_EV_COMPLETE] = SAME,
         [RMA_EV_WAIT] = EXP(NONE), [RMA_EV_TEST] = EXP(POST),
-        [RMA_EV_LOCK] = SAME, [RMA_EV_UNLOCK] = SAME, [RMA_EV_UNLOCK_LAST] = SAME,
-        [RMA_EV_LOCK_ALL] = SAME, [RMA_EV_UNLOCK_ALL] = SAME, [RMA_EV_FLUSH] = SAME,
+        PASSIVE(SAME),
     },
 };
 

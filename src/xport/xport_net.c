@@ -31,6 +31,31 @@ int xport_net_grow(void **p, size_t *cap, size_t need, size_t size)
     return ORMA_SUCCESS;
 }
 
+/* A buffer of len bytes, kept in the list *bufs (*count of *cap used), or
+ * NULL: out of memory. */
+void *xport_net_buffer(void ***bufs, size_t *count, size_t *cap, size_t len)
+{
+    if (xport_net_grow((void **)bufs, cap, *count + 1, sizeof **bufs))
+        return NULL;
+    void *b = malloc(len ? len : 1);
+    if (b)
+        (*bufs)[(*count)++] = b;
+    return b;
+}
+
+/* A message's header, of size bytes, into out: 0, said, when it has
+ * another size (what: "a request", "a response"). */
+int xport_net_header(const struct xport_net *n, const char *what, int src, const void *hdr, size_t hlen, void *out,
+                     size_t size)
+{
+    if (hlen != size) {
+        util_error(ORMA_ERR_PEER, "window %u: %s of %zu bytes from rank %d", n->host.id, what, hlen, src);
+        return 0;
+    }
+    memcpy(out, hdr, size);
+    return 1;
+}
+
 /* ---- progress --------------------------------------------------------- */
 
 int xport_net_send_out(struct xport_net *n)
@@ -326,14 +351,9 @@ static int xport_net_end(struct xport_net **n_p, int collective)
                 dtype_derived_free(n->peer[r].types[i]);
         free(n->peer[r].types);
     }
-    free(n->tsent);
-    free(n->scratch);
-    free(n->held);
-    free(n->batch);
-    free(n->out);
-    free(n->queue);
-    free(n->peer);
-    free(n);
+    void *arrays[] = {n->tsent, n->scratch, n->held, n->batch, n->out, n->queue, n->peer, n};
+    for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)
+        free(arrays[i]);
     *n_p = NULL;
     return status ? status : rc;
 }

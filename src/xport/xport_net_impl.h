@@ -215,6 +215,13 @@ struct xport_net {
 
 /* Grow *p (cap entries of size bytes) to hold need; says so when it cannot. */
 int xport_net_grow(void **p, size_t *cap, size_t need, size_t size);
+/* A buffer of len bytes, kept in the list *bufs (*count of *cap used), or
+ * NULL: out of memory. */
+void *xport_net_buffer(void ***bufs, size_t *count, size_t *cap, size_t len);
+/* A message's header, of size bytes, into out: 0, said, when it has
+ * another size (what: "a request", "a response"). */
+int xport_net_header(const struct xport_net *n, const char *what, int src, const void *hdr, size_t hlen, void *out,
+                     size_t size);
 
 /* xport_net_target.c */
 /* Queue a response to dst (sent by xport_net_progress; owned: freed once

@@ -43,11 +43,8 @@ void xport_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, con
 {
     struct xport_net *n = arg;
     struct xport_net_rsp r;
-    if (hlen != sizeof r) {
-        util_error(ORMA_ERR_PEER, "window %u: a response of %zu bytes from rank %d", n->host.id, hlen, src);
+    if (!xport_net_header(n, "a response", src, hdr, hlen, &r, sizeof r))
         return;
-    }
-    memcpy(&r, hdr, sizeof r);
     struct xport_net_peer *p = &n->peer[src];
     switch (r.kind) {
     case XPORT_NET_REPLY:
@@ -195,12 +192,7 @@ static int xport_net_type_id(struct xport_net *n, int target, orma_type t, uint3
 /* A buffer the sends of this epoch use, freed after its closing flush. */
 static void *xport_net_epoch_buffer(struct xport_net *n, size_t len)
 {
-    if (xport_net_grow((void **)&n->scratch, &n->capscratch, n->nscratch + 1, sizeof *n->scratch))
-        return NULL;
-    void *b = malloc(len ? len : 1);
-    if (b)
-        n->scratch[n->nscratch++] = b;
-    return b;
+    return xport_net_buffer(&n->scratch, &n->nscratch, &n->capscratch, len);
 }
 
 /* Where typed data of len bytes coming back goes: a record to unpack it

@@ -281,12 +281,7 @@ static void xport_net_park(struct xport_net *n, int src, const struct xport_net_
  * allocated when its header arrives, freed when it has been handled. */
 static void *xport_net_scratch_new(struct xport_net *n, size_t len)
 {
-    if (xport_net_grow((void **)&n->held, &n->capheld, n->nheld + 1, sizeof *n->held))
-        return NULL;
-    void *b = malloc(len ? len : 1);
-    if (b)
-        n->held[n->nheld++] = b;
-    return b;
+    return xport_net_buffer(&n->held, &n->nheld, &n->capheld, len);
 }
 
 /* Whether data is such a buffer; if so it is forgotten (the caller frees). */
@@ -329,11 +324,8 @@ void xport_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, con
 {
     struct xport_net *n = arg;
     struct xport_net_req q;
-    if (hlen != sizeof q) {
-        util_error(ORMA_ERR_PEER, "window %u: a request of %zu bytes from rank %d", n->host.id, hlen, src);
+    if (!xport_net_header(n, "a request", src, hdr, hlen, &q, sizeof q))
         return;
-    }
-    memcpy(&q, hdr, sizeof q);
     if (q.kind == XPORT_NET_REGIONS) {
         xport_net_regions_reply(n, src, &q);
         return;
