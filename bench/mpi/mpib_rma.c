@@ -26,6 +26,8 @@ typedef MPI_Group pp_b_group;
 typedef mpib_flags pp_b_flags;
 
 #include "pp_state.h"
+#define BENCH_RMA_MPI /* pp_calls.h in MPI's names (rma_api.h) */
+#include "pp_calls.h"
 
 static inline double ppb_now(void)
 {
@@ -35,56 +37,6 @@ static inline double ppb_now(void)
 static inline void *ppb_xmalloc(size_t n)
 {
     return mpib_xmalloc(n);
-}
-
-static inline void ppb_fence(MPI_Win win, int last)
-{
-    MPIB_CHECK(MPI_Win_fence(last ? MPI_MODE_NOSUCCEED : 0, win));
-}
-
-static inline void ppb_post(MPI_Group g, MPI_Win win)
-{
-    MPIB_CHECK(MPI_Win_post(g, 0, win));
-}
-
-static inline void ppb_start(MPI_Group g, MPI_Win win)
-{
-    MPIB_CHECK(MPI_Win_start(g, 0, win));
-}
-
-static inline void ppb_complete(MPI_Win win)
-{
-    MPIB_CHECK(MPI_Win_complete(win));
-}
-
-static inline void ppb_wait(MPI_Win win)
-{
-    MPIB_CHECK(MPI_Win_wait(win));
-}
-
-static inline void ppb_lock(int t, MPI_Win win)
-{
-    MPIB_CHECK(MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win));
-}
-
-static inline void ppb_unlock(int t, MPI_Win win)
-{
-    MPIB_CHECK(MPI_Win_unlock(t, win));
-}
-
-static inline void ppb_lock_all(MPI_Win win)
-{
-    MPIB_CHECK(MPI_Win_lock_all(0, win));
-}
-
-static inline void ppb_unlock_all(MPI_Win win)
-{
-    MPIB_CHECK(MPI_Win_unlock_all(win));
-}
-
-static inline void ppb_flush(int t, MPI_Win win)
-{
-    MPIB_CHECK(MPI_Win_flush(t, win));
 }
 
 /* MPI_Win_sync only inside a passive epoch (see the top of the file). */
@@ -104,63 +56,6 @@ static inline void ppb_barrier(pp_state *s)
 {
     (void)s;
     MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-}
-
-static inline void ppb_put(pp_state *s, const void *from, size_t n, int t)
-{
-    int c = mpib_count(n);
-    MPIB_CHECK(MPI_Put(from, c, MPI_BYTE, t, s->w.disp[t], c, MPI_BYTE,
-                       s->w.win));
-}
-
-static inline void ppb_get(pp_state *s, void *into, size_t n, int t)
-{
-    int c = mpib_count(n);
-    MPIB_CHECK(MPI_Get(into, c, MPI_BYTE, t, s->w.disp[t], c, MPI_BYTE,
-                       s->w.win));
-}
-
-static inline void ppb_acc(pp_state *s, const void *from, size_t words,
-                           int t)
-{
-    int c = mpib_count(words);
-    MPIB_CHECK(MPI_Accumulate(from, c, MPI_UINT64_T, t, s->w.disp[t], c,
-                              MPI_UINT64_T, MPI_SUM, s->w.win));
-}
-
-static inline void ppb_gacc(pp_state *s, const void *from, void *into,
-                            size_t words, int t)
-{
-    int c = mpib_count(words);
-    MPIB_CHECK(MPI_Get_accumulate(from, c, MPI_UINT64_T, into, c,
-                                  MPI_UINT64_T, t, s->w.disp[t], c,
-                                  MPI_UINT64_T, MPI_SUM, s->w.win));
-}
-
-static inline void ppb_fop(pp_state *s, const void *from, void *into, int t)
-{
-    MPIB_CHECK(MPI_Fetch_and_op(from, into, MPI_UINT64_T, t, s->w.disp[t],
-                                MPI_SUM, s->w.win));
-}
-
-static inline void ppb_cas(pp_state *s, const void *from, const void *cmp,
-                           void *into, int t)
-{
-    MPIB_CHECK(MPI_Compare_and_swap(from, cmp, into, MPI_UINT64_T, t,
-                                    s->w.disp[t], s->w.win));
-}
-
-static inline void ppb_group_open(pp_state *s)
-{
-    MPI_Group all;
-    MPIB_CHECK(MPI_Win_get_group(s->w.win, &all));
-    MPIB_CHECK(MPI_Group_incl(all, 1, &s->peer, &s->peer_group));
-    MPIB_CHECK(MPI_Group_free(&all));
-}
-
-static inline void ppb_group_close(pp_state *s)
-{
-    MPIB_CHECK(MPI_Group_free(&s->peer_group));
 }
 
 static inline void ppb_flags_open(pp_state *s)

@@ -9,10 +9,10 @@
  * as li.h's: the timed round trip is a handful of calls of tens of
  * nanoseconds each, and an indirect call per call would add a nanosecond
  * or two to every one of them.  So a backend's .c defines its types,
- * includes pp_state.h, defines the ppb_* calls listed there (static
- * inline, each one library call or a few), then includes this file: the
- * compiler sees direct calls -- the logic exists once in the source, the
- * calls are resolved at compile time.
+ * includes pp_state.h and pp_calls.h, defines the other ppb_* calls listed
+ * there (static inline, each one library call or a few), then includes
+ * this file: the compiler sees direct calls -- the logic exists once in
+ * the source, the calls are resolved at compile time.
  *
  * One repetition, timed on rank 0, is a round trip in the point's
  * synchronization mode:

@@ -21,6 +21,7 @@ typedef orma_group pp_b_group;
 typedef bench_flag_win pp_b_flags;
 
 #include "pp_state.h"
+#include "pp_calls.h"
 
 static inline double ppb_now(void)
 {
@@ -30,56 +31,6 @@ static inline double ppb_now(void)
 static inline void *ppb_xmalloc(size_t n)
 {
     return bench_xmalloc(n);
-}
-
-static inline void ppb_fence(orma_win win, int last)
-{
-    BENCH_CHECK(orma_win_fence(last ? ORMA_MODE_NOSUCCEED : 0, win));
-}
-
-static inline void ppb_post(orma_group g, orma_win win)
-{
-    BENCH_CHECK(orma_win_post(g, 0, win));
-}
-
-static inline void ppb_start(orma_group g, orma_win win)
-{
-    BENCH_CHECK(orma_win_start(g, 0, win));
-}
-
-static inline void ppb_complete(orma_win win)
-{
-    BENCH_CHECK(orma_win_complete(win));
-}
-
-static inline void ppb_wait(orma_win win)
-{
-    BENCH_CHECK(orma_win_wait(win));
-}
-
-static inline void ppb_lock(int t, orma_win win)
-{
-    BENCH_CHECK(orma_win_lock(ORMA_LOCK_SHARED, t, 0, win));
-}
-
-static inline void ppb_unlock(int t, orma_win win)
-{
-    BENCH_CHECK(orma_win_unlock(t, win));
-}
-
-static inline void ppb_lock_all(orma_win win)
-{
-    BENCH_CHECK(orma_win_lock_all(0, win));
-}
-
-static inline void ppb_unlock_all(orma_win win)
-{
-    BENCH_CHECK(orma_win_unlock_all(win));
-}
-
-static inline void ppb_flush(int t, orma_win win)
-{
-    BENCH_CHECK(orma_win_flush(t, win));
 }
 
 /* The unified model's memory barrier, inside an epoch or not. */
@@ -92,59 +43,6 @@ static inline void ppb_barrier(pp_state *s)
 {
     (void)s;
     BENCH_CHECK(orma_barrier());
-}
-
-static inline void ppb_put(pp_state *s, const void *from, size_t n, int t)
-{
-    BENCH_CHECK(orma_put(from, n, ORMA_BYTE, t, s->w.disp[t], n, ORMA_BYTE,
-                         s->w.win));
-}
-
-static inline void ppb_get(pp_state *s, void *into, size_t n, int t)
-{
-    BENCH_CHECK(orma_get(into, n, ORMA_BYTE, t, s->w.disp[t], n, ORMA_BYTE,
-                         s->w.win));
-}
-
-static inline void ppb_acc(pp_state *s, const void *from, size_t words,
-                           int t)
-{
-    BENCH_CHECK(orma_accumulate(from, words, ORMA_UINT64, t, s->w.disp[t],
-                                words, ORMA_UINT64, ORMA_SUM, s->w.win));
-}
-
-static inline void ppb_gacc(pp_state *s, const void *from, void *into,
-                            size_t words, int t)
-{
-    BENCH_CHECK(orma_get_accumulate(from, words, ORMA_UINT64, into, words,
-                                    ORMA_UINT64, t, s->w.disp[t], words,
-                                    ORMA_UINT64, ORMA_SUM, s->w.win));
-}
-
-static inline void ppb_fop(pp_state *s, const void *from, void *into, int t)
-{
-    BENCH_CHECK(orma_fetch_and_op(from, into, ORMA_UINT64, t, s->w.disp[t],
-                                  ORMA_SUM, s->w.win));
-}
-
-static inline void ppb_cas(pp_state *s, const void *from, const void *cmp,
-                           void *into, int t)
-{
-    BENCH_CHECK(orma_compare_and_swap(from, cmp, into, ORMA_UINT64, t,
-                                      s->w.disp[t], s->w.win));
-}
-
-static inline void ppb_group_open(pp_state *s)
-{
-    orma_group all;
-    BENCH_CHECK(orma_win_get_group(s->w.win, &all));
-    BENCH_CHECK(orma_group_incl(all, 1, &s->peer, &s->peer_group));
-    BENCH_CHECK(orma_group_free(&all));
-}
-
-static inline void ppb_group_close(pp_state *s)
-{
-    BENCH_CHECK(orma_group_free(&s->peer_group));
 }
 
 static inline void ppb_flags_open(pp_state *s)

@@ -9,9 +9,11 @@
  *   pp_b_group   a group handle (PSCW's {peer})
  *   pp_b_flags   the passive modes' flag window
  *
- * The includer's calls, defined after this #include and before
- * pp_loop.h's, static inline (a failure ends the job: BENCH_CHECK,
- * MPIB_CHECK):
+ * The calls, defined after this #include and before pp_loop.h's, static
+ * inline (a failure ends the job: BENCH_CHECK, MPIB_CHECK).  Those that
+ * are one library call each, the same in orma's and MPI's names -- the
+ * epochs', the ops and ppb_group_open/close -- pp_calls.h defines once
+ * for both; the includer defines the others:
  *   double ppb_now(void)       seconds of CLOCK_MONOTONIC
  *   void *ppb_xmalloc(n)       malloc that ends the job when it fails
  *   the epochs' calls on window win, with the library's arguments but
