@@ -15,43 +15,13 @@ static const bench_ctx *ctx_of(li_lib *l)
     return ((li_orma *)l->impl)->ctx;
 }
 
-typedef orma_win li_b_win;
-enum { LI_B_NOPRECEDE = ORMA_MODE_NOPRECEDE,
-       LI_B_NOSUCCEED = ORMA_MODE_NOSUCCEED };
+#include "li_fence.h"
 
-static inline void *li_b_allocate(size_t bytes, orma_win *w)
+static void *li_b_allocate(size_t bytes, orma_win *w)
 {
     void *base;
     BENCH_CHECK(orma_win_allocate(bytes, 1, ORMA_INFO_NULL, &base, w));
     return base;
-}
-
-static inline void li_b_fence(orma_win w, int mode)
-{
-    BENCH_CHECK(orma_win_fence(mode, w));
-}
-
-static inline void li_b_free(orma_win *w)
-{
-    BENCH_CHECK(orma_win_free(w));
-}
-
-#include "li_fence.h"
-
-static void put(li_lib *l, li_area *a, int pid, size_t off, const void *src,
-                size_t n)
-{
-    (void)l;
-    BENCH_CHECK(orma_put(src, n, ORMA_BYTE, pid, (orma_aint)off, n,
-                         ORMA_BYTE, li_fence_win(a)));
-}
-
-static void get(li_lib *l, li_area *a, int pid, size_t off, void *dst,
-                size_t n)
-{
-    (void)l;
-    BENCH_CHECK(orma_get(dst, n, ORMA_BYTE, pid, (orma_aint)off, n,
-                         ORMA_BYTE, li_fence_win(a)));
 }
 
 static void barrier(li_lib *l)
@@ -103,8 +73,6 @@ void li_orma_init(li_orma *o, const bench_ctx *ctx, const char *suite)
     li_run_init(l, ctx, suite, o);
     l->two_sided = 0;
     li_fence_areas(l);
-    l->put = put;
-    l->get = get;
     l->barrier = barrier;
     l->now = orma_wtime;
     l->max = max;

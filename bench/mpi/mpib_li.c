@@ -34,47 +34,16 @@ typedef struct mpib_li {
     size_t nreq, cap;
 } mpib_li;
 
-typedef MPI_Win li_b_win;
-enum { LI_B_NOPRECEDE = MPI_MODE_NOPRECEDE,
-       LI_B_NOSUCCEED = MPI_MODE_NOSUCCEED };
+#define BENCH_RMA_MPI /* li_fence.h in MPI's names (rma_api.h) */
+#include "li_fence.h"
 
-static inline void *li_b_allocate(size_t bytes, MPI_Win *w)
+static void *li_b_allocate(size_t bytes, MPI_Win *w)
 {
     void *base;
     MPIB_CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL,
                                 MPI_COMM_WORLD, &base, w));
     MPIB_CHECK(MPI_Win_set_errhandler(*w, MPI_ERRORS_RETURN));
     return base;
-}
-
-static inline void li_b_fence(MPI_Win w, int mode)
-{
-    MPIB_CHECK(MPI_Win_fence(mode, w));
-}
-
-static inline void li_b_free(MPI_Win *w)
-{
-    MPIB_CHECK(MPI_Win_free(w));
-}
-
-#include "li_fence.h"
-
-static void put(li_lib *l, li_area *a, int pid, size_t off, const void *src,
-                size_t n)
-{
-    (void)l;
-    int c = mpib_count(n);
-    MPIB_CHECK(MPI_Put(src, c, MPI_BYTE, pid, (MPI_Aint)off, c, MPI_BYTE,
-                       li_fence_win(a)));
-}
-
-static void get(li_lib *l, li_area *a, int pid, size_t off, void *dst,
-                size_t n)
-{
-    (void)l;
-    int c = mpib_count(n);
-    MPIB_CHECK(MPI_Get(dst, c, MPI_BYTE, pid, (MPI_Aint)off, c, MPI_BYTE,
-                       li_fence_win(a)));
 }
 
 static void irecv(li_lib *l, int pid, void *dst, size_t n)
@@ -153,8 +122,6 @@ static void init(mpib_li *m, const li_suite *s, const char *backend,
         l->waitall = waitall;
     } else {
         li_fence_areas(l);
-        l->put = put;
-        l->get = get;
     }
     l->barrier = barrier;
     l->now = mpib_now;
