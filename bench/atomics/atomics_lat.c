@@ -62,6 +62,7 @@ typedef struct lat_arg {
     orma_win win;
     int me;
     orma_aint disp;   /* of the counter at rank 1 */
+    int64_t start;    /* the counter's value at the start of the point */
     int64_t expect;   /* what the next call must return */
     long ops;         /* calls made, warm-up included */
     long bad;         /* calls that returned something else */
@@ -131,8 +132,8 @@ static int cas_kernel(void *arg, long iters)
 }
 
 /* Agreement, verification and the row; frees us. */
-static int finish(at_run *r, const lat_arg *a, int64_t start, const char *op,
-                  int sync, double *us, long n)
+static int finish(at_run *r, const lat_arg *a, const char *op, int sync,
+                  double *us, long n)
 {
     const bench_ctx *ctx = r->ctx;
     char what[32];
@@ -144,7 +145,7 @@ static int finish(at_run *r, const lat_arg *a, int64_t start, const char *op,
                 "%ld calls returned an unexpected value (first: %lld, "
                 "expected %lld)\n", what, r->w.kind, a->bad, ops,
                 (long long)a->bad_got, (long long)a->bad_want);
-    ok = at_counter_check(r, 1, start + ops, what, ok);
+    ok = at_counter_check(r, 1, a->start + ops, what, ok);
     if (ok)
         bench_emit(ctx, "orma", op, at_sync_names[sync], r->w.kind, 8, 8.0,
                    us, n);
@@ -155,47 +156,53 @@ static int finish(at_run *r, const lat_arg *a, int64_t start, const char *op,
     return ok ? 0 : -1;
 }
 
-int at_fop_point(at_run *r, int sync)
+/* A point's kernel argument, on a counter reset for it. */
+static lat_arg point_arg(at_run *r)
 {
-    const bench_ctx *ctx = r->ctx;
-    orma_win win = r->w.win;
     int64_t start = at_counter_reset(r, 1);
-    lat_arg a = {win, ctx->rank, r->w.disp[1], start, 0, 0, 0, 0};
+    return (lat_arg){r->w.win, r->ctx->rank, r->w.disp[1], start, start,
+                     0, 0, 0, 0};
+}
+
+/* A point timed by rank 0 alone, inside a passive epoch on rank 1's
+ * counter: lock_all (sync AT_FLUSH) or lock(SHARED, 1). */
+static int passive_point(at_run *r, const char *op, int sync,
+                         bench_kernel_fn kernel)
+{
+    lat_arg a = point_arg(r);
     double *us = NULL;
     long n = 0;
-    if (sync == AT_FENCE) {
-        BENCH_CHECK(orma_win_fence(0, win));
-        bench_time_collective(ctx, AT_SAMPLE_S, fop_fence_kernel, &a, &us,
-                              &n);
-        BENCH_CHECK(orma_win_fence(ORMA_MODE_NOSUCCEED, win));
-    } else if (ctx->rank == 0) {
+    if (r->ctx->rank == 0) {
+        orma_win win = r->w.win;
         if (sync == AT_FLUSH)
             BENCH_CHECK(orma_win_lock_all(0, win));
         else
             BENCH_CHECK(orma_win_lock(ORMA_LOCK_SHARED, 1, 0, win));
-        if (bench_time_kernel(ctx->opts, fop_flush_kernel, &a, &us, &n) != 0)
-            a.bad++; /* not reached: the kernel does not fail */
+        if (bench_time_kernel(r->ctx->opts, kernel, &a, &us, &n) != 0)
+            a.bad++; /* not reached: the kernels do not fail */
         if (sync == AT_FLUSH)
             BENCH_CHECK(orma_win_unlock_all(win));
         else
             BENCH_CHECK(orma_win_unlock(1, win));
     }
-    return finish(r, &a, start, "fop", sync, us, n);
+    return finish(r, &a, op, sync, us, n);
+}
+
+int at_fop_point(at_run *r, int sync)
+{
+    if (sync != AT_FENCE)
+        return passive_point(r, "fop", sync, fop_flush_kernel);
+    orma_win win = r->w.win;
+    lat_arg a = point_arg(r);
+    double *us = NULL;
+    long n = 0;
+    BENCH_CHECK(orma_win_fence(0, win));
+    bench_time_collective(r->ctx, AT_SAMPLE_S, fop_fence_kernel, &a, &us, &n);
+    BENCH_CHECK(orma_win_fence(ORMA_MODE_NOSUCCEED, win));
+    return finish(r, &a, "fop", sync, us, n);
 }
 
 int at_cas_point(at_run *r)
 {
-    const bench_ctx *ctx = r->ctx;
-    orma_win win = r->w.win;
-    int64_t start = at_counter_reset(r, 1);
-    lat_arg a = {win, ctx->rank, r->w.disp[1], start, 0, 0, 0, 0};
-    double *us = NULL;
-    long n = 0;
-    if (ctx->rank == 0) {
-        BENCH_CHECK(orma_win_lock_all(0, win));
-        if (bench_time_kernel(ctx->opts, cas_kernel, &a, &us, &n) != 0)
-            a.bad++;
-        BENCH_CHECK(orma_win_unlock_all(win));
-    }
-    return finish(r, &a, start, "cas", AT_FLUSH, us, n);
+    return passive_point(r, "cas", AT_FLUSH, cas_kernel);
 }
