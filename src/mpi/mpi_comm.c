@@ -278,55 +278,59 @@ static int mpi_request(struct mpi_win *w, const char *call, int rc, MPI_Request 
     return MPI_SUCCESS;
 }
 
+/* The request-based calls, int and MPI_Count forms alike: the window, a
+ * request pointer, then the operation in a passive epoch. */
+static int mpi_rput_get(const char *call, int put, void *origin, MPI_Count ocount, MPI_Datatype otype, int target,
+                        MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, MPI_Win win, MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, call);
+    if (!request)
+        return mpi_win_error_msg(w, call, MPI_ERR_REQUEST, "a NULL request pointer");
+    return mpi_request(w, call, mpi_put_get(call, put, 1, origin, ocount, otype, target, disp, tcount, ttype, w),
+                       request);
+}
+
+static int mpi_racc(const char *call, int fetch, const void *origin, MPI_Count ocount, MPI_Datatype otype,
+                    void *result, MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp, MPI_Count tcount,
+                    MPI_Datatype ttype, MPI_Op op, MPI_Win win, MPI_Request *request)
+{
+    MPI_WIN_OR_ERR(w, win, call);
+    if (!request)
+        return mpi_win_error_msg(w, call, MPI_ERR_REQUEST, "a NULL request pointer");
+    return mpi_request(w, call,
+                       mpi_acc(call, 1, fetch, origin, ocount, otype, result, rcount, rtype, target, disp, tcount,
+                               ttype, op, w),
+                       request);
+}
+
 int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
              MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    MPI_WIN_OR_ERR(w, win, "MPI_Rput");
-    if (!request)
-        return mpi_win_error_msg(w, "MPI_Rput", MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, "MPI_Rput",
-                       mpi_put_get("MPI_Rput", 1, 1, (void *)origin_addr, origin_count, origin_datatype, target_rank,
-                                   target_disp, target_count, target_datatype, w),
-                       request);
+    return mpi_rput_get("MPI_Rput", 1, (void *)origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                        target_count, target_datatype, win, request);
 }
 
 int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
              int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
 {
-    MPI_WIN_OR_ERR(w, win, "MPI_Rget");
-    if (!request)
-        return mpi_win_error_msg(w, "MPI_Rget", MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, "MPI_Rget",
-                       mpi_put_get("MPI_Rget", 0, 1, origin_addr, origin_count, origin_datatype, target_rank,
-                                   target_disp, target_count, target_datatype, w),
-                       request);
+    return mpi_rput_get("MPI_Rget", 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                        target_count, target_datatype, win, request);
 }
 
 int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                     MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
                     MPI_Request *request)
 {
-    MPI_WIN_OR_ERR(w, win, "MPI_Raccumulate");
-    if (!request)
-        return mpi_win_error_msg(w, "MPI_Raccumulate", MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, "MPI_Raccumulate",
-                       mpi_acc("MPI_Raccumulate", 1, 0, origin_addr, origin_count, origin_datatype, NULL, 0,
-                               MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, w),
-                       request);
+    return mpi_racc("MPI_Raccumulate", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                    target_rank, target_disp, target_count, target_datatype, op, win, request);
 }
 
 int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
                         int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
                         int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    MPI_WIN_OR_ERR(w, win, "MPI_Rget_accumulate");
-    if (!request)
-        return mpi_win_error_msg(w, "MPI_Rget_accumulate", MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, "MPI_Rget_accumulate",
-                       mpi_acc("MPI_Rget_accumulate", 1, 1, origin_addr, origin_count, origin_datatype, result_addr,
-                               result_count, result_datatype, target_rank, target_disp, target_count, target_datatype,
-                               op, w),
-                       request);
+    return mpi_racc("MPI_Rget_accumulate", 1, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                    result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
 }
 
 /* MPI's names are weak aliases of the PMPI ones, as in an MPI library, so that a
@@ -383,39 +387,24 @@ int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype or
                 MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
                 MPI_Request *request)
 {
-    MPI_WIN_OR_ERR(w, win, "MPI_Rput_c");
-    if (!request)
-        return mpi_win_error_msg(w, "MPI_Rput_c", MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, "MPI_Rput_c",
-                       mpi_put_get("MPI_Rput_c", 1, 1, (void *)origin_addr, origin_count, origin_datatype,
-                                   target_rank, target_disp, target_count, target_datatype, w),
-                       request);
+    return mpi_rput_get("MPI_Rput_c", 1, (void *)origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                        target_count, target_datatype, win, request);
 }
 
 int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
                 MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
                 MPI_Request *request)
 {
-    MPI_WIN_OR_ERR(w, win, "MPI_Rget_c");
-    if (!request)
-        return mpi_win_error_msg(w, "MPI_Rget_c", MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, "MPI_Rget_c",
-                       mpi_put_get("MPI_Rget_c", 0, 1, origin_addr, origin_count, origin_datatype, target_rank,
-                                   target_disp, target_count, target_datatype, w),
-                       request);
+    return mpi_rput_get("MPI_Rget_c", 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
+                        target_count, target_datatype, win, request);
 }
 
 int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
                        int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
                        MPI_Op op, MPI_Win win, MPI_Request *request)
 {
-    MPI_WIN_OR_ERR(w, win, "MPI_Raccumulate_c");
-    if (!request)
-        return mpi_win_error_msg(w, "MPI_Raccumulate_c", MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, "MPI_Raccumulate_c",
-                       mpi_acc("MPI_Raccumulate_c", 1, 0, origin_addr, origin_count, origin_datatype, NULL, 0,
-                               MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, w),
-                       request);
+    return mpi_racc("MPI_Raccumulate_c", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
+                    target_rank, target_disp, target_count, target_datatype, op, win, request);
 }
 
 int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
@@ -423,14 +412,8 @@ int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_
                            MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                            MPI_Win win, MPI_Request *request)
 {
-    MPI_WIN_OR_ERR(w, win, "MPI_Rget_accumulate_c");
-    if (!request)
-        return mpi_win_error_msg(w, "MPI_Rget_accumulate_c", MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, "MPI_Rget_accumulate_c",
-                       mpi_acc("MPI_Rget_accumulate_c", 1, 1, origin_addr, origin_count, origin_datatype, result_addr,
-                               result_count, result_datatype, target_rank, target_disp, target_count,
-                               target_datatype, op, w),
-                       request);
+    return mpi_racc("MPI_Rget_accumulate_c", 1, origin_addr, origin_count, origin_datatype, result_addr, result_count,
+                    result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
 }
 
 #pragma weak MPI_Put_c = PMPI_Put_c
