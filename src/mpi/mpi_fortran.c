@@ -60,10 +60,9 @@ MPI_F_PUT_GET(get, GET, PMPI_Get)
                         MPI_Fint *tcount, MPI_Fint *ttype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr)) \
     {                                                                                              \
         MPI_Request r;                                                                             \
-        int rc = call(mpi_f_buf(origin), *ocount, T(otype), *target, *disp, *tcount, T(ttype), mpi_f_win(win), &r); \
-        if (rc == MPI_SUCCESS)                                                                     \
-            *request = PMPI_Request_c2f(r);                                                        \
-        mpi_f_ierr(ierr, rc);                                                                      \
+        MPI_F_RESULT(ierr, call(mpi_f_buf(origin), *ocount, T(otype), *target, *disp, *tcount, T(ttype), \
+                                mpi_f_win(win), &r),                                               \
+                     request, PMPI_Request_c2f(r));                                                \
     }
 MPI_F_RPUT_RGET(rput, RPUT, PMPI_Rput)
 MPI_F_RPUT_RGET(rget, RGET, PMPI_Rget)
@@ -81,11 +80,10 @@ MPI_F_DEFINE(raccumulate, RACCUMULATE,
               MPI_Fint *ttype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr))
 {
     MPI_Request r;
-    int rc = PMPI_Raccumulate(mpi_f_buf(origin), *ocount, T(otype), *target, *disp, *tcount, T(ttype),
-                              PMPI_Op_f2c(*op), mpi_f_win(win), &r);
-    if (rc == MPI_SUCCESS)
-        *request = PMPI_Request_c2f(r);
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr,
+                 PMPI_Raccumulate(mpi_f_buf(origin), *ocount, T(otype), *target, *disp, *tcount, T(ttype),
+                                  PMPI_Op_f2c(*op), mpi_f_win(win), &r),
+                 request, PMPI_Request_c2f(r));
 }
 
 MPI_F_DEFINE(get_accumulate, GET_ACCUMULATE,
@@ -104,11 +102,10 @@ MPI_F_DEFINE(rget_accumulate, RGET_ACCUMULATE,
               MPI_Fint *request, MPI_Fint *ierr))
 {
     MPI_Request r;
-    int rc = PMPI_Rget_accumulate(mpi_f_buf(origin), *ocount, T(otype), mpi_f_buf(result), *rcount, T(rtype),
-                                  *target, *disp, *tcount, T(ttype), PMPI_Op_f2c(*op), mpi_f_win(win), &r);
-    if (rc == MPI_SUCCESS)
-        *request = PMPI_Request_c2f(r);
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr,
+                 PMPI_Rget_accumulate(mpi_f_buf(origin), *ocount, T(otype), mpi_f_buf(result), *rcount, T(rtype),
+                                      *target, *disp, *tcount, T(ttype), PMPI_Op_f2c(*op), mpi_f_win(win), &r),
+                 request, PMPI_Request_c2f(r));
 }
 
 MPI_F_DEFINE(fetch_and_op, FETCH_AND_OP,
@@ -162,8 +159,6 @@ MPI_F08_DEFINE(win_lock, WIN_LOCK, (MPI_Fint *type, MPI_Fint *rank, MPI_Fint *as
 
 MPI_F08_DEFINE(win_test, WIN_TEST, (MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierr))
 {
-    int f = 0, rc = PMPI_Win_test(mpi_f_win(win), &f);
-    if (rc == MPI_SUCCESS)
-        *flag = f ? 1 : 0;
-    mpi_f_ierr(ierr, rc);
+    int f = 0;
+    MPI_F_RESULT(ierr, PMPI_Win_test(mpi_f_win(win), &f), flag, f ? 1 : 0);
 }

@@ -111,6 +111,19 @@ static inline void mpi_f_ierr(MPI_Fint *ierr, int rc)
         *ierr = (MPI_Fint)rc;
 }
 
+/* A call that returns a result through a C variable: its error code into
+ * *ierr and, only when it succeeded, value (the result as Fortran takes
+ * it, evaluated then) into *out.
+ *   MPI_Group g;
+ *   MPI_F_RESULT(ierr, PMPI_Win_get_group(mpi_f_win(win), &g), group, PMPI_Group_c2f(g)); */
+#define MPI_F_RESULT(ierr, call, out, value)                                                       \
+    do {                                                                                           \
+        int mpi_f_rc_ = (call);                                                                    \
+        if (mpi_f_rc_ == MPI_SUCCESS)                                                              \
+            *(out) = (value);                                                                      \
+        mpi_f_ierr(ierr, mpi_f_rc_);                                                               \
+    } while (0)
+
 static inline MPI_Win mpi_f_win(const MPI_Fint *win) { return PMPI_Win_f2c(*win); }
 
 /* Fortran's MPI_BOTTOM as C's; any other buffer as it is. */

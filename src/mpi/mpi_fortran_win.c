@@ -7,18 +7,15 @@
 
 #include <stdlib.h>
 
-#define WIN_OUT(win, w) (*(win) = PMPI_Win_c2f(w))
-
 /* creation and freeing */
 MPI_F_DEFINE(win_create, WIN_CREATE,
              (void *base, MPI_Aint *size, MPI_Fint *disp_unit, MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win,
               MPI_Fint *ierr))
 {
     MPI_Win w;
-    int rc = PMPI_Win_create(mpi_f_buf(base), *size, *disp_unit, PMPI_Info_f2c(*info), PMPI_Comm_f2c(*comm), &w);
-    if (rc == MPI_SUCCESS)
-        WIN_OUT(win, w);
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr,
+                 PMPI_Win_create(mpi_f_buf(base), *size, *disp_unit, PMPI_Info_f2c(*info), PMPI_Comm_f2c(*comm), &w),
+                 win, PMPI_Win_c2f(w));
 }
 
 /* allocate and allocate_shared: baseptr is INTEGER(KIND=MPI_ADDRESS_KIND)
@@ -28,10 +25,8 @@ MPI_F_DEFINE(win_create, WIN_CREATE,
                           MPI_Fint *win, MPI_Fint *ierr))                                          \
     {                                                                                              \
         MPI_Win w;                                                                                 \
-        int rc = call(*size, *disp_unit, PMPI_Info_f2c(*info), PMPI_Comm_f2c(*comm), baseptr, &w); \
-        if (rc == MPI_SUCCESS)                                                                     \
-            WIN_OUT(win, w);                                                                       \
-        mpi_f_ierr(ierr, rc);                                                                      \
+        MPI_F_RESULT(ierr, call(*size, *disp_unit, PMPI_Info_f2c(*info), PMPI_Comm_f2c(*comm), baseptr, &w), \
+                     win, PMPI_Win_c2f(w));                                                        \
     }
 MPI_F_ALLOCATE(win_allocate, WIN_ALLOCATE, PMPI_Win_allocate)
 MPI_F_ALLOCATE(win_allocate_shared, WIN_ALLOCATE_SHARED, PMPI_Win_allocate_shared)
@@ -39,10 +34,8 @@ MPI_F_ALLOCATE(win_allocate_shared, WIN_ALLOCATE_SHARED, PMPI_Win_allocate_share
 MPI_F08_DEFINE(win_shared_query, WIN_SHARED_QUERY,
                (MPI_Fint *win, MPI_Fint *rank, MPI_Aint *size, MPI_Fint *disp_unit, void **baseptr, MPI_Fint *ierr))
 {
-    int unit = 0, rc = PMPI_Win_shared_query(mpi_f_win(win), *rank, size, &unit, baseptr);
-    if (rc == MPI_SUCCESS)
-        *disp_unit = unit;
-    mpi_f_ierr(ierr, rc);
+    int unit = 0;
+    MPI_F_RESULT(ierr, PMPI_Win_shared_query(mpi_f_win(win), *rank, size, &unit, baseptr), disp_unit, unit);
 }
 
 #ifdef OPEN_MPI /* its use mpi module's TYPE(C_PTR) forms have names of their own */
@@ -70,10 +63,7 @@ MPI_F_DEFINE(win_shared_query_cptr, WIN_SHARED_QUERY_CPTR,
 MPI_F08_DEFINE(win_create_dynamic, WIN_CREATE_DYNAMIC, (MPI_Fint *info, MPI_Fint *comm, MPI_Fint *win, MPI_Fint *ierr))
 {
     MPI_Win w;
-    int rc = PMPI_Win_create_dynamic(PMPI_Info_f2c(*info), PMPI_Comm_f2c(*comm), &w);
-    if (rc == MPI_SUCCESS)
-        WIN_OUT(win, w);
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr, PMPI_Win_create_dynamic(PMPI_Info_f2c(*info), PMPI_Comm_f2c(*comm), &w), win, PMPI_Win_c2f(w));
 }
 
 MPI_F_DEFINE(win_attach, WIN_ATTACH, (MPI_Fint *win, void *base, MPI_Aint *size, MPI_Fint *ierr))
@@ -89,19 +79,13 @@ MPI_F_DEFINE(win_detach, WIN_DETACH, (MPI_Fint *win, void *base, MPI_Fint *ierr)
 MPI_F08_DEFINE(win_free, WIN_FREE, (MPI_Fint *win, MPI_Fint *ierr))
 {
     MPI_Win w = mpi_f_win(win);
-    int rc = PMPI_Win_free(&w);
-    if (rc == MPI_SUCCESS)
-        *win = MPI_F_WIN_NULL;
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr, PMPI_Win_free(&w), win, MPI_F_WIN_NULL);
 }
 
 MPI_F08_DEFINE(win_get_group, WIN_GET_GROUP, (MPI_Fint *win, MPI_Fint *group, MPI_Fint *ierr))
 {
     MPI_Group g;
-    int rc = PMPI_Win_get_group(mpi_f_win(win), &g);
-    if (rc == MPI_SUCCESS)
-        *group = PMPI_Group_c2f(g);
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr, PMPI_Win_get_group(mpi_f_win(win), &g), group, PMPI_Group_c2f(g));
 }
 
 MPI_F08_DEFINE(win_set_info, WIN_SET_INFO, (MPI_Fint *win, MPI_Fint *info, MPI_Fint *ierr))
@@ -112,10 +96,7 @@ MPI_F08_DEFINE(win_set_info, WIN_SET_INFO, (MPI_Fint *win, MPI_Fint *info, MPI_F
 MPI_F08_DEFINE(win_get_info, WIN_GET_INFO, (MPI_Fint *win, MPI_Fint *info, MPI_Fint *ierr))
 {
     MPI_Info i;
-    int rc = PMPI_Win_get_info(mpi_f_win(win), &i);
-    if (rc == MPI_SUCCESS)
-        *info = PMPI_Info_c2f(i);
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr, PMPI_Win_get_info(mpi_f_win(win), &i), info, PMPI_Info_c2f(i));
 }
 
 /* Attributes.  Fortran's values are address-sized integers, stored as
@@ -195,10 +176,8 @@ MPI_F08_DEFINE(win_create_keyval, WIN_CREATE_KEYVAL,
 
 MPI_F08_DEFINE(win_free_keyval, WIN_FREE_KEYVAL, (MPI_Fint *keyval, MPI_Fint *ierr))
 {
-    int key = *keyval, rc = PMPI_Win_free_keyval(&key);
-    if (rc == MPI_SUCCESS)
-        *keyval = key;
-    mpi_f_ierr(ierr, rc);
+    int key = *keyval;
+    MPI_F_RESULT(ierr, PMPI_Win_free_keyval(&key), keyval, key);
 }
 
 /* names */
@@ -252,10 +231,7 @@ MPI_F08_DEFINE(win_create_errhandler, WIN_CREATE_ERRHANDLER,
                (MPI_Win_errhandler_function *fn, MPI_Fint *errhandler, MPI_Fint *ierr))
 {
     MPI_Errhandler e;
-    int rc = mpi_errh_create(fn, 1, &e);
-    if (rc == MPI_SUCCESS)
-        *errhandler = mpi_errh_c2f(e);
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr, mpi_errh_create(fn, 1, &e), errhandler, mpi_errh_c2f(e));
 }
 
 MPI_F08_DEFINE(win_set_errhandler, WIN_SET_ERRHANDLER, (MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierr))
@@ -266,10 +242,7 @@ MPI_F08_DEFINE(win_set_errhandler, WIN_SET_ERRHANDLER, (MPI_Fint *win, MPI_Fint 
 MPI_F08_DEFINE(win_get_errhandler, WIN_GET_ERRHANDLER, (MPI_Fint *win, MPI_Fint *errhandler, MPI_Fint *ierr))
 {
     MPI_Errhandler e;
-    int rc = PMPI_Win_get_errhandler(mpi_f_win(win), &e);
-    if (rc == MPI_SUCCESS)
-        *errhandler = mpi_errh_c2f(e);
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr, PMPI_Win_get_errhandler(mpi_f_win(win), &e), errhandler, mpi_errh_c2f(e));
 }
 
 MPI_F08_DEFINE(win_call_errhandler, WIN_CALL_ERRHANDLER, (MPI_Fint *win, MPI_Fint *errorcode, MPI_Fint *ierr))
@@ -280,10 +253,8 @@ MPI_F08_DEFINE(win_call_errhandler, WIN_CALL_ERRHANDLER, (MPI_Fint *win, MPI_Fin
 MPI_F08_DEFINE(errhandler_free, ERRHANDLER_FREE, (MPI_Fint *errhandler, MPI_Fint *ierr))
 {
     MPI_Errhandler e = mpi_errh_f2c(*errhandler);
-    int rc = MPI_Errhandler_free(&e); /* liborma-mpi's: orma's handlers, or the host's */
-    if (rc == MPI_SUCCESS)
-        *errhandler = mpi_errh_c2f(e);
-    mpi_f_ierr(ierr, rc);
+    /* liborma-mpi's MPI_Errhandler_free: orma's handlers, or the host's */
+    MPI_F_RESULT(ierr, MPI_Errhandler_free(&e), errhandler, mpi_errh_c2f(e));
 }
 
 /* memory */
@@ -312,10 +283,8 @@ MPI_F08_DEFINE(init, INIT, (MPI_Fint *ierr))
 
 MPI_F08_DEFINE(init_thread, INIT_THREAD, (MPI_Fint *required, MPI_Fint *provided, MPI_Fint *ierr))
 {
-    int p = 0, rc = MPI_Init_thread(NULL, NULL, *required, &p);
-    if (rc == MPI_SUCCESS)
-        *provided = p;
-    mpi_f_ierr(ierr, rc);
+    int p = 0;
+    MPI_F_RESULT(ierr, MPI_Init_thread(NULL, NULL, *required, &p), provided, p);
 }
 
 MPI_F08_DEFINE(finalize, FINALIZE, (MPI_Fint *ierr))
@@ -327,8 +296,5 @@ MPI_F08_DEFINE(finalize, FINALIZE, (MPI_Fint *ierr))
 MPI_F08_DEFINE(type_free, TYPE_FREE, (MPI_Fint *type, MPI_Fint *ierr))
 {
     MPI_Datatype t = PMPI_Type_f2c(*type);
-    int rc = MPI_Type_free(&t);
-    if (rc == MPI_SUCCESS)
-        *type = PMPI_Type_c2f(t);
-    mpi_f_ierr(ierr, rc);
+    MPI_F_RESULT(ierr, MPI_Type_free(&t), type, PMPI_Type_c2f(t));
 }
