@@ -78,19 +78,14 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
     return api_rma_commit(win, next, rma_acc(win, &rop));
 }
 
-int orma_accumulate(const void *origin, size_t origin_count, orma_type origin_type, int target,
-                    orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op, orma_win handle)
+int orma_accumulate(API_ACCUMULATE_PARAMS)
 {
-    return api_get_accumulate("orma_accumulate", 0, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
-                              target_disp, target_count, target_type, op, handle);
+    return api_get_accumulate("orma_accumulate", 0, 0, API_ACCUMULATE_ARGS);
 }
 
-int orma_get_accumulate(const void *origin, size_t origin_count, orma_type origin_type, void *result,
-                        size_t result_count, orma_type result_type, int target, orma_aint target_disp,
-                        size_t target_count, orma_type target_type, orma_op op, orma_win handle)
+int orma_get_accumulate(API_GET_ACCUMULATE_PARAMS)
 {
-    return api_get_accumulate("orma_get_accumulate", 0, 1, origin, origin_count, origin_type, result, result_count,
-                              result_type, target, target_disp, target_count, target_type, op, handle);
+    return api_get_accumulate("orma_get_accumulate", 0, 1, API_GET_ACCUMULATE_ARGS);
 }
 
 int orma_fetch_and_op(const void *origin, void *result, orma_type type, int target, orma_aint target_disp,

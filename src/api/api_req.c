@@ -48,23 +48,15 @@ int orma_rget(void *origin, size_t origin_count, orma_type origin_type, int targ
                                             target_count, target_type, win));
 }
 
-int orma_raccumulate(const void *origin, size_t origin_count, orma_type origin_type, int target,
-                     orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op, orma_win win,
-                     orma_request *request_p)
+int orma_raccumulate(API_ACCUMULATE_PARAMS, orma_request *request_p)
 {
-    API_REQ("orma_raccumulate", request_p,
-            api_get_accumulate("orma_raccumulate", 1, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
-                               target_disp, target_count, target_type, op, win));
+    API_REQ("orma_raccumulate", request_p, api_get_accumulate("orma_raccumulate", 1, 0, API_ACCUMULATE_ARGS));
 }
 
-int orma_rget_accumulate(const void *origin, size_t origin_count, orma_type origin_type, void *result,
-                         size_t result_count, orma_type result_type, int target, orma_aint target_disp,
-                         size_t target_count, orma_type target_type, orma_op op, orma_win win,
-                         orma_request *request_p)
+int orma_rget_accumulate(API_GET_ACCUMULATE_PARAMS, orma_request *request_p)
 {
     API_REQ("orma_rget_accumulate", request_p,
-            api_get_accumulate("orma_rget_accumulate", 1, 1, origin, origin_count, origin_type, result, result_count,
-                               result_type, target, target_disp, target_count, target_type, op, win));
+            api_get_accumulate("orma_rget_accumulate", 1, 1, API_GET_ACCUMULATE_ARGS));
 }
 
 int orma_rput_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
@@ -84,23 +76,15 @@ int orma_rget_typed(void *origin, size_t origin_count, orma_type origin_type, in
                            target_count, target_type, win));
 }
 
-int orma_raccumulate_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
-                           orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
-                           orma_win win, orma_request *request_p)
+int orma_raccumulate_typed(API_ACCUMULATE_PARAMS, orma_request *request_p)
 {
-    API_REQ("orma_raccumulate_typed", request_p,
-            api_typed_acc("orma_raccumulate_typed", 1, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
-                          target_disp, target_count, target_type, op, win));
+    API_REQ("orma_raccumulate_typed", request_p, api_typed_acc("orma_raccumulate_typed", 1, 0, API_ACCUMULATE_ARGS));
 }
 
-int orma_rget_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type, void *result,
-                               size_t result_count, orma_type result_type, int target, orma_aint target_disp,
-                               size_t target_count, orma_type target_type, orma_op op, orma_win win,
-                               orma_request *request_p)
+int orma_rget_accumulate_typed(API_GET_ACCUMULATE_PARAMS, orma_request *request_p)
 {
     API_REQ("orma_rget_accumulate_typed", request_p,
-            api_typed_acc("orma_rget_accumulate_typed", 1, 1, origin, origin_count, origin_type, result,
-                          result_count, result_type, target, target_disp, target_count, target_type, op, win));
+            api_typed_acc("orma_rget_accumulate_typed", 1, 1, API_GET_ACCUMULATE_ARGS));
 }
 
 /* Completes *request_p if it can (block: it must); *done_p tells. */

@@ -88,6 +88,23 @@ static inline int api_rma_span(const char *call, size_t count, orma_type type, s
     return ORMA_SUCCESS;
 }
 
+/* The parameters of accumulate and get_accumulate, and the arguments an
+ * entry point below (api_get_accumulate, api_typed_acc) takes after call,
+ * passive_only and fetch: one list for the contiguous and the typed calls,
+ * blocking or request-based (these add an orma_request *request_p). */
+#define API_ACCUMULATE_PARAMS                                                                                \
+    const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,       \
+        size_t target_count, orma_type target_type, orma_op op, orma_win win
+#define API_ACCUMULATE_ARGS                                                                                  \
+    origin, origin_count, origin_type, NULL, 0, NULL, target, target_disp, target_count, target_type, op, win
+#define API_GET_ACCUMULATE_PARAMS                                                                            \
+    const void *origin, size_t origin_count, orma_type origin_type, void *result, size_t result_count,       \
+        orma_type result_type, int target, orma_aint target_disp, size_t target_count, orma_type target_type, \
+        orma_op op, orma_win win
+#define API_GET_ACCUMULATE_ARGS                                                                              \
+    origin, origin_count, origin_type, result, result_count, result_type, target, target_disp, target_count, \
+        target_type, op, win
+
 /* The entry points behind orma_put ... orma_get_accumulate, shared with the
  * request-based variants. */
 int api_put(const char *call, int passive_only, const void *origin, size_t origin_count, orma_type origin_type,

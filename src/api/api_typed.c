@@ -178,18 +178,12 @@ int orma_get_typed(void *origin, size_t origin_count, orma_type origin_type, int
                           target_count, target_type, win);
 }
 
-int orma_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
-                          orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
-                          orma_win win)
+int orma_accumulate_typed(API_ACCUMULATE_PARAMS)
 {
-    return api_typed_acc("orma_accumulate_typed", 0, 0, origin, origin_count, origin_type, NULL, 0, NULL, target,
-                         target_disp, target_count, target_type, op, win);
+    return api_typed_acc("orma_accumulate_typed", 0, 0, API_ACCUMULATE_ARGS);
 }
 
-int orma_get_accumulate_typed(const void *origin, size_t origin_count, orma_type origin_type, void *result,
-                              size_t result_count, orma_type result_type, int target, orma_aint target_disp,
-                              size_t target_count, orma_type target_type, orma_op op, orma_win win)
+int orma_get_accumulate_typed(API_GET_ACCUMULATE_PARAMS)
 {
-    return api_typed_acc("orma_get_accumulate_typed", 0, 1, origin, origin_count, origin_type, result, result_count,
-                         result_type, target, target_disp, target_count, target_type, op, win);
+    return api_typed_acc("orma_get_accumulate_typed", 0, 1, API_GET_ACCUMULATE_ARGS);
 }
