@@ -4,6 +4,21 @@
 #include "dtype_op.h"
 #include "rma_acc.h"
 
+/* The side which (origin or result) is count elements of a predefined type,
+ * the same count of the same type as the target. */
+static inline int api_acc_side(const char *call, int target, const char *which, size_t count, orma_type type,
+                               size_t target_count, orma_type target_type)
+{
+    int status = api_rma_type(call, type, which);
+    if (status)
+        return status;
+    if (type != target_type || count != target_count)
+        return util_error(ORMA_ERR_TYPE, "%s to rank %d: %s (%zu x %s) and target (%zu x %s) must be the same count "
+                          "of the same type", call, target, which, count, type->name, target_count,
+                          target_type->name);
+    return ORMA_SUCCESS;
+}
+
 /* The checks of accumulate (fetch: get_accumulate and fetch_and_op); on
  * success the byte length and the offset at the target. */
 static int api_acc_check(const char *call, int passive_only, const void *origin, size_t origin_count,
@@ -21,22 +36,13 @@ static int api_acc_check(const char *call, int passive_only, const void *origin,
                           target, (int)op);
     if (!dtype_op_kernel((int)op, (int)target_type->id))
         return api_rma_op_undefined(call, target, (int)op, (int)target_type->id);
-    if (op != ORMA_NO_OP) { /* with NO_OP the origin is ignored */
-        if ((status = api_rma_type(call, origin_type, "origin")))
-            return status;
-        if (origin_type != target_type || origin_count != target_count)
-            return util_error(ORMA_ERR_TYPE, "%s to rank %d: origin (%zu x %s) and target (%zu x %s) must be the "
-                              "same count of the same type", call, target, origin_count, origin_type->name,
-                              target_count, target_type->name);
-    }
-    if (fetch) {
-        if ((status = api_rma_type(call, result_type, "result")))
-            return status;
-        if (result_type != target_type || result_count != target_count)
-            return util_error(ORMA_ERR_TYPE, "%s to rank %d: result (%zu x %s) and target (%zu x %s) must be the "
-                              "same count of the same type", call, target, result_count, result_type->name,
-                              target_count, target_type->name);
-    }
+    /* with NO_OP the origin is ignored */
+    if (op != ORMA_NO_OP && (status = api_acc_side(call, target, "origin", origin_count, origin_type, target_count,
+                                                   target_type)))
+        return status;
+    if (fetch && (status = api_acc_side(call, target, "result", result_count, result_type, target_count,
+                                        target_type)))
+        return status;
     size_t len;
     if ((status = api_rma_span(call, target_count, target_type, &len)))
         return status;
