@@ -61,12 +61,9 @@ void bsp_box_start(void)
 
 void bsp_box_stop(void)
 {
-    free(bsp.box_used);
-    free(bsp.box_closed);
-    free(bsp.box_out);
-    bsp.box_used = NULL;
-    bsp.box_closed = NULL;
-    bsp.box_out = NULL;
+    BSP_FREE(bsp.box_used);
+    BSP_FREE(bsp.box_closed);
+    BSP_FREE(bsp.box_out);
 }
 
 /* Where origin src's region of parity par lies in a meta area. */

@@ -47,10 +47,8 @@ void bsp_bsmp_stop(void)
     bsp_inbox_close();
     for (int d = 0; d < bsp.world; d++)
         free(bsp.out[d].data);
-    free(bsp.out);
-    free(bsp.queue);
-    bsp.out = NULL;
-    bsp.queue = NULL;
+    BSP_FREE(bsp.out);
+    BSP_FREE(bsp.queue);
     bsp.qlen = bsp.qhead = bsp.qcap = bsp.qbytes = 0;
 }
 

@@ -149,12 +149,10 @@ void bsp_drma_puts(void)
 
 void bsp_drma_free(void)
 {
-    free(bsp.puts);
-    free(bsp.gets);
+    BSP_FREE(bsp.puts);
+    BSP_FREE(bsp.gets);
     free(bsp.staged.data);
     free(bsp.got.data);
-    bsp.puts = NULL;
-    bsp.gets = NULL;
     memset(&bsp.staged, 0, sizeof bsp.staged);
     memset(&bsp.got, 0, sizeof bsp.got);
     bsp.cap_puts = bsp.cap_gets = 0;

@@ -32,6 +32,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 /* Kinds of work at a sync (bsp_sync.c's notes). */
 enum {
@@ -159,6 +160,9 @@ struct bsp_state {
 extern struct bsp_state bsp;
 
 static inline size_t pad8(size_t n) { return (n + 7) & ~(size_t)7; }
+
+/* free(p), and p forgotten: NULL, which a later free takes. */
+#define BSP_FREE(p) (free(p), (p) = NULL)
 
 /* bsp_proc.c */
 void bsp_fail(const char *call, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));

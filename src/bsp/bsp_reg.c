@@ -30,8 +30,7 @@ static size_t bsp_reg_hash(const void *ident)
 
 static void bsp_reg_index(void)
 {
-    free(bsp_reg_table);
-    bsp_reg_table = NULL;
+    BSP_FREE(bsp_reg_table);
     bsp_reg_mask = 0;
     bsp_reg_lo = UINTPTR_MAX;
     bsp_reg_hi = 0;
@@ -218,10 +217,8 @@ static void bsp_reg_free(struct bsp_reg *r, const char *call)
 {
     bsp_orma(call, orma_win_unlock_all(r->win));
     bsp_orma(call, orma_win_free(&r->win));
-    free(r->sizes);
-    free(r->heads);
-    r->sizes = NULL;
-    r->heads = NULL;
+    BSP_FREE(r->sizes);
+    BSP_FREE(r->heads);
     r->live = 0;
 }
 
@@ -284,16 +281,11 @@ void bsp_reg_free_all(void)
     for (size_t s = 0; s < bsp.nregs; s++)
         if (bsp.regs[s].live)
             bsp_reg_free(&bsp.regs[s], "bsp_end");
-    free(bsp.regs);
-    free(bsp.pushes);
-    free(bsp.pops);
-    free(bsp.pop_ident);
-    free(bsp.touched);
-    bsp.regs = NULL;
-    bsp.pushes = NULL;
-    bsp.pops = NULL;
-    bsp.pop_ident = NULL;
-    bsp.touched = NULL;
+    BSP_FREE(bsp.regs);
+    BSP_FREE(bsp.pushes);
+    BSP_FREE(bsp.pops);
+    BSP_FREE(bsp.pop_ident);
+    BSP_FREE(bsp.touched);
     bsp.nregs = bsp.cap_regs = bsp.cap_push = bsp.cap_touched = 0;
     bsp_reg_index();
 }

@@ -110,15 +110,11 @@ void bsp_sync_stop(void)
 {
     bsp_orma("bsp_end", orma_win_unlock_all(bsp.meta));
     bsp_orma("bsp_end", orma_win_free(&bsp.meta));
-    free(bsp.anns);
-    free(bsp_notes_out);
-    free(bsp_notes_in);
-    free(bsp_checked);
-    free(bsp_sent);
-    bsp_sent = NULL;
-    bsp.anns = NULL;
-    bsp_notes_out = bsp_notes_in = NULL;
-    bsp_checked = NULL;
+    BSP_FREE(bsp.anns);
+    BSP_FREE(bsp_notes_out);
+    BSP_FREE(bsp_notes_in);
+    BSP_FREE(bsp_checked);
+    BSP_FREE(bsp_sent);
 }
 
 void bsp_fail_one(int reporter, const char *call, const char *fmt, ...)
