@@ -9,24 +9,40 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The checks every DRMA call makes; the registration's slot. */
-static size_t bsp_drma_check(const char *call, int pid, const void *ident, int offset, int nbytes)
+/* A transfer of no bytes: nothing to do (bsp_drma_check). */
+#define BSP_DRMA_NOTHING SIZE_MAX
+
+/* The checks every DRMA call makes, buf being its local buffer (which: src
+ * or dst); the registration's slot, or BSP_DRMA_NOTHING. */
+static size_t bsp_drma_check(const char *call, int pid, const void *ident, int offset, int nbytes, const void *buf,
+                             const char *which)
 {
     bsp_check_on(call);
     bsp_check_pid(call, pid);
     size_t slot = bsp_reg_find(ident, call);
     bsp_check_range(call, slot, pid, offset, nbytes);
+    if (nbytes == 0)
+        return BSP_DRMA_NOTHING;
+    if (!buf)
+        bsp_fail(call, "%s is NULL", which);
     return slot;
+}
+
+/* hpput and hpget: the transfer issued at once. */
+static inline void bsp_drma_now(const char *call, int put, int pid, size_t slot, void *buf, int offset, int nbytes)
+{
+    size_t n = (size_t)nbytes;
+    bsp_sync_guard(pid);
+    bsp_reg_touch(slot);
+    orma_win win = bsp.regs[slot].win;
+    bsp_orma(call, put ? orma_put(buf, n, ORMA_BYTE, pid, offset, n, ORMA_BYTE, win)
+                       : orma_get(buf, n, ORMA_BYTE, pid, offset, n, ORMA_BYTE, win));
 }
 
 void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 {
-    size_t slot = bsp_drma_check("bsp_put", pid, dst, offset, nbytes);
-    if (nbytes == 0)
-        return;
-    if (!src)
-        bsp_fail("bsp_put", "src is NULL");
-    if (bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes, 0))
+    size_t slot = bsp_drma_check("bsp_put", pid, dst, offset, nbytes, src, "src");
+    if (slot == BSP_DRMA_NOTHING || bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes, 0))
         return;
     struct bsp_put_rec *p = bsp.nputs ? &bsp.puts[bsp.nputs - 1] : NULL;
     if (p && p->slot == slot && p->pid == pid && p->off + p->n == (size_t)offset) {
@@ -47,11 +63,9 @@ void bsp_put(int pid, const void *src, void *dst, int offset, int nbytes)
 
 void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 {
-    size_t slot = bsp_drma_check("bsp_get", pid, src, offset, nbytes);
-    if (nbytes == 0)
+    size_t slot = bsp_drma_check("bsp_get", pid, src, offset, nbytes, dst, "dst");
+    if (slot == BSP_DRMA_NOTHING)
         return;
-    if (!dst)
-        bsp_fail("bsp_get", "dst is NULL");
     bsp.gets = bsp_grow(bsp.gets, &bsp.cap_gets, bsp.ngets + 1, sizeof *bsp.gets, "bsp_get");
     struct bsp_get_rec *g = &bsp.gets[bsp.ngets++];
     g->slot = slot;
@@ -65,34 +79,22 @@ void bsp_get(int pid, const void *src, int offset, void *dst, int nbytes)
 
 void bsp_hpput(int pid, const void *src, void *dst, int offset, int nbytes)
 {
-    size_t slot = bsp_drma_check("bsp_hpput", pid, dst, offset, nbytes);
-    if (nbytes == 0)
+    size_t slot = bsp_drma_check("bsp_hpput", pid, dst, offset, nbytes, src, "src");
+    if (slot == BSP_DRMA_NOTHING)
         return;
-    if (!src)
-        bsp_fail("bsp_hpput", "src is NULL");
     /* Where orma would not map the target's bytes, a few KB cost less
      * through the put box than as a transfer of their own, which takes a
      * system call (bsp_box.c); hpput may land any time before the sync, so
      * the box's landing at the sync is one of its choices. */
-    if (bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes, 1))
-        return;
-    bsp_sync_guard(pid);
-    bsp_reg_touch(slot);
-    bsp_orma("bsp_hpput", orma_put(src, (size_t)nbytes, ORMA_BYTE, pid, offset, (size_t)nbytes, ORMA_BYTE,
-                                   bsp.regs[slot].win));
+    if (!bsp_box_put(pid, slot, src, (size_t)offset, (size_t)nbytes, 1))
+        bsp_drma_now("bsp_hpput", 1, pid, slot, (void *)src, offset, nbytes);
 }
 
 void bsp_hpget(int pid, const void *src, int offset, void *dst, int nbytes)
 {
-    size_t slot = bsp_drma_check("bsp_hpget", pid, src, offset, nbytes);
-    if (nbytes == 0)
-        return;
-    if (!dst)
-        bsp_fail("bsp_hpget", "dst is NULL");
-    bsp_sync_guard(pid);
-    bsp_reg_touch(slot);
-    bsp_orma("bsp_hpget", orma_get(dst, (size_t)nbytes, ORMA_BYTE, pid, offset, (size_t)nbytes, ORMA_BYTE,
-                                   bsp.regs[slot].win));
+    size_t slot = bsp_drma_check("bsp_hpget", pid, src, offset, nbytes, dst, "dst");
+    if (slot != BSP_DRMA_NOTHING)
+        bsp_drma_now("bsp_hpget", 0, pid, slot, dst, offset, nbytes);
 }
 
 /* At the sync, after every process has ended the superstep.  A get whose
