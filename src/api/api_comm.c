@@ -83,16 +83,12 @@ int api_get(const char *call, int passive_only, void *origin, size_t origin_coun
                     target_type, handle);
 }
 
-int orma_put(const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
-             size_t target_count, orma_type target_type, orma_win handle)
+int orma_put(API_PUT_PARAMS)
 {
-    return api_put("orma_put", 0, origin, origin_count, origin_type, target, target_disp, target_count,
-                   target_type, handle);
+    return api_put("orma_put", 0, origin, API_COPY_ARGS);
 }
 
-int orma_get(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
-             size_t target_count, orma_type target_type, orma_win handle)
+int orma_get(API_GET_PARAMS)
 {
-    return api_get("orma_get", 0, origin, origin_count, origin_type, target, target_disp, target_count,
-                   target_type, handle);
+    return api_get("orma_get", 0, origin, API_COPY_ARGS);
 }

@@ -34,18 +34,14 @@ static int api_req_check(const char *call, orma_request *request_p)
         return status_ ? status_ : api_req_finish(call, (expr), win, request_p);                             \
     } while (0)
 
-int orma_rput(const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
-              size_t target_count, orma_type target_type, orma_win win, orma_request *request_p)
+int orma_rput(API_PUT_PARAMS, orma_request *request_p)
 {
-    API_REQ("orma_rput", request_p, api_put("orma_rput", 1, origin, origin_count, origin_type, target, target_disp,
-                                            target_count, target_type, win));
+    API_REQ("orma_rput", request_p, api_put("orma_rput", 1, origin, API_COPY_ARGS));
 }
 
-int orma_rget(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
-              size_t target_count, orma_type target_type, orma_win win, orma_request *request_p)
+int orma_rget(API_GET_PARAMS, orma_request *request_p)
 {
-    API_REQ("orma_rget", request_p, api_get("orma_rget", 1, origin, origin_count, origin_type, target, target_disp,
-                                            target_count, target_type, win));
+    API_REQ("orma_rget", request_p, api_get("orma_rget", 1, origin, API_COPY_ARGS));
 }
 
 int orma_raccumulate(API_ACCUMULATE_PARAMS, orma_request *request_p)
@@ -59,21 +55,14 @@ int orma_rget_accumulate(API_GET_ACCUMULATE_PARAMS, orma_request *request_p)
             api_get_accumulate("orma_rget_accumulate", 1, 1, API_GET_ACCUMULATE_ARGS));
 }
 
-int orma_rput_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
-                    orma_aint target_disp, size_t target_count, orma_type target_type, orma_win win,
-                    orma_request *request_p)
+int orma_rput_typed(API_PUT_PARAMS, orma_request *request_p)
 {
-    API_REQ("orma_rput_typed", request_p,
-            api_typed_copy("orma_rput_typed", 1, 1, (void *)origin, origin_count, origin_type, target, target_disp,
-                           target_count, target_type, win));
+    API_REQ("orma_rput_typed", request_p, api_typed_copy("orma_rput_typed", 1, 1, (void *)origin, API_COPY_ARGS));
 }
 
-int orma_rget_typed(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
-                    size_t target_count, orma_type target_type, orma_win win, orma_request *request_p)
+int orma_rget_typed(API_GET_PARAMS, orma_request *request_p)
 {
-    API_REQ("orma_rget_typed", request_p,
-            api_typed_copy("orma_rget_typed", 0, 1, origin, origin_count, origin_type, target, target_disp,
-                           target_count, target_type, win));
+    API_REQ("orma_rget_typed", request_p, api_typed_copy("orma_rget_typed", 0, 1, origin, API_COPY_ARGS));
 }
 
 int orma_raccumulate_typed(API_ACCUMULATE_PARAMS, orma_request *request_p)

@@ -88,6 +88,18 @@ static inline int api_rma_span(const char *call, size_t count, orma_type type, s
     return ORMA_SUCCESS;
 }
 
+/* The parameters of put and get, and the arguments an entry point below
+ * (api_put, api_get, api_typed_copy) takes after the origin buffer: one
+ * list for the contiguous and the typed calls, blocking or request-based
+ * (these add an orma_request *request_p). */
+#define API_PUT_PARAMS                                                                                       \
+    const void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,       \
+        size_t target_count, orma_type target_type, orma_win win
+#define API_GET_PARAMS                                                                                       \
+    void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,             \
+        size_t target_count, orma_type target_type, orma_win win
+#define API_COPY_ARGS origin_count, origin_type, target, target_disp, target_count, target_type, win
+
 /* The parameters of accumulate and get_accumulate, and the arguments an
  * entry point below (api_get_accumulate, api_typed_acc) takes after call,
  * passive_only and fetch: one list for the contiguous and the typed calls,

@@ -164,18 +164,14 @@ int api_typed_acc(const char *call, int passive_only, int fetch, const void *ori
     return api_rma_commit(win, next, rma_acc(win, &rop));
 }
 
-int orma_put_typed(const void *origin, size_t origin_count, orma_type origin_type, int target,
-                   orma_aint target_disp, size_t target_count, orma_type target_type, orma_win win)
+int orma_put_typed(API_PUT_PARAMS)
 {
-    return api_typed_copy("orma_put_typed", 1, 0, (void *)origin, origin_count, origin_type, target, target_disp,
-                          target_count, target_type, win);
+    return api_typed_copy("orma_put_typed", 1, 0, (void *)origin, API_COPY_ARGS);
 }
 
-int orma_get_typed(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
-                   size_t target_count, orma_type target_type, orma_win win)
+int orma_get_typed(API_GET_PARAMS)
 {
-    return api_typed_copy("orma_get_typed", 0, 0, origin, origin_count, origin_type, target, target_disp,
-                          target_count, target_type, win);
+    return api_typed_copy("orma_get_typed", 0, 0, origin, API_COPY_ARGS);
 }
 
 int orma_accumulate_typed(API_ACCUMULATE_PARAMS)
