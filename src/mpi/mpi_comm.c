@@ -303,35 +303,45 @@ static int mpi_racc(const char *call, int fetch, const void *origin, MPI_Count o
                        request);
 }
 
-int PMPI_Rput(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-    return mpi_rput_get("MPI_Rput", 1, (void *)origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype, win, request);
-}
+/* The request-based calls with counts of type count_t, named with suffix
+ * sfx: int counts (no suffix), and MPI 4.0's MPI_Count ones (_c). */
+#define MPI_REQUEST_CALLS(sfx, count_t)                                                                      \
+    int PMPI_Rput##sfx(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype,         \
+                       int target_rank, MPI_Aint target_disp, count_t target_count,                          \
+                       MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)                      \
+    {                                                                                                        \
+        return mpi_rput_get("MPI_Rput" #sfx, 1, (void *)origin_addr, origin_count, origin_datatype,         \
+                            target_rank, target_disp, target_count, target_datatype, win, request);          \
+    }                                                                                                        \
+                                                                                                             \
+    int PMPI_Rget##sfx(void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, int target_rank, \
+                       MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Win win, \
+                       MPI_Request *request)                                                                 \
+    {                                                                                                        \
+        return mpi_rput_get("MPI_Rget" #sfx, 0, origin_addr, origin_count, origin_datatype, target_rank,    \
+                            target_disp, target_count, target_datatype, win, request);                       \
+    }                                                                                                        \
+                                                                                                             \
+    int PMPI_Raccumulate##sfx(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype,  \
+                              int target_rank, MPI_Aint target_disp, count_t target_count,                   \
+                              MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)    \
+    {                                                                                                        \
+        return mpi_racc("MPI_Raccumulate" #sfx, 0, origin_addr, origin_count, origin_datatype, NULL, 0,     \
+                        MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, win, \
+                        request);                                                                            \
+    }                                                                                                        \
+                                                                                                             \
+    int PMPI_Rget_accumulate##sfx(const void *origin_addr, count_t origin_count, MPI_Datatype origin_datatype, \
+                                  void *result_addr, count_t result_count, MPI_Datatype result_datatype,     \
+                                  int target_rank, MPI_Aint target_disp, count_t target_count,               \
+                                  MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) \
+    {                                                                                                        \
+        return mpi_racc("MPI_Rget_accumulate" #sfx, 1, origin_addr, origin_count, origin_datatype,          \
+                        result_addr, result_count, result_datatype, target_rank, target_disp, target_count,  \
+                        target_datatype, op, win, request);                                                  \
+    }
 
-int PMPI_Rget(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
-             int target_count, MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)
-{
-    return mpi_rput_get("MPI_Rget", 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype, win, request);
-}
-
-int PMPI_Raccumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
-                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win,
-                    MPI_Request *request)
-{
-    return mpi_racc("MPI_Raccumulate", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                    target_rank, target_disp, target_count, target_datatype, op, win, request);
-}
-
-int PMPI_Rget_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
-                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
-                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)
-{
-    return mpi_racc("MPI_Rget_accumulate", 1, origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                    result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
-}
+MPI_REQUEST_CALLS(, int)
 
 /* MPI's names are weak aliases of the PMPI ones, as in an MPI library, so that a
  * profiling tool above liborma-mpi reaches orma through PMPI. */
@@ -383,38 +393,7 @@ int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
                    result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);
 }
 
-int PMPI_Rput_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
-                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
-                MPI_Request *request)
-{
-    return mpi_rput_get("MPI_Rput_c", 1, (void *)origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype, win, request);
-}
-
-int PMPI_Rget_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
-                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win,
-                MPI_Request *request)
-{
-    return mpi_rput_get("MPI_Rget_c", 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                        target_count, target_datatype, win, request);
-}
-
-int PMPI_Raccumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-                       int target_rank, MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype,
-                       MPI_Op op, MPI_Win win, MPI_Request *request)
-{
-    return mpi_racc("MPI_Raccumulate_c", 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                    target_rank, target_disp, target_count, target_datatype, op, win, request);
-}
-
-int PMPI_Rget_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
-                           void *result_addr, MPI_Count result_count, MPI_Datatype result_datatype, int target_rank,
-                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
-                           MPI_Win win, MPI_Request *request)
-{
-    return mpi_racc("MPI_Rget_accumulate_c", 1, origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                    result_datatype, target_rank, target_disp, target_count, target_datatype, op, win, request);
-}
+MPI_REQUEST_CALLS(_c, MPI_Count)
 
 #pragma weak MPI_Put_c = PMPI_Put_c
 #pragma weak MPI_Get_c = PMPI_Get_c
