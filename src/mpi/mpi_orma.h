@@ -66,6 +66,31 @@ extern MPI_Comm mpi_quiet_comm;
 int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info,
                  MPI_Comm comm, void *baseptr, MPI_Win *win);
 
+/* MPI_Win_create, MPI_Win_allocate and MPI_Win_allocate_shared with a
+ * displacement unit of type unit_t, named with suffix sfx: int (no suffix,
+ * mpi_win.c) and MPI 4.0's MPI_Aint (_c, mpi_win_c.c). */
+#define MPI_WIN_MAKE_CALLS(sfx, unit_t)                                                                      \
+    int PMPI_Win_create##sfx(void *base, MPI_Aint size, unit_t disp_unit, MPI_Info info, MPI_Comm comm,       \
+                             MPI_Win *win)                                                                   \
+    {                                                                                                        \
+        return mpi_win_make("MPI_Win_create" #sfx, ORMA_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, \
+                            NULL, win);                                                                      \
+    }                                                                                                        \
+                                                                                                             \
+    int PMPI_Win_allocate##sfx(MPI_Aint size, unit_t disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,  \
+                               MPI_Win *win)                                                                 \
+    {                                                                                                        \
+        return mpi_win_make("MPI_Win_allocate" #sfx, ORMA_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info,  \
+                            comm, baseptr, win);                                                             \
+    }                                                                                                        \
+                                                                                                             \
+    int PMPI_Win_allocate_shared##sfx(MPI_Aint size, unit_t disp_unit, MPI_Info info, MPI_Comm comm,         \
+                                      void *baseptr, MPI_Win *win)                                           \
+    {                                                                                                        \
+        return mpi_win_make("MPI_Win_allocate_shared" #sfx, ORMA_WIN_FLAVOR_SHARED, NULL, size, disp_unit,   \
+                            info, comm, baseptr, win);                                                       \
+    }
+
 /* The window info keys orma takes, and the MPI info's values of them as
  * orma info (*oi_p ORMA_INFO_NULL for MPI_INFO_NULL). */
 #define MPI_WIN_INFO_KEYS 7

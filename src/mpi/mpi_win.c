@@ -161,16 +161,7 @@ int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Ai
     return MPI_SUCCESS;
 }
 
-int PMPI_Win_allocate(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr, MPI_Win *win)
-{
-    return mpi_win_make("MPI_Win_allocate", ORMA_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm, baseptr,
-                        win);
-}
-
-int PMPI_Win_create(void *base, MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
-{
-    return mpi_win_make("MPI_Win_create", ORMA_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL, win);
-}
+MPI_WIN_MAKE_CALLS(, int)
 
 int PMPI_Win_free(MPI_Win *win)
 {
@@ -188,13 +179,6 @@ int PMPI_Win_free(MPI_Win *win)
     free(w);
     *win = MPI_WIN_NULL;
     return rc;
-}
-
-int PMPI_Win_allocate_shared(MPI_Aint size, int disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                            MPI_Win *win)
-{
-    return mpi_win_make("MPI_Win_allocate_shared", ORMA_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, comm,
-                        baseptr, win);
 }
 
 int PMPI_Win_shared_query(MPI_Win win, int rank, MPI_Aint *size, int *disp_unit, void *baseptr)

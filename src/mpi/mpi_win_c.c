@@ -6,24 +6,7 @@
 #include "mpi_orma.h"
 
 #if MPI_VERSION >= 4
-int PMPI_Win_create_c(void *base, MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, MPI_Win *win)
-{
-    return mpi_win_make("MPI_Win_create_c", ORMA_WIN_FLAVOR_CREATE, base, size, disp_unit, info, comm, NULL, win);
-}
-
-int PMPI_Win_allocate_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                        MPI_Win *win)
-{
-    return mpi_win_make("MPI_Win_allocate_c", ORMA_WIN_FLAVOR_ALLOCATE, NULL, size, disp_unit, info, comm,
-                        baseptr, win);
-}
-
-int PMPI_Win_allocate_shared_c(MPI_Aint size, MPI_Aint disp_unit, MPI_Info info, MPI_Comm comm, void *baseptr,
-                               MPI_Win *win)
-{
-    return mpi_win_make("MPI_Win_allocate_shared_c", ORMA_WIN_FLAVOR_SHARED, NULL, size, disp_unit, info, comm,
-                        baseptr, win);
-}
+MPI_WIN_MAKE_CALLS(_c, MPI_Aint)
 
 int PMPI_Win_shared_query_c(MPI_Win win, int rank, MPI_Aint *size, MPI_Aint *disp_unit, void *baseptr)
 {
