@@ -4,42 +4,38 @@
 #if defined(__x86_64__) || defined(__i386__)
 #include <immintrin.h>
 
+/* The loop of both versions, from the end down in blocks of four vectors
+ * of type V, W bytes each (LOAD and STORE: its unaligned moves), the rest
+ * under one block by memcpy (vector moves in glibc).  All four loads of a
+ * block come before its stores. */
+#define UTIL_COPY_BACKWARD_LOOP(d, s, len, V, W, LOAD, STORE)                                                 \
+    do {                                                                                                     \
+        size_t i = (len);                                                                                    \
+        while (i >= 4 * (W)) {                                                                               \
+            i -= 4 * (W);                                                                                    \
+            V a = LOAD((const V *)((s) + i));                                                                \
+            V b = LOAD((const V *)((s) + i + (W)));                                                          \
+            V c = LOAD((const V *)((s) + i + 2 * (W)));                                                      \
+            V e = LOAD((const V *)((s) + i + 3 * (W)));                                                      \
+            STORE((V *)((d) + i), a);                                                                        \
+            STORE((V *)((d) + i + (W)), b);                                                                  \
+            STORE((V *)((d) + i + 2 * (W)), c);                                                              \
+            STORE((V *)((d) + i + 3 * (W)), e);                                                              \
+        }                                                                                                    \
+        if (i)                                                                                               \
+            memcpy((d), (s), i);                                                                             \
+    } while (0)
+
 __attribute__((target("avx2"))) static void util_copy_backward_avx2(char *d, const char *s, size_t len)
 {
-    size_t i = len;
-    while (i >= 128) {
-        i -= 128;
-        __m256i a = _mm256_loadu_si256((const __m256i *)(s + i));
-        __m256i b = _mm256_loadu_si256((const __m256i *)(s + i + 32));
-        __m256i c = _mm256_loadu_si256((const __m256i *)(s + i + 64));
-        __m256i e = _mm256_loadu_si256((const __m256i *)(s + i + 96));
-        _mm256_storeu_si256((__m256i *)(d + i), a);
-        _mm256_storeu_si256((__m256i *)(d + i + 32), b);
-        _mm256_storeu_si256((__m256i *)(d + i + 64), c);
-        _mm256_storeu_si256((__m256i *)(d + i + 96), e);
-    }
-    if (i)
-        memcpy(d, s, i); /* under 128 bytes: vector moves in glibc */
+    UTIL_COPY_BACKWARD_LOOP(d, s, len, __m256i, 32, _mm256_loadu_si256, _mm256_storeu_si256);
 }
 
 void util_copy_backward_base(void *dst, const void *src, size_t len)
 {
     char *d = dst;
     const char *s = src;
-    size_t i = len;
-    while (i >= 64) {
-        i -= 64;
-        __m128i a = _mm_loadu_si128((const __m128i *)(s + i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(s + i + 16));
-        __m128i c = _mm_loadu_si128((const __m128i *)(s + i + 32));
-        __m128i e = _mm_loadu_si128((const __m128i *)(s + i + 48));
-        _mm_storeu_si128((__m128i *)(d + i), a);
-        _mm_storeu_si128((__m128i *)(d + i + 16), b);
-        _mm_storeu_si128((__m128i *)(d + i + 32), c);
-        _mm_storeu_si128((__m128i *)(d + i + 48), e);
-    }
-    if (i)
-        memcpy(d, s, i);
+    UTIL_COPY_BACKWARD_LOOP(d, s, len, __m128i, 16, _mm_loadu_si128, _mm_storeu_si128);
 }
 
 void util_copy_backward(void *dst, const void *src, size_t len)
