@@ -80,37 +80,25 @@ KERNEL(replace_b, bool, b)
 
 /* MINLOC and MAXLOC as MPI defines them: the pair with the smaller (larger)
  * value, and on equal values the smaller index.  Only the two members are
- * written: the padding of the target's struct is not the origin's to set. */
-#define PAIR_KERNELS(S, P)                                                                         \
-    static void minloc_##S(void *target, const void *origin, size_t count)                         \
+ * written: the padding of the target's struct is not the origin's to set.
+ * takes: when the origin's pair replaces the target's (REPLACE: always). */
+#define PAIR_KERNEL(name, P, takes)                                                                \
+    static void name(void *target, const void *origin, size_t count)                               \
     {                                                                                              \
         P *restrict t = target;                                                                    \
         const P *restrict o = origin;                                                              \
         for (size_t i = 0; i < count; i++)                                                         \
-            if (o[i].value < t[i].value || (o[i].value == t[i].value && o[i].index < t[i].index)) { \
+            if (takes) {                                                                           \
                 t[i].value = o[i].value;                                                           \
                 t[i].index = o[i].index;                                                           \
             }                                                                                      \
-    }                                                                                              \
-    static void maxloc_##S(void *target, const void *origin, size_t count)                         \
-    {                                                                                              \
-        P *restrict t = target;                                                                    \
-        const P *restrict o = origin;                                                              \
-        for (size_t i = 0; i < count; i++)                                                         \
-            if (o[i].value > t[i].value || (o[i].value == t[i].value && o[i].index < t[i].index)) { \
-                t[i].value = o[i].value;                                                           \
-                t[i].index = o[i].index;                                                           \
-            }                                                                                      \
-    }                                                                                              \
-    static void replace_##S(void *target, const void *origin, size_t count)                        \
-    {                                                                                              \
-        P *restrict t = target;                                                                    \
-        const P *restrict o = origin;                                                              \
-        for (size_t i = 0; i < count; i++) {                                                       \
-            t[i].value = o[i].value;                                                               \
-            t[i].index = o[i].index;                                                               \
-        }                                                                                          \
     }
+#define PAIR_KERNELS(S, P)                                                                         \
+    PAIR_KERNEL(minloc_##S, P,                                                                     \
+                o[i].value < t[i].value || (o[i].value == t[i].value && o[i].index < t[i].index))  \
+    PAIR_KERNEL(maxloc_##S, P,                                                                     \
+                o[i].value > t[i].value || (o[i].value == t[i].value && o[i].index < t[i].index))  \
+    PAIR_KERNEL(replace_##S, P, 1)
 
 PAIR_KERNELS(fi, struct orma_float_int)
 PAIR_KERNELS(di, struct orma_double_int)
