@@ -79,24 +79,32 @@ int orma_type_dup(orma_type oldtype, orma_type *newtype_p)
     return status ? status : dtype_ctor_dup(oldtype, newtype_p);
 }
 
-int orma_type_commit(orma_type *type_p)
+/* The checks of commit, free, pack and unpack: orma running, *type_p a
+ * datatype. */
+static int api_type_check(const char *call, const orma_type *type_p)
 {
-    int status = api_check_init("orma_type_commit");
+    int status = api_check_init(call);
     if (status)
         return status;
     if (!type_p || !dtype_is_type(*type_p))
-        return util_error(ORMA_ERR_TYPE, "orma_type_commit: not a valid datatype");
+        return util_error(ORMA_ERR_TYPE, "%s: not a valid datatype", call);
+    return ORMA_SUCCESS;
+}
+
+int orma_type_commit(orma_type *type_p)
+{
+    int status = api_type_check("orma_type_commit", type_p);
+    if (status)
+        return status;
     dtype_derived_commit(*type_p); /* the layout was normalised as it was built */
     return ORMA_SUCCESS;
 }
 
 int orma_type_free(orma_type *type_p)
 {
-    int status = api_check_init("orma_type_free");
+    int status = api_type_check("orma_type_free", type_p);
     if (status)
         return status;
-    if (!type_p || !dtype_is_type(*type_p))
-        return util_error(ORMA_ERR_TYPE, "orma_type_free: not a valid datatype");
     if ((*type_p)->predefined)
         return util_error(ORMA_ERR_TYPE, "orma_type_free: %s is predefined", (*type_p)->name);
     dtype_derived_free(*type_p);
@@ -148,11 +156,9 @@ int orma_type_is_contiguous(orma_type type, size_t count, int *flag_p)
 static int api_dt_pack_check(const char *call, const void *buf, size_t count, orma_type type, size_t bufsize,
                              const size_t *position_p, size_t *bytes_p)
 {
-    int status = api_check_init(call);
+    int status = api_type_check(call, &type);
     if (status)
         return status;
-    if (!dtype_is_type(type))
-        return util_error(ORMA_ERR_TYPE, "%s: not a valid datatype", call);
     if (!type->predefined && !dtype_derived_of(type)->committed)
         return util_error(ORMA_ERR_TYPE, "%s: the datatype is not committed", call);
     if (!position_p)
