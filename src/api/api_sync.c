@@ -66,31 +66,32 @@ int orma_win_fence(int assert, orma_win handle)
     return rma_fence(win, assert);
 }
 
+/* post and start: the window, the assert bits allowed, the group, then the
+ * epoch's event. */
+static inline int api_pscw_begin(const char *call, orma_group group, int assert, int allowed, int event,
+                                 orma_win handle, struct rma_win **win_p)
+{
+    int status = api_sync_begin(call, handle, assert, allowed, win_p);
+    if (!status)
+        status = api_group_check(call, group, (*win_p)->nranks);
+    if (!status)
+        status = rma_epoch_event(*win_p, event);
+    return status;
+}
+
 int orma_win_post(orma_group group, int assert, orma_win handle)
 {
     struct rma_win *win = NULL;
-    int status = api_sync_begin("orma_win_post", handle, assert,
-                                ORMA_MODE_NOCHECK | ORMA_MODE_NOSTORE | ORMA_MODE_NOPUT, &win);
-    if (!status)
-        status = api_group_check("orma_win_post", group, win->nranks);
-    if (!status)
-        status = rma_epoch_event(win, RMA_EV_POST);
-    if (status)
-        return status;
-    return rma_post(win, group->ranks, group->n, assert);
+    int status = api_pscw_begin("orma_win_post", group, assert, ORMA_MODE_NOCHECK | ORMA_MODE_NOSTORE | ORMA_MODE_NOPUT,
+                                RMA_EV_POST, handle, &win);
+    return status ? status : rma_post(win, group->ranks, group->n, assert);
 }
 
 int orma_win_start(orma_group group, int assert, orma_win handle)
 {
     struct rma_win *win = NULL;
-    int status = api_sync_begin("orma_win_start", handle, assert, ORMA_MODE_NOCHECK, &win);
-    if (!status)
-        status = api_group_check("orma_win_start", group, win->nranks);
-    if (!status)
-        status = rma_epoch_event(win, RMA_EV_START);
-    if (status)
-        return status;
-    return rma_start(win, group->ranks, group->n, assert);
+    int status = api_pscw_begin("orma_win_start", group, assert, ORMA_MODE_NOCHECK, RMA_EV_START, handle, &win);
+    return status ? status : rma_start(win, group->ranks, group->n, assert);
 }
 
 int orma_win_complete(orma_win handle)
