@@ -74,25 +74,24 @@ int MPI_Wait(MPI_Request *req, MPI_Status *status)
     return mpi_progress_wait(req, status);
 }
 
-int MPI_Waitall(int count, MPI_Request reqs[], MPI_Status statuses[])
-{
-    if (!mpi_progressing())
-        return PMPI_Waitall(count, reqs, statuses);
-    int done = 0, rc;
-    while ((rc = PMPI_Testall(count, reqs, &done, statuses)) == MPI_SUCCESS && !done)
-        xport_net_poll();
-    return rc;
-}
+/* MPI_name(params): the host's blocking call (args), or while net windows
+ * exist its test tname (targs, which set int done) repeated until done,
+ * with a round of orma's progress between tries. */
+#define MPI_TESTING(name, tname, params, args, targs)                                                        \
+    int MPI_##name params                                                                                    \
+    {                                                                                                        \
+        if (!mpi_progressing())                                                                              \
+            return PMPI_##name args;                                                                         \
+        int done = 0, rc;                                                                                    \
+        while ((rc = PMPI_##tname targs) == MPI_SUCCESS && !done)                                            \
+            xport_net_poll();                                                                                  \
+        return rc;                                                                                           \
+    }
 
-int MPI_Waitany(int count, MPI_Request reqs[], int *index, MPI_Status *status)
-{
-    if (!mpi_progressing())
-        return PMPI_Waitany(count, reqs, index, status);
-    int done = 0, rc;
-    while ((rc = PMPI_Testany(count, reqs, index, &done, status)) == MPI_SUCCESS && !done)
-        xport_net_poll();
-    return rc;
-}
+MPI_TESTING(Waitall, Testall, (int count, MPI_Request reqs[], MPI_Status statuses[]), (count, reqs, statuses),
+            (count, reqs, &done, statuses))
+MPI_TESTING(Waitany, Testany, (int count, MPI_Request reqs[], int *index, MPI_Status *status),
+            (count, reqs, index, status), (count, reqs, index, &done, status))
 
 int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
 {
@@ -104,49 +103,25 @@ int MPI_Waitsome(int incount, MPI_Request reqs[], int *outcount, int indices[], 
     return rc;
 }
 
-int MPI_Probe(int source, int tag, MPI_Comm comm, MPI_Status *status)
-{
-    if (!mpi_progressing())
-        return PMPI_Probe(source, tag, comm, status);
-    int found = 0, rc;
-    while ((rc = PMPI_Iprobe(source, tag, comm, &found, status)) == MPI_SUCCESS && !found)
-        xport_net_poll();
-    return rc;
-}
+MPI_TESTING(Probe, Iprobe, (int source, int tag, MPI_Comm comm, MPI_Status *status), (source, tag, comm, status),
+            (source, tag, comm, &done, status))
 
 /* The calls a program polls with: one round of orma's progress each, as
  * the host MPI's own one-sided calls progress in them. */
-int MPI_Test(MPI_Request *req, int *flag, MPI_Status *status)
-{
-    if (mpi_progressing())
-        xport_net_poll();
-    return PMPI_Test(req, flag, status);
-}
+#define MPI_POLLING(name, params, args)                                                                      \
+    int MPI_##name params                                                                                    \
+    {                                                                                                        \
+        if (mpi_progressing())                                                                               \
+            xport_net_poll();                                                                                  \
+        return PMPI_##name args;                                                                             \
+    }
 
-int MPI_Testall(int count, MPI_Request reqs[], int *flag, MPI_Status statuses[])
-{
-    if (mpi_progressing())
-        xport_net_poll();
-    return PMPI_Testall(count, reqs, flag, statuses);
-}
-
-int MPI_Testany(int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status)
-{
-    if (mpi_progressing())
-        xport_net_poll();
-    return PMPI_Testany(count, reqs, index, flag, status);
-}
-
-int MPI_Testsome(int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[])
-{
-    if (mpi_progressing())
-        xport_net_poll();
-    return PMPI_Testsome(incount, reqs, outcount, indices, statuses);
-}
-
-int MPI_Iprobe(int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status)
-{
-    if (mpi_progressing())
-        xport_net_poll();
-    return PMPI_Iprobe(source, tag, comm, flag, status);
-}
+MPI_POLLING(Test, (MPI_Request *req, int *flag, MPI_Status *status), (req, flag, status))
+MPI_POLLING(Testall, (int count, MPI_Request reqs[], int *flag, MPI_Status statuses[]),
+            (count, reqs, flag, statuses))
+MPI_POLLING(Testany, (int count, MPI_Request reqs[], int *index, int *flag, MPI_Status *status),
+            (count, reqs, index, flag, status))
+MPI_POLLING(Testsome, (int incount, MPI_Request reqs[], int *outcount, int indices[], MPI_Status statuses[]),
+            (incount, reqs, outcount, indices, statuses))
+MPI_POLLING(Iprobe, (int source, int tag, MPI_Comm comm, int *flag, MPI_Status *status),
+            (source, tag, comm, flag, status))
