@@ -200,25 +200,26 @@ static int dtype_as_strided(orma_type t, size_t count, struct dtype_strided *d)
     return 0;
 }
 
+/* One side of a strided walk w to its next run: pos moves by s1 within a
+ * row of n1 runs (j counts them), to the next row's base by s2. */
+#define DTYPE_STEP(w, j, base, pos)                                                                \
+    do {                                                                                           \
+        if (++j == (w)->n1) {                                                                      \
+            j = 0;                                                                                 \
+            base += (w)->s2;                                                                       \
+            pos = base;                                                                            \
+        } else {                                                                                   \
+            pos += (w)->s1;                                                                        \
+        }                                                                                          \
+    } while (0)
+
 /* Runs of len bytes from one strided walk to another; the common small
  * lengths get a copy of constant size (a few moves, no call). */
 #define DTYPE_RUNS(COPY, LEN)                                                                      \
     for (size_t r = 0; r < runs; r++) {                                                            \
         COPY(dp + dpos, sp + spos, LEN);                                                           \
-        if (++sj == s->n1) {                                                                       \
-            sj = 0;                                                                                \
-            sbase += s->s2;                                                                        \
-            spos = sbase;                                                                          \
-        } else {                                                                                   \
-            spos += s->s1;                                                                         \
-        }                                                                                          \
-        if (++dj == d->n1) {                                                                       \
-            dj = 0;                                                                                \
-            dbase += d->s2;                                                                        \
-            dpos = dbase;                                                                          \
-        } else {                                                                                   \
-            dpos += d->s1;                                                                         \
-        }                                                                                          \
+        DTYPE_STEP(s, sj, sbase, spos);                                                            \
+        DTYPE_STEP(d, dj, dbase, dpos);                                                            \
     }
 
 static void dtype_copy_strided(char *dp, const struct dtype_strided *d, const char *sp,
