@@ -153,8 +153,10 @@ int orma_type_is_contiguous(orma_type type, size_t count, int *flag_p)
     return ORMA_SUCCESS;
 }
 
-static int api_dt_pack_check(const char *call, const void *buf, size_t count, orma_type type, size_t bufsize,
-                             const size_t *position_p, size_t *bytes_p)
+/* The checks of pack and unpack: count elements of type at buf, and the
+ * packed buffer packed (named name) of bufsize bytes from *position_p. */
+static int api_dt_pack_check(const char *call, const void *buf, size_t count, orma_type type, const void *packed,
+                             const char *name, size_t bufsize, const size_t *position_p, size_t *bytes_p)
 {
     int status = api_type_check(call, &type);
     if (status)
@@ -171,6 +173,8 @@ static int api_dt_pack_check(const char *call, const void *buf, size_t count, or
                           *position_p, bufsize);
     if (bytes && !buf)
         return util_error(ORMA_ERR_ARG, "%s: a buffer is NULL", call);
+    if (bytes && !packed)
+        return util_error(ORMA_ERR_ARG, "%s: %s is NULL", call, name);
     *bytes_p = bytes;
     return ORMA_SUCCESS;
 }
@@ -178,11 +182,9 @@ static int api_dt_pack_check(const char *call, const void *buf, size_t count, or
 int orma_pack(const void *inbuf, size_t count, orma_type type, void *outbuf, size_t outsize, size_t *position_p)
 {
     size_t bytes = 0;
-    int status = api_dt_pack_check("orma_pack", inbuf, count, type, outsize, position_p, &bytes);
+    int status = api_dt_pack_check("orma_pack", inbuf, count, type, outbuf, "outbuf", outsize, position_p, &bytes);
     if (status)
         return status;
-    if (bytes && !outbuf)
-        return util_error(ORMA_ERR_ARG, "orma_pack: outbuf is NULL");
     dtype_pack(inbuf, count, type, 0, bytes, (char *)outbuf + *position_p);
     *position_p += bytes;
     return ORMA_SUCCESS;
@@ -191,11 +193,9 @@ int orma_pack(const void *inbuf, size_t count, orma_type type, void *outbuf, siz
 int orma_unpack(const void *inbuf, size_t insize, size_t *position_p, void *outbuf, size_t count, orma_type type)
 {
     size_t bytes = 0;
-    int status = api_dt_pack_check("orma_unpack", outbuf, count, type, insize, position_p, &bytes);
+    int status = api_dt_pack_check("orma_unpack", outbuf, count, type, inbuf, "inbuf", insize, position_p, &bytes);
     if (status)
         return status;
-    if (bytes && !inbuf)
-        return util_error(ORMA_ERR_ARG, "orma_unpack: inbuf is NULL");
     dtype_unpack(outbuf, count, type, 0, bytes, (const char *)inbuf + *position_p);
     *position_p += bytes;
     return ORMA_SUCCESS;
