@@ -126,7 +126,7 @@ int orma_win_test(orma_win handle, int *flag_p)
     status = rma_epoch_event(win, RMA_EV_WAIT);
     if (status)
         return status;
-    rma_exposure_end(win);
+    rma_exposure_close(win);
     *flag_p = 1;
     return ORMA_SUCCESS;
 }

@@ -80,6 +80,8 @@ static int rma_op_execute(struct rma_win *win, const struct xport_op *op, const 
             xport_copy(op->origin, xport_ptr(&w->at), op->len);
         return ORMA_SUCCESS;
     }
+    if (op->kind == XPORT_OP_PUT && rma_box_takes(win, &win->targets[op->target], op->len))
+        return rma_box_put(win, op->target, op->offset, op->origin, op->len);
     if (win->targets[op->target].lo < win->targets[op->target].hi)
         return rma_copy_part(win, op, w);
     return rma_op_move(op, &w->at, 0, op->len);
@@ -106,6 +108,7 @@ static void rma_target_wait_ready(struct rma_win *win, int target, int acc)
     struct rma_target *t = &win->targets[target];
     if (t->ready == win->access_gen)
         return;
+    rma_box_settle(win, t);
     if (acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE)
         util_wait_geq(&t->ctl->fence_seq, win->fence_epoch);
     else if (acc == RMA_ACC_START && !win->nocheck)

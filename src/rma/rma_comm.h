@@ -10,6 +10,7 @@
 #ifndef ORMA_RMA_COMM_H
 #define ORMA_RMA_COMM_H
 
+#include "rma_box.h"
 #include "rma_legal.h"
 #include "rma_lock.h"
 #include "rma_win.h"
@@ -88,6 +89,14 @@ static inline int rma_target_open(struct rma_win *win, int target)
     struct rma_target *t = &win->targets[target];
     if (t->ready == win->access_gen)
         return 1;
+    if (__builtin_expect(!rma_box_settled(win, t), 0)) {
+        /* Active epochs queue until it has (rma_comm_drain waits); passive
+         * ones have no queue: they wait now. */
+        int acc = RMA_EPOCH_ACCESS(win->epoch_state);
+        if (acc != RMA_ACC_LOCK && acc != RMA_ACC_LOCK_ALL)
+            return 0;
+        rma_box_settle(win, t);
+    }
     switch (RMA_EPOCH_ACCESS(win->epoch_state)) {
     case RMA_ACC_FENCE_MAYBE:
     case RMA_ACC_FENCE:
@@ -229,6 +238,9 @@ int rma_start(struct rma_win *win, const int *ranks, int n, int assert);
 int rma_complete(struct rma_win *win);
 /* Nonzero when every origin of the open exposure epoch has completed. */
 int rma_exposure_done(struct rma_win *win);
+/* The exposure epoch ends (wait, or a test that found it done): our boxes
+ * into our memory (rma_box.h), then no origin is in it any more. */
+void rma_exposure_close(struct rma_win *win);
 void rma_wait(struct rma_win *win);
 int rma_lock(struct rma_win *win, int type, int target, int assert);
 int rma_unlock(struct rma_win *win, int target);

@@ -4,7 +4,7 @@
  * soon as all have it.  Offsets, never pointers; fixed-width fields; a field
  * written by one rank sits on a cache line no other rank writes.
  *
- *   header | rank block 0 | ... | rank block n-1 | barrier flags
+ *   header | rank block 0 | ... | rank block n-1 | barrier flags | boxes
  *
  * A rank block is rma_ctl_block_size(nranks) bytes. */
 #ifndef ORMA_RMA_CTL_H
@@ -22,7 +22,9 @@
 struct rma_ctl_header {
     uint32_t magic;      /* writer: rank 0, at creation */
     uint32_t nranks;     /* writer: rank 0, at creation */
-    uint32_t pad[14];
+    uint64_t box_off;    /* writer: rank 0, at creation: where the boxes
+                            begin (rma_box.h), or 0: none */
+    uint32_t pad[12];
 };
 
 /* One attached region of a dynamic window, an entry of its owner's region
@@ -53,7 +55,10 @@ struct rma_ctl_rank {
     _Atomic uint32_t regions_version;
     _Atomic uint32_t nregions;
     _Atomic uint64_t regions_seq;
-    char pad1[RMA_LINE - 16];
+    /* Writer: the owner.  The closing fences after which it has emptied
+     * its boxes (rma_box.h). */
+    struct util_waitword box_drained;
+    char pad1[RMA_LINE - 16 - sizeof(struct util_waitword)];
 
     /* line 2 -- writers: every rank locking this window.  A fair
      * reader-writer ticket lock (Mellor-Crummey and Scott): the high half
@@ -66,7 +71,10 @@ struct rma_ctl_rank {
     _Atomic uint64_t lock_done;
     struct util_waitword lock_released; /* bumped by a release that finds lock_waiters: they sleep on it */
     _Atomic uint32_t lock_waiters;      /* origins waiting for the lock (rma_lock.h) */
-    char pad2[RMA_LINE - 16 - sizeof(struct util_waitword) - 4];
+    /* Writers: origins putting into a box of the owner's (and the owner,
+     * emptying them): nonzero when some box may hold entries. */
+    _Atomic uint32_t box_dirty;
+    char pad2[RMA_LINE - 16 - sizeof(struct util_waitword) - 8];
 
     /* line 3 -- writers: origins of PSCW epochs, after raising their own
      * complete_from slot; the owner sleeps on it in orma_win_wait. */

@@ -33,10 +33,16 @@ int rma_fence(struct rma_win *win, int assert)
         util_wake_store(&win->my_ctl->fence_seq, win->fence_epoch);
     }
     if (closes) {
+        win->fence_closes++;
         rma_win_barrier(win);
+        if (win->box_in) { /* every origin has written its boxes: ours into our memory */
+            rma_box_drain(win);
+            util_wake_store(&win->my_ctl->box_drained, win->fence_closes);
+        }
         if (opens && util_config.eager)
             for (int r = 0; r < win->nranks; r++)
-                win->targets[r].ready = win->access_gen;
+                if (!win->targets[r].inbox) /* else once it has emptied its boxes (rma_target_open) */
+                    win->targets[r].ready = win->access_gen;
     }
     return status;
 }

@@ -44,6 +44,7 @@ int rma_lock(struct rma_win *win, int type, int target, int assert)
         rma_lock_acquire(t->ctl, type);
     }
     rma_target_locked(t, type, taken);
+    rma_box_settle(win, t);
     t->ready = win->access_gen;
     win->nlocked++;
     return ORMA_SUCCESS;

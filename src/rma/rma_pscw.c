@@ -81,6 +81,12 @@ int rma_exposure_done(struct rma_win *win)
     return win->net ? xport_net_exposure_done(win->net) : 1;
 }
 
+void rma_exposure_close(struct rma_win *win)
+{
+    rma_box_drain(win);
+    rma_exposure_end(win);
+}
+
 void rma_wait(struct rma_win *win)
 {
     struct util_backoff b = {0};
@@ -92,5 +98,5 @@ void rma_wait(struct rma_win *win)
             break;
         util_wait_geq(&win->my_ctl->complete_any, seen + 1);
     }
-    rma_exposure_end(win);
+    rma_exposure_close(win);
 }

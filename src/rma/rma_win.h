@@ -15,6 +15,7 @@ struct net_ops;
 struct xport_net;
 struct rma_dyn_own;
 struct xport_ops;
+struct rma_box;
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -60,6 +61,9 @@ struct rma_target {
                             with hardware atomics: plain updates drain them */
     uint16_t acc_contended; /* small accumulates we still do with hardware
                                atomics since one found it contended (rma_acc.h) */
+    uint8_t inbox;       /* it empties boxes when it closes an epoch: a later
+                            epoch reaches it once it has (rma_box.h) */
+    struct rma_box *box; /* our box there (cma targets), or NULL */
     struct rma_ctl_rank *ctl;
     _Atomic uint32_t *hw_busy; /* its hw_busy slots, one per target (rma_stripe.h) */
     _Atomic uint32_t *stripes; /* its accumulate locks (rma_stripe.h) */
@@ -95,6 +99,8 @@ struct rma_win {
     int epoch_state;          /* enum rma_epoch_state, see rma_epoch.h */
     uint32_t access_gen;      /* changes whenever an access epoch opens or closes */
     uint32_t fence_epoch;     /* the last fence epoch this rank opened */
+    uint32_t fence_closes;    /* the fences that closed an epoch (every rank counts all) */
+    uint8_t box_in;           /* others may put into our boxes (rma_box.h) */
     int nocheck;              /* MODE_NOCHECK of the open start or lock_all */
     uint32_t nlocked;         /* targets locked with orma_win_lock */
     uint8_t null_locked;      /* ORMA_PROC_NULL "locked" in the open lock epoch

@@ -10,6 +10,7 @@
  * every shared object is named by the process that creates it, with its own
  * creation count and its job rank, and the names travel in the records. */
 #include "rma_win.h"
+#include "rma_box.h"
 #include "rma_heap.h"
 #include "rma_legal.h"
 #include "rma_team.h"
@@ -64,7 +65,14 @@ static int rma_win_create_ctl(struct rma_win *win)
 {
     char name[SHM_NAME_MAX];
     boot_job_name(name, sizeof name, "w%u-r%d-c", win->id, boot_job.rank);
-    size_t len = rma_ctl_size((uint32_t)win->nranks, shm_barrier_size(win->nlocal));
+    size_t len = rma_ctl_size((uint32_t)win->nranks, shm_barrier_size(win->nlocal)), box_off = 0;
+    /* Boxes (rma_box.h) where peers may expose private memory: create
+     * windows, not too many ranks, more than one of them here. */
+    if (win->flavor == ORMA_WIN_FLAVOR_CREATE && util_config.box && win->nlocal > 1 &&
+        win->nranks <= RMA_BOX_MAX_RANKS) {
+        box_off = (len + RMA_BOX_BYTES - 1) / RMA_BOX_BYTES * RMA_BOX_BYTES;
+        len = box_off + (size_t)win->nranks * (size_t)win->nranks * RMA_BOX_BYTES;
+    }
     int status = shm_seg_create(name, len, &win->ctl_seg);
     if (status)
         return status;
@@ -72,6 +80,7 @@ static int rma_win_create_ctl(struct rma_win *win)
         shm_seg_unlink(name);
     win->ctl = win->ctl_seg.base;
     win->ctl->nranks = (uint32_t)win->nranks;
+    win->ctl->box_off = box_off;
     win->ctl->magic = RMA_CTL_MAGIC;
     return ORMA_SUCCESS;
 }
@@ -245,6 +254,11 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
         return ORMA_SUCCESS;
     case RMA_EXPOSED_PRIVATE:
     case RMA_EXPOSED_PART:
+        if (win->ctl->box_off) { /* small puts of fence and PSCW epochs: its boxes */
+            win->box_in |= r == win->rank;
+            t->inbox = r != win->rank;
+            t->box = r != win->rank ? rma_ctl_box(win->ctl, r, win->rank) : NULL;
+        }
         if (r == win->rank)
             break; /* our own memory: plain copies */
         t->raddr = (uintptr_t)rec->base;

@@ -44,6 +44,10 @@
       "1: a window created on private memory moves its whole pages into a "     \
       "shared segment at the same addresses, which peers load and store; 0: "  \
       "peers reach it with single-copy system calls")                          \
+    X(BOX, box, BOOL, "1",                                                      \
+      "1: small puts of fence and PSCW epochs to memory peers cannot map go "  \
+      "through a shared-memory box the target empties when it closes the "     \
+      "epoch; 0: every such put is a single-copy system call")                 \
     X(BOOT_RANK, boot_rank, INT, "-1", "set by orma-run: rank of this process") \
     X(BOOT_SIZE, boot_size, INT, "0", "set by orma-run: number of ranks")       \
     X(BOOT_JOB, boot_job, STRING, "", "set by orma-run: the job's random token")\
