@@ -76,7 +76,7 @@ static inline int rma_box_takes(const struct rma_win *win, const struct rma_targ
  * epoch may reach its memory. */
 static inline int rma_box_settled(const struct rma_win *win, const struct rma_target *t)
 {
-    return !t->inbox ||
+    return !t->box ||
            util_seq_geq(atomic_load_explicit(&t->ctl->box_drained.value, memory_order_acquire), win->fence_closes);
 }
 

@@ -41,7 +41,7 @@ int rma_fence(struct rma_win *win, int assert)
         }
         if (opens && util_config.eager)
             for (int r = 0; r < win->nranks; r++)
-                if (!win->targets[r].inbox) /* else once it has emptied its boxes (rma_target_open) */
+                if (!win->targets[r].box) /* else once it has emptied its boxes (rma_target_open) */
                     win->targets[r].ready = win->access_gen;
     }
     return status;

@@ -100,7 +100,6 @@ int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *com
             t->net = 1; /* no other transport reaches it any more */
             t->direct = 0;
             t->lo = t->hi = 0;
-            t->inbox = 0;
             t->box = NULL;
         }
     free(is_net);

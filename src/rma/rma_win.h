@@ -61,9 +61,9 @@ struct rma_target {
                             with hardware atomics: plain updates drain them */
     uint16_t acc_contended; /* small accumulates we still do with hardware
                                atomics since one found it contended (rma_acc.h) */
-    uint8_t inbox;       /* it empties boxes when it closes an epoch: a later
+    struct rma_box *box; /* our box there (cma targets), or NULL: it empties
+                            its boxes when it closes an epoch, and a later
                             epoch reaches it once it has (rma_box.h) */
-    struct rma_box *box; /* our box there (cma targets), or NULL */
     struct rma_ctl_rank *ctl;
     _Atomic uint32_t *hw_busy; /* its hw_busy slots, one per target (rma_stripe.h) */
     _Atomic uint32_t *stripes; /* its accumulate locks (rma_stripe.h) */

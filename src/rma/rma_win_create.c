@@ -256,7 +256,6 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     case RMA_EXPOSED_PART:
         if (win->ctl->box_off) { /* small puts of fence and PSCW epochs: its boxes */
             win->box_in |= r == win->rank;
-            t->inbox = r != win->rank;
             t->box = r != win->rank ? rma_ctl_box(win->ctl, r, win->rank) : NULL;
         }
         if (r == win->rank)
