@@ -1,12 +1,10 @@
 /* rma_box.c -- small puts through the target's boxes (rma_box.h). */
 #include "rma_box.h"
-#include "rma_win.h"
-#include "shm_cma.h"
+#include "rma_comm.h"
 #include "util_status.h"
 #include "util_wait.h"
 
 #include <string.h>
-#include <sys/uio.h>
 
 #define RMA_BOX_MAX_ENTRIES (sizeof(((struct rma_box *)0)->data) / sizeof(struct rma_box_entry))
 
@@ -15,23 +13,23 @@ static size_t rma_box_entry_bytes(size_t len)
     return sizeof(struct rma_box_entry) + ((len + 7) & ~(size_t)7);
 }
 
-/* The origin writes its box's entries itself, in one system call, and
- * empties it: it is full. */
+/* The origin writes its box's entries itself, all at once through the
+ * target's transport, and empties it: it is full. */
 static int rma_box_flush(struct rma_win *win, int target)
 {
     struct rma_target *t = &win->targets[target];
     struct rma_box *b = t->box;
-    struct iovec local[RMA_BOX_MAX_ENTRIES], remote[RMA_BOX_MAX_ENTRIES];
+    struct xport_piece p[RMA_BOX_MAX_ENTRIES];
     size_t n = 0;
     for (size_t pos = 0; pos < b->used; n++) {
         struct rma_box_entry e;
         memcpy(&e, b->data + pos, sizeof e);
-        local[n] = (struct iovec){b->data + pos + sizeof e, e.len};
-        remote[n] = (struct iovec){(void *)(t->raddr + (uintptr_t)e.offset), e.len};
+        p[n] = (struct xport_piece){b->data + pos + sizeof e, (size_t)e.offset, e.len};
         pos += rma_box_entry_bytes(e.len);
     }
     b->used = 0;
-    int status = shm_cma_vec(t->pid, local, remote, n, 1);
+    struct xport_at at = rma_target_far(t, target, 0);
+    int status = t->xp->put_pieces(&at, p, n);
     if (status)
         return util_error(status, "window %u: the puts of rank %d to rank %d could not be written (%s)", win->id,
                           win->rank, target, orma_error_message());

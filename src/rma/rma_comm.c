@@ -27,8 +27,7 @@ int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset
         return ORMA_SUCCESS;
     }
     w->shared = 0;
-    w->at = (struct xport_at){.ops = t->xp, .addr = t->raddr + offset, .pid = t->pid, .rank = target,
-                              .why = "exposes no memory in this window"};
+    w->at = rma_target_far(t, target, offset);
     return xport_reach(&w->at);
 }
 

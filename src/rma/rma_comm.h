@@ -62,6 +62,14 @@ static inline int rma_target_maps(const struct rma_target *t, size_t off, size_t
     return t->direct || (off >= t->lo && off <= t->hi && len <= t->hi - off && t->lo < t->hi);
 }
 
+/* Byte offset of target t as a place of its own transport (not mapped
+ * here: cma's address in its process, or none's reason). */
+static inline struct xport_at rma_target_far(const struct rma_target *t, int target, size_t offset)
+{
+    return (struct xport_at){.ops = t->xp, .addr = t->raddr + offset, .pid = t->pid, .rank = target,
+                             .why = "exposes no memory in this window"};
+}
+
 static inline int rma_target_ready(const struct rma_win *win, const struct rma_target *t)
 {
     return t->ready == win->access_gen && !t->queued;

@@ -74,6 +74,13 @@ struct xport_op {
     ptrdiff_t torigin;
 };
 
+/* One piece of a gathered put: len bytes from src, off bytes past the
+ * place. */
+struct xport_piece {
+    const void *src;
+    size_t off, len;
+};
+
 struct xport_ops {
     const char *name;
     /* The address is one here: loads and stores, kernels in place and,
@@ -84,6 +91,8 @@ struct xport_ops {
     int (*put)(const struct xport_at *at, size_t off, const void *src, size_t len);
     int (*get)(const struct xport_at *at, size_t off, void *dst, size_t len);
     int (*put_typed)(const struct xport_at *at, const struct xport_typed *x);
+    /* n pieces, in order, at once (cma: one system call per batch). */
+    int (*put_pieces)(const struct xport_at *at, const struct xport_piece *p, size_t n);
     int (*get_typed)(const struct xport_at *at, const struct xport_typed *x);
 };
 

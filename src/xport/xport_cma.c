@@ -34,6 +34,24 @@ static int xport_cma_typed(const struct xport_at *at, const struct xport_typed *
     return status;
 }
 
+/* A batch of pieces per system call. */
+static int xport_cma_put_pieces(const struct xport_at *at, const struct xport_piece *p, size_t n)
+{
+    struct iovec l[XPORT_CMA_BATCH], r[XPORT_CMA_BATCH];
+    int status = ORMA_SUCCESS;
+    for (size_t done = 0; done < n && !status;) {
+        size_t k = 0;
+        for (; k < XPORT_CMA_BATCH && done + k < n; k++) {
+            const struct xport_piece *q = &p[done + k];
+            l[k] = (struct iovec){(void *)q->src, q->len};
+            r[k] = (struct iovec){(void *)(at->addr + q->off), q->len};
+        }
+        status = shm_cma_vec(at->pid, l, r, k, 1);
+        done += k;
+    }
+    return status;
+}
+
 static int xport_cma_put_typed(const struct xport_at *at, const struct xport_typed *x)
 {
     return xport_cma_typed(at, x, 1);
@@ -67,4 +85,5 @@ const struct xport_ops xport_cma = {
     .get = xport_cma_get,
     .put_typed = xport_cma_put_typed,
     .get_typed = xport_cma_get_typed,
+    .put_pieces = xport_cma_put_pieces,
 };

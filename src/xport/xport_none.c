@@ -26,6 +26,12 @@ static int xport_none_typed(const struct xport_at *at, const struct xport_typed 
     return xport_none_reach(at);
 }
 
+static int xport_none_pieces(const struct xport_at *at, const struct xport_piece *p, size_t n)
+{
+    (void)p, (void)n;
+    return xport_none_reach(at);
+}
+
 const struct xport_ops xport_none = {
     .name = "none",
     .reach = xport_none_reach,
@@ -33,4 +39,5 @@ const struct xport_ops xport_none = {
     .get = xport_none_get,
     .put_typed = xport_none_typed,
     .get_typed = xport_none_typed,
+    .put_pieces = xport_none_pieces,
 };

@@ -23,6 +23,13 @@ static int xport_shm_get(const struct xport_at *at, size_t off, void *dst, size_
     return ORMA_SUCCESS;
 }
 
+static int xport_shm_put_pieces(const struct xport_at *at, const struct xport_piece *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        xport_copy(xport_ptr(at) + p[i].off, p[i].src, p[i].len);
+    return ORMA_SUCCESS;
+}
+
 /* One pass from one layout straight into the other: never pack, copy,
  * unpack (the partitioned-address-space result of [001]). */
 static int xport_shm_put_typed(const struct xport_at *at, const struct xport_typed *x)
@@ -44,4 +51,5 @@ const struct xport_ops xport_shm = {
     .get = xport_shm_get,
     .put_typed = xport_shm_put_typed,
     .get_typed = xport_shm_get_typed,
+    .put_pieces = xport_shm_put_pieces,
 };

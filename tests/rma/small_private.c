@@ -5,7 +5,7 @@
  * (rma_box.h).  Checked at 1-4 ranks:
  *
  *   - every rank puts a slot of every target's window in one-byte to
- *     seven-byte pieces, many more than one box holds (the origin then
+ *     three-byte pieces, many more than one box holds (the origin then
  *     writes them itself), and a piece larger than a box takes, then
  *     closes with a fence, PSCW (wait, or test until done) or a fence with
  *     NOSUCCEED;
@@ -49,7 +49,7 @@ static void expect_window(const unsigned char *w, int k, const char *what)
 }
 
 /* Our slot of target t in round k: a piece of BIG bytes (a system call)
- * when the slot is long enough, the rest in pieces of 1..7 bytes. */
+ * when the slot is long enough, the rest in pieces of 1..3 bytes (more than a box holds). */
 static void put_slot(orma_win win, int t, int k, unsigned char *src)
 {
     size_t at = slot_at(rank), len = slot_len(), off = 0;
@@ -59,7 +59,7 @@ static void put_slot(orma_win win, int t, int k, unsigned char *src)
         len -= BIG;
     }
     for (unsigned step = (unsigned)(k + t); off < len; step++) {
-        size_t n = 1 + step % 7;
+        size_t n = 1 + step % 3;
         if (n > len - off)
             n = len - off;
         CHECK_OK(orma_put(src + off, n, ORMA_BYTE, t, (orma_aint)(at + off), n, ORMA_BYTE, win));

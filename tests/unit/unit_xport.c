@@ -7,7 +7,8 @@
  * place too; typed put and get between a contiguous buffer and a strided
  * layout whose origin lies past the place, with runs short enough for
  * cma's staged get and long enough for its iovecs.  cma reaches this
- * process's own memory (the same system calls as another's).  none moves
+ * process's own memory (the same system calls as another's); a gathered
+ * put of 300 short pieces, more than cma passes in one call.  none moves
  * nothing: every call fails with ORMA_ERR_RANGE and a message naming the
  * rank and why, and the memory behind the place is untouched. */
 #include "check.h"
@@ -125,9 +126,43 @@ static void typed(const struct xport_ops *ops, unsigned char *target, unsigned c
     CHECK_OK(orma_type_free(&vec));
 }
 
+/* 300 pieces of 1-9 bytes with gaps between (more than cma takes in one
+ * system call), and each piece's bytes at its place, the gaps untouched. */
+static void pieces(const struct xport_ops *ops, unsigned char *target, unsigned char *buf)
+{
+    enum { N = 300 };
+    struct xport_piece p[N];
+    size_t off = 5, src = 0;
+    for (size_t i = 0; i < N; i++) {
+        size_t len = 1 + i % 9;
+        p[i] = (struct xport_piece){buf + src, off, len};
+        for (size_t j = 0; j < len; j++)
+            buf[src + j] = data(off + j, 77);
+        src += len;
+        off += len + 1 + i % 4;
+    }
+    struct xport_at at = place(ops, target);
+    fill_bg(target - GUARD, AREA + 2 * GUARD);
+    CHECK_OK(ops->put_pieces(&at, p, N));
+    size_t next = 0;
+    for (size_t i = 0; i < AREA; i++) {
+        while (next < N && i >= p[next].off + p[next].len)
+            next++;
+        int in = next < N && i >= p[next].off;
+        unsigned char want = in ? data(i, 77) : bg(i + GUARD);
+        if (target[i] != want) {
+            fprintf(stderr, "%s: pieces: byte %zu is 0x%02x, expected 0x%02x\n", ops->name, i, target[i], want);
+            CHECK(0);
+        }
+    }
+    for (size_t i = 0; i < GUARD; i++)
+        CHECK(target[i - GUARD] == bg(i) && target[AREA + i] == bg(AREA + GUARD + i));
+}
+
 static void moves_bytes(const struct xport_ops *ops, unsigned char *target, unsigned char *buf)
 {
     contiguous(ops, target, buf);
+    pieces(ops, target, buf);
     typed(ops, target, buf, 50, 3, 5, 0);     /* 12-byte runs: cma stages its get */
     typed(ops, target, buf, 50, 3, 5, 16);    /* the layout's origin past the place */
     typed(ops, target, buf, 4, 512, 600, 40); /* 2 KB runs: iovecs */
@@ -147,6 +182,8 @@ static void refuses(const struct xport_ops *ops, unsigned char *target, unsigned
     CHECK(ops->get(&at, 8, buf, 16) == ORMA_ERR_RANGE);
     CHECK(ops->put_typed(&at, &x) == ORMA_ERR_RANGE);
     CHECK(ops->get_typed(&at, &x) == ORMA_ERR_RANGE);
+    struct xport_piece p = {buf, 4, 8};
+    CHECK(ops->put_pieces(&at, &p, 1) == ORMA_ERR_RANGE);
     expect(target - GUARD, AREA + 2 * GUARD, 0, 0, 0, "memory behind a place none reaches");
     for (size_t i = 0; i < 64; i++)
         CHECK(buf[i] == bg(i));
