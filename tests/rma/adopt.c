@@ -322,6 +322,26 @@ static int on_every_rank(int flag)
     return all;
 }
 
+/* Whether raw is a block glibc's malloc placed in a mapping of its own:
+ * 16 bytes into a page, after a chunk header whose IS_MMAPPED bit (2) is
+ * set and prev_size 0.  A block of the heap may start 16 bytes into a page
+ * too (beside an MPI library's allocations, one in 256); orma declines to
+ * take the end pages of that one, and so must this test. */
+static int mapped_alone(const unsigned char *raw)
+{
+#if GLIBC_MALLOC
+    if ((uintptr_t)raw % page != 16)
+        return 0;
+    uint64_t prev, head;
+    memcpy(&prev, (const void *)((uintptr_t)raw - 16), 8); /* on raw's own page */
+    memcpy(&head, (const void *)((uintptr_t)raw - 8), 8);
+    return prev == 0 && (head & 7) == 2;
+#else
+    (void)raw;
+    return 0;
+#endif
+}
+
 /* A large block of glibc's malloc lies alone in a mapping of its own, 16
  * bytes in: then orma adopts its partial end pages too, and the whole
  * window is mapped (shm_adopt.h, whole_block). */
@@ -330,7 +350,7 @@ static void big_block(int adopting)
     size_t size = 66 * page + 100;
     unsigned char *raw = malloc(size);
     CHECK(raw);
-    int alone = on_every_rank(GLIBC_MALLOC && (uintptr_t)raw % page == 16); /* every window alike */
+    int alone = on_every_rank(mapped_alone(raw)); /* every window alike */
     /* M_MMAP_THRESHOLD is below size (main), so glibc maps it -- unless a
      * free chunk of the heap is large enough, as beside an MPI library
      * that freed its buffers (started by mpirun, either path is taken). */
