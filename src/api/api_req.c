@@ -8,7 +8,7 @@
 static int api_req_finish(const char *call, int op_status, orma_win win, orma_request *request_p)
 {
     struct rma_win *w = op_status ? NULL : rma_win_lookup(win);
-    if (w && w->net)
+    if (w && (w->net || w->ngathered)) /* and gathered gets (rma_gather.h) */
         op_status = rma_flush(w, -1, 1);
     if (op_status)
         return op_status;

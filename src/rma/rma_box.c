@@ -13,13 +13,18 @@ static size_t rma_box_entry_bytes(size_t len)
     return sizeof(struct rma_box_entry) + ((len + 7) & ~(size_t)7);
 }
 
-/* The origin writes its box's entries itself, all at once through the
- * target's transport, and empties it: it is full. */
-static int rma_box_flush(struct rma_win *win, int target)
+/* Append a put of len bytes at offset (it fits). */
+static void rma_box_add(struct rma_box *b, size_t offset, const void *origin, size_t len)
 {
-    struct rma_target *t = &win->targets[target];
-    struct rma_box *b = t->box;
-    struct xport_piece p[RMA_BOX_MAX_ENTRIES];
+    struct rma_box_entry e = {.offset = offset, .len = (uint32_t)len};
+    memcpy(b->data + b->used, &e, sizeof e);
+    memcpy(b->data + b->used + sizeof e, origin, len);
+    b->used += (uint32_t)rma_box_entry_bytes(len);
+}
+
+/* b's entries as pieces, in order: how many. */
+static size_t rma_box_pieces(struct rma_box *b, struct xport_piece *p)
+{
     size_t n = 0;
     for (size_t pos = 0; pos < b->used; n++) {
         struct rma_box_entry e;
@@ -27,7 +32,15 @@ static int rma_box_flush(struct rma_win *win, int target)
         p[n] = (struct xport_piece){b->data + pos + sizeof e, (size_t)e.offset, e.len};
         pos += rma_box_entry_bytes(e.len);
     }
-    b->used = 0;
+    return n;
+}
+
+int rma_box_flush(struct rma_win *win, int target)
+{
+    struct rma_target *t = &win->targets[target];
+    struct xport_piece p[RMA_BOX_MAX_ENTRIES];
+    size_t n = rma_box_pieces(t->box, p);
+    t->box->used = 0;
     struct xport_at at = rma_target_far(t, target, 0);
     int status = t->xp->put_pieces(&at, p, n);
     if (status)
@@ -40,18 +53,14 @@ int rma_box_put(struct rma_win *win, int target, size_t offset, const void *orig
 {
     struct rma_target *t = &win->targets[target];
     struct rma_box *b = t->box;
-    size_t need = rma_box_entry_bytes(len);
-    if (b->used + need > sizeof b->data) {
+    if (b->used + rma_box_entry_bytes(len) > sizeof b->data) {
         int status = rma_box_flush(win, target);
         if (status)
             return status;
     }
     if (!b->used)
         atomic_store_explicit(&t->ctl->box_dirty, 1, memory_order_relaxed);
-    struct rma_box_entry e = {.offset = offset, .len = (uint32_t)len};
-    memcpy(b->data + b->used, &e, sizeof e);
-    memcpy(b->data + b->used + sizeof e, origin, len);
-    b->used += (uint32_t)need;
+    rma_box_add(b, offset, origin, len);
     return ORMA_SUCCESS;
 }
 

@@ -86,6 +86,15 @@ static inline void rma_box_settle(const struct rma_win *win, const struct rma_ta
     if (!rma_box_settled(win, t))
         util_wait_geq(&t->ctl->box_drained, win->fence_closes);
 }
+/* Whether our box at t holds puts. */
+static inline int rma_box_pending(const struct rma_target *t)
+{
+    return t->box && t->box->used;
+}
+
+/* The origin writes its box at target itself, all at once, and empties it
+ * (it is full, or an operation that cannot go in it must follow its puts). */
+int rma_box_flush(struct rma_win *win, int target);
 /* The put, into target's box (1 when written; else the put fails with
  * *status_p). */
 int rma_box_put(struct rma_win *win, int target, size_t offset, const void *origin, size_t len);

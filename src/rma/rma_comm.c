@@ -66,8 +66,29 @@ static int rma_copy_part(struct rma_win *win, const struct xport_op *op, const s
     return rma_op_move(op, &tail, hi - off, end - hi);
 }
 
+/* What waits for target at this origin -- puts in its box (rma_box.h) or
+ * in its gather (rma_gather.h) -- carried out now, so that an operation
+ * that cannot wait with them follows them, in issue order. */
+static int rma_pending_out(struct rma_win *win, int target)
+{
+    struct rma_target *t = &win->targets[target];
+    int status = rma_box_pending(t) ? rma_box_flush(win, target) : ORMA_SUCCESS;
+    if (!status && rma_gathered(t))
+        status = rma_gather_complete(win, target, NULL);
+    return status;
+}
+
 static int rma_op_execute(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
+    struct rma_target *t = &win->targets[op->target];
+    int put = op->kind == XPORT_OP_PUT, contig = !op->ttype && (put || op->kind == XPORT_OP_GET);
+    if (!w->at.ops->mapped && contig && put && rma_box_takes(win, t, op->len))
+        return rma_box_put(win, op->target, op->offset, op->origin, op->len);
+    if (!w->at.ops->mapped && contig && rma_gather_takes(win, t, op->len))
+        return rma_gather_add(win, op);
+    int status = rma_pending_out(win, op->target);
+    if (status)
+        return status;
     if (op->ttype)
         return rma_typed_execute(win, op, w);
     if (op->kind == XPORT_OP_ACC || op->kind == XPORT_OP_CAS)
@@ -79,8 +100,6 @@ static int rma_op_execute(struct rma_win *win, const struct xport_op *op, const 
             xport_copy(op->origin, xport_ptr(&w->at), op->len);
         return ORMA_SUCCESS;
     }
-    if (op->kind == XPORT_OP_PUT && rma_box_takes(win, &win->targets[op->target], op->len))
-        return rma_box_put(win, op->target, op->offset, op->origin, op->len);
     if (win->targets[op->target].lo < win->targets[op->target].hi)
         return rma_copy_part(win, op, w);
     return rma_op_move(op, &w->at, 0, op->len);

@@ -11,6 +11,7 @@
 #define ORMA_RMA_COMM_H
 
 #include "rma_box.h"
+#include "rma_gather.h"
 #include "rma_legal.h"
 #include "rma_lock.h"
 #include "rma_win.h"
@@ -170,7 +171,8 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
     if (__builtin_expect(!len, 0) || rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];
-    if ((!t->direct && (t->net || t->xp == &xport_none)) || t->queued || !rma_target_open(win, target))
+    if ((!t->direct && (t->net || t->xp == &xport_none || rma_gathered(t) || rma_box_pending(t))) || t->queued ||
+        !rma_target_open(win, target))
         return NULL;
     return t;
 }
@@ -218,7 +220,7 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
 static inline int rma_flush_try(struct rma_win *win, int target)
 {
     int state = win->epoch_state, acc = RMA_EPOCH_ACCESS(state);
-    if (rma_epoch_peek(state, RMA_EV_FLUSH) != state || target >= win->nranks || win->net ||
+    if (rma_epoch_peek(state, RMA_EV_FLUSH) != state || target >= win->nranks || win->net || win->ngathered ||
         (acc == RMA_ACC_LOCK && target >= 0 && !win->targets[target].lock_type))
         return 0;
     atomic_thread_fence(memory_order_seq_cst);

@@ -16,6 +16,7 @@ struct xport_net;
 struct rma_dyn_own;
 struct xport_ops;
 struct rma_box;
+struct rma_gather;
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -64,6 +65,9 @@ struct rma_target {
     struct rma_box *box; /* our box there (cma targets), or NULL: it empties
                             its boxes when it closes an epoch, and a later
                             epoch reaches it once it has (rma_box.h) */
+    struct rma_gather *gather; /* our small operations to it that wait for
+                                  the flush or unlock of a passive epoch
+                                  (rma_gather.h), or NULL: none yet */
     struct rma_ctl_rank *ctl;
     _Atomic uint32_t *hw_busy; /* its hw_busy slots, one per target (rma_stripe.h) */
     _Atomic uint32_t *stripes; /* its accumulate locks (rma_stripe.h) */
@@ -101,6 +105,7 @@ struct rma_win {
     uint32_t fence_epoch;     /* the last fence epoch this rank opened */
     uint32_t fence_closes;    /* the fences that closed an epoch (every rank counts all) */
     uint8_t box_in;           /* others may put into our boxes (rma_box.h) */
+    uint32_t ngathered;       /* targets with gathered operations (rma_gather.h) */
     int nocheck;              /* MODE_NOCHECK of the open start or lock_all */
     uint32_t nlocked;         /* targets locked with orma_win_lock */
     uint8_t null_locked;      /* ORMA_PROC_NULL "locked" in the open lock epoch

@@ -294,6 +294,7 @@ void rma_win_release(struct rma_win *win)
         for (int r = 0; r < win->nranks; r++) {
             struct rma_target *t = &win->targets[r];
             shm_seg_unmap(&t->seg);
+            free(t->gather);
         }
         rma_dyn_unmap(win);
     }

@@ -85,3 +85,41 @@ int shm_cma_vec(pid_t pid, struct iovec *local, struct iovec *remote, size_t n, 
     }
     return ORMA_SUCCESS;
 }
+
+/* Advance *v (of *n entries) past done bytes. */
+static void shm_cma_skip(struct iovec **v, size_t *n, size_t done)
+{
+    while (done && *n) {
+        size_t step = done < (*v)->iov_len ? done : (*v)->iov_len;
+        (*v)->iov_base = (char *)(*v)->iov_base + step;
+        (*v)->iov_len -= step;
+        done -= step;
+        if ((*v)->iov_len == 0) {
+            (*v)++;
+            (*n)--;
+        }
+    }
+    while (*n && (*v)->iov_len == 0) {
+        (*v)++;
+        (*n)--;
+    }
+}
+
+int shm_cma_vec_apart(pid_t pid, struct iovec *local, size_t nl, struct iovec *remote, size_t nr, int write)
+{
+    shm_cma_skip(&local, &nl, 0);
+    shm_cma_skip(&remote, &nr, 0);
+    while (nl && nr) {
+        ssize_t k = write ? process_vm_writev(pid, local, nl, remote, nr, 0)
+                          : process_vm_readv(pid, local, nl, remote, nr, 0);
+        if (k <= 0) {
+            if (k < 0 && errno == EINTR)
+                continue;
+            return shm_cma_error(k < 0 ? errno : EFAULT, pid, (uintptr_t)remote->iov_base, remote->iov_len,
+                                 write ? "write" : "read");
+        }
+        shm_cma_skip(&local, &nl, (size_t)k); /* a partial transfer stops anywhere */
+        shm_cma_skip(&remote, &nr, (size_t)k);
+    }
+    return ORMA_SUCCESS;
+}

@@ -15,6 +15,10 @@ int shm_cma_read(pid_t pid, uintptr_t remote, void *local, size_t len);
  * arrays are consumed (their entries advanced).  write: local to remote. */
 struct iovec;
 int shm_cma_vec(pid_t pid, struct iovec *local, struct iovec *remote, size_t n, int write);
+/* The same with lists of their own lengths (nl, nr <= IOV_MAX), the same
+ * bytes in all: the kernel streams one into the other, so runs contiguous
+ * on one side only are one entry there.  Both lists are consumed. */
+int shm_cma_vec_apart(pid_t pid, struct iovec *local, size_t nl, struct iovec *remote, size_t nr, int write);
 
 /* Let any process of this user use the calls above on us (needed where Yama
  * restricts ptrace to descendants). */

@@ -4,6 +4,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 #define UTIL_STATUS_CASE(name, value, text) case ORMA_##name: return text;
 
@@ -25,15 +26,19 @@ const char *orma_error_message(void) { return util_last_message; }
 
 int util_error(int status, const char *fmt, ...)
 {
+    /* Formatted aside first: the arguments may quote the last message
+     * (orma_error_message()), which this one replaces. */
+    char msg[sizeof util_last_message];
     int n;
     if (util_rank >= 0)
-        n = snprintf(util_last_message, sizeof util_last_message, "rank %d: ", util_rank);
+        n = snprintf(msg, sizeof msg, "rank %d: ", util_rank);
     else
-        n = snprintf(util_last_message, sizeof util_last_message, "rank ?: ");
+        n = snprintf(msg, sizeof msg, "rank ?: ");
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(util_last_message + n, sizeof util_last_message - (size_t)n, fmt, ap);
+    vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
     va_end(ap);
+    memcpy(util_last_message, msg, sizeof msg);
     util_log_raw(UTIL_LOG_ERROR, "%s (%s)", util_last_message, orma_strerror(status));
     return status;
 }

@@ -74,10 +74,11 @@ struct xport_op {
     ptrdiff_t torigin;
 };
 
-/* One piece of a gathered put: len bytes from src, off bytes past the
- * place. */
+/* One piece of a gathered put or get: len bytes off bytes past the place,
+ * and buf the bytes to write there (put_pieces: only read) or the place to
+ * read them into (get_pieces). */
 struct xport_piece {
-    const void *src;
+    void *buf;
     size_t off, len;
 };
 
@@ -93,6 +94,7 @@ struct xport_ops {
     int (*put_typed)(const struct xport_at *at, const struct xport_typed *x);
     /* n pieces, in order, at once (cma: one system call per batch). */
     int (*put_pieces)(const struct xport_at *at, const struct xport_piece *p, size_t n);
+    int (*get_pieces)(const struct xport_at *at, const struct xport_piece *p, size_t n);
     int (*get_typed)(const struct xport_at *at, const struct xport_typed *x);
 };
 

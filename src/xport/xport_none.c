@@ -40,4 +40,5 @@ const struct xport_ops xport_none = {
     .put_typed = xport_none_typed,
     .get_typed = xport_none_typed,
     .put_pieces = xport_none_pieces,
+    .get_pieces = xport_none_pieces,
 };

@@ -26,7 +26,14 @@ static int xport_shm_get(const struct xport_at *at, size_t off, void *dst, size_
 static int xport_shm_put_pieces(const struct xport_at *at, const struct xport_piece *p, size_t n)
 {
     for (size_t i = 0; i < n; i++)
-        xport_copy(xport_ptr(at) + p[i].off, p[i].src, p[i].len);
+        xport_copy(xport_ptr(at) + p[i].off, p[i].buf, p[i].len);
+    return ORMA_SUCCESS;
+}
+
+static int xport_shm_get_pieces(const struct xport_at *at, const struct xport_piece *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        xport_copy(p[i].buf, xport_ptr(at) + p[i].off, p[i].len);
     return ORMA_SUCCESS;
 }
 
@@ -52,4 +59,5 @@ const struct xport_ops xport_shm = {
     .put_typed = xport_shm_put_typed,
     .get_typed = xport_shm_get_typed,
     .put_pieces = xport_shm_put_pieces,
+    .get_pieces = xport_shm_get_pieces,
 };

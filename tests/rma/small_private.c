@@ -1,14 +1,15 @@
-/* small_private.c -- small puts to windows on private memory less than a
- * page long (a malloc'd block, a stack array): nothing of them can be
- * mapped by the peers, so in fence and PSCW epochs small puts travel
- * through the target's boxes and land when it closes the epoch
- * (rma_box.h).  Checked at 1-4 ranks:
+/* small_private.c -- small puts to windows on private memory the peers
+ * cannot map (a malloc'd block and a stack array less than a page long,
+ * the end fragments of a window of whole pages besides): in fence and PSCW
+ * epochs small puts travel through the target's boxes and land when it
+ * closes the epoch (rma_box.h).  Checked at 1-4 ranks:
  *
  *   - every rank puts a slot of every target's window in one-byte to
  *     three-byte pieces, many more than one box holds (the origin then
- *     writes them itself), and a piece larger than a box takes, then
- *     closes with a fence, PSCW (wait, or test until done) or a fence with
- *     NOSUCCEED;
+ *     writes them itself): first wrong bytes, then -- after a piece larger
+ *     than a box takes, of the right bytes at the slot's end -- the right
+ *     ones, so the puts must land in the order issued; then closes with a
+ *     fence, PSCW (wait, or test until done) or a fence with NOSUCCEED;
  *   - each rank checks its own window after the closing call, and the
  *     window of its right neighbour by gets in the next epoch -- fence,
  *     PSCW, a lock or a lock_all epoch -- which must see what a third rank put there
@@ -18,53 +19,37 @@
  *     stack array's guards) never change.
  *
  * Run with ORMA_BOX=0 and ORMA_EAGER=0 too (tests/rma/CMakeLists.txt). */
-#include "rma_test.h"
+#include "rt_slots.h"
 
-#include <stdlib.h>
 #include <string.h>
 
-enum { GUARD = 40, WIN = 1800, ROUNDS = 24, BIG = 300 };
+enum { WIN = SLOTS_WIN, ROUNDS = 24, BIG = 300 };
 
-static int rank, nranks;
-
-/* The bytes origin o owns in every window in round k: a slot of its own. */
-static size_t slot_len(void) { return WIN / (size_t)nranks; }
-static size_t slot_at(int o) { return (size_t)o * slot_len(); }
-static unsigned seed_of(int k, int o) { return (unsigned)(k * 131 + o * 7 + 1); }
-
-/* What window byte i holds after round k (k < 0: the background). */
-static unsigned char want(int k, size_t i)
+/* from[0, len) to our slot at t, in pieces of 1..3 bytes. */
+static void put_pieces(orma_win win, int t, const unsigned char *from, size_t len, unsigned step)
 {
-    if (k < 0 || i >= slot_len() * (size_t)nranks)
-        return rt_bg(i);
-    int o = (int)(i / slot_len());
-    return rt_data(seed_of(k, o), i);
+    size_t at = slot_at(rank);
+    for (size_t off = 0; off < len; step++) {
+        size_t n = 1 + step % 3 < len - off ? 1 + step % 3 : len - off;
+        CHECK_OK(orma_put(from + off, n, ORMA_BYTE, t, (orma_aint)(at + off), n, ORMA_BYTE, win));
+        off += n;
+    }
 }
 
-static void expect_window(const unsigned char *w, int k, const char *what)
+/* Our slot of target t in round k: wrong bytes in pieces; then the last
+ * BIG bytes right in one put (a system call, or a copy to mapped pages),
+ * when the slot is longer; then the rest right in pieces. */
+static void put_slot(orma_win win, int t, int k, unsigned char *src, unsigned char *junk)
 {
-    for (size_t i = 0; i < WIN; i++)
-        if (w[i] != want(k, i))
-            rt_fail(__FILE__, __LINE__, what, i, w[i], want(k, i));
-}
-
-/* Our slot of target t in round k: a piece of BIG bytes (a system call)
- * when the slot is long enough, the rest in pieces of 1..3 bytes (more than a box holds). */
-static void put_slot(orma_win win, int t, int k, unsigned char *src)
-{
-    size_t at = slot_at(rank), len = slot_len(), off = 0;
+    size_t at = slot_at(rank), len = slot_len();
     rt_fill_data(src, len, seed_of(k, rank), at);
-    if (len > 2 * BIG) {
+    rt_fill_data(junk, len, seed_of(k, rank) + 1000, at);
+    put_pieces(win, t, junk, len, (unsigned)(k + t));
+    if (len > BIG) {
         CHECK_OK(orma_put(src + len - BIG, BIG, ORMA_BYTE, t, (orma_aint)(at + len - BIG), BIG, ORMA_BYTE, win));
         len -= BIG;
     }
-    for (unsigned step = (unsigned)(k + t); off < len; step++) {
-        size_t n = 1 + step % 3;
-        if (n > len - off)
-            n = len - off;
-        CHECK_OK(orma_put(src + off, n, ORMA_BYTE, t, (orma_aint)(at + off), n, ORMA_BYTE, win));
-        off += n;
-    }
+    put_pieces(win, t, src, len, (unsigned)(k + t + 1));
 }
 
 /* All of target t's window, into dst (checked once the epoch is over). */
@@ -100,15 +85,16 @@ static void turns(orma_win win, unsigned char *w)
     CHECK_OK(orma_win_fence(ORMA_MODE_NOSUCCEED, win));
 }
 
-/* One window, base w; rounds of puts closed by each kind of call. */
-static void run(unsigned char *w, const char *name)
+/* One window of size bytes (the slots in its first WIN) at w; rounds of
+ * puts closed by each kind of call. */
+static void run(unsigned char *w, size_t size, const char *name)
 {
     orma_win win;
-    CHECK_OK(orma_win_create(w, WIN, 1, ORMA_INFO_NULL, &win));
+    CHECK_OK(orma_win_create(w, size, 1, ORMA_INFO_NULL, &win));
     orma_group all;
     CHECK_OK(orma_win_get_group(win, &all));
-    unsigned char *src = malloc(WIN), *got = malloc(WIN);
-    CHECK(src && got);
+    unsigned char *src = malloc(3 * WIN), *junk = src + WIN, *got = junk + WIN;
+    CHECK(src);
     int right = (rank + 1) % nranks;
     CHECK_OK(orma_win_fence(0, win));
     for (int k = 0; k < ROUNDS; k++) {
@@ -118,7 +104,7 @@ static void run(unsigned char *w, const char *name)
             CHECK_OK(orma_win_start(all, 0, win));
         }
         for (int t = 0; t < nranks; t++)
-            put_slot(win, t, k, src);
+            put_slot(win, t, k, src, junk);
         if (how == 0) {
             CHECK_OK(orma_win_fence(0, win));
         } else if (how == 3) {
@@ -139,18 +125,18 @@ static void run(unsigned char *w, const char *name)
          * window while that epoch is open: it only reads. */
         if (how == 0) {
             get_all(win, right, got);
-            expect_window(w, k, name);
+            EXPECT_WINDOW(w, k, 0, name);
             CHECK_OK(orma_win_fence(0, win));
         } else if (how == 3) {
             if ((k / 4) % 2) { /* the first access of lock_all takes the lock */
                 CHECK_OK(orma_win_lock_all(0, win));
                 get_all(win, right, got);
-                expect_window(w, k, name);
+                EXPECT_WINDOW(w, k, 0, name);
                 CHECK_OK(orma_win_unlock_all(win));
             } else {
                 CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, right, 0, win));
                 get_all(win, right, got);
-                expect_window(w, k, name);
+                EXPECT_WINDOW(w, k, 0, name);
                 CHECK_OK(orma_win_unlock(right, win));
             }
             CHECK_OK(orma_barrier());
@@ -159,52 +145,23 @@ static void run(unsigned char *w, const char *name)
             CHECK_OK(orma_win_post(all, 0, win));
             CHECK_OK(orma_win_start(all, 0, win));
             get_all(win, right, got);
-            expect_window(w, k, name);
+            EXPECT_WINDOW(w, k, 0, name);
             CHECK_OK(orma_win_complete(win));
             CHECK_OK(orma_win_wait(win));
             if (how == 2) /* the next round's puts are in a fence epoch */
                 CHECK_OK(orma_win_fence(0, win));
         }
-        expect_window(got, k, "the right neighbour's window, by a get");
+        EXPECT_WINDOW(got, k, 0, "the right neighbour's window, by a get");
     }
     CHECK_OK(orma_win_fence(ORMA_MODE_NOSUCCEED, win));
     turns(win, w);
     CHECK_OK(orma_group_free(&all));
     CHECK_OK(orma_win_free(&win));
+    SLOTS_EXPECT_REST(w, size);
     free(src);
-    free(got);
 }
 
 int main(int argc, char **argv)
 {
-    CHECK_OK(orma_init(&argc, &argv));
-    rank = orma_rank();
-    nranks = orma_size();
-
-    /* A malloc'd block less than a page: the window in its middle. */
-    unsigned char *block = malloc(GUARD + WIN + GUARD);
-    CHECK(block);
-    rt_fill_bg(block, GUARD + WIN + GUARD);
-    unsigned char *w = block + GUARD;
-    rt_fill_bg(w, WIN);
-    run(w, "malloc'd window");
-    RT_EXPECT_BG(block, 0, GUARD, "before the malloc'd window");
-    for (size_t i = 0; i < GUARD; i++)
-        if (w[WIN + i] != rt_bg(GUARD + WIN + i))
-            rt_fail(__FILE__, __LINE__, "after the malloc'd window", i, w[WIN + i], rt_bg(GUARD + WIN + i));
-    free(block);
-
-    /* A stack array. */
-    unsigned char stack[GUARD + WIN + GUARD];
-    rt_fill_bg(stack, sizeof stack);
-    rt_fill_bg(stack + GUARD, WIN);
-    run(stack + GUARD, "stack window");
-    RT_EXPECT_BG(stack, 0, GUARD, "before the stack window");
-    for (size_t i = 0; i < GUARD; i++)
-        if (stack[GUARD + WIN + i] != rt_bg(GUARD + WIN + i))
-            rt_fail(__FILE__, __LINE__, "after the stack window", i, stack[GUARD + WIN + i],
-                    rt_bg(GUARD + WIN + i));
-
-    CHECK_OK(orma_finalize());
-    return 0;
+    return slots_main(&argc, &argv, run, "small_private");
 }

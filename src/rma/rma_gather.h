@@ -1,0 +1,89 @@
+/* rma_gather.h -- small puts and gets of passive epochs to memory this
+ * process cannot map, gathered at the origin and carried out together.
+ *
+ * A target exposing private memory (a create window on malloc'd memory,
+ * the partial pages at a window's ends, the stack) is reached by
+ * process_vm_writev and _readv, about 1.3 us a call however small the
+ * transfer -- and most of it is the call, not the bytes.  In a passive
+ * epoch the target takes no part, so the boxes of fence and PSCW epochs
+ * (rma_box.h) cannot help; but MPI completes a put or get only at the next
+ * flush or unlock of its target (or flush_local, at the origin), and the
+ * origin's buffer is not to be touched until then.  So the origin holds
+ * them: a put of up to RMA_GATHER_COPY bytes is copied into the target's
+ * gather (its buffer free again at once), a longer put or any get is noted
+ * with the caller's buffer, and the next synchronization that must
+ * complete them carries them all out in one system call of many iovecs --
+ * in which operations adjacent at the target, and copies adjacent here,
+ * are one iovec each (xport_cma.c).  An epoch of k small puts then costs
+ * one call instead of k, and k adjacent ones about what one does.
+ *
+ * Order.  A gather holds puts or gets, never both: an operation of the
+ * other direction, or any other operation to that target (accumulates,
+ * typed transfers, an access to its pages mapped here), first carries out
+ * what is pending, so everything reaches the target in the order it was
+ * issued -- more than MPI asks (conflicting accesses in one epoch are
+ * erroneous), and what programs that break that rule still expect.  The
+ * pieces of one system call are applied in order, so of two puts to the
+ * same bytes the later wins.
+ *
+ * What completes: flush and unlock (and their _all forms) everything
+ * pending at their targets; flush_local (and a request's wait) the gets,
+ * whose buffers they fill, and the puts that borrowed the caller's buffer.
+ * Unlock carries them out before the lock is released.  Targets with pages
+ * mapped here gather only short operations: a long one is split over the
+ * mapped pages (memcpy) and the rest.  ORMA_GATHER=0: every such operation
+ * is a system call of its own. */
+#ifndef ORMA_RMA_GATHER_H
+#define ORMA_RMA_GATHER_H
+
+#include "rma_box.h"
+#include "rma_win.h"
+#include "util_config.h"
+#include "xport.h"
+
+#define RMA_GATHER_COPY RMA_BOX_PUT_MAX /* longer puts: borrow the caller's buffer */
+#define RMA_GATHER_PIECES 256
+#define RMA_GATHER_BYTES 4096
+
+/* A target's pending operations (allocated at its first). */
+struct rma_gather {
+    size_t n;        /* pieces pending */
+    int put;         /* their direction, when n */
+    size_t borrowed; /* puts of them from the caller's buffer */
+    size_t used;     /* bytes of data */
+    struct xport_piece p[RMA_GATHER_PIECES + 1]; /* in issue order; one more
+                                                    for a last operation */
+    unsigned char data[RMA_GATHER_BYTES]; /* the copied puts' bytes */
+};
+
+/* Whether a contiguous put or get of len bytes to t, not mapped here, may
+ * wait in t's gather. */
+static inline int rma_gather_takes(const struct rma_win *win, const struct rma_target *t, size_t len)
+{
+    int acc = RMA_EPOCH_ACCESS(win->epoch_state);
+    return util_config.gather && t->xp && t->xp->get_pieces && (len <= RMA_GATHER_COPY || t->lo == t->hi) &&
+           (acc == RMA_ACC_LOCK || acc == RMA_ACC_LOCK_ALL);
+}
+
+/* Whether t has operations pending. */
+static inline int rma_gathered(const struct rma_target *t)
+{
+    return t->gather && t->gather->n;
+}
+
+/* Hold op (XPORT_OP_PUT or _GET, contiguous, rma_gather_takes) in its
+ * target's gather; what was pending first when the gather is full or holds
+ * the other direction. */
+int rma_gather_add(struct rma_win *win, const struct xport_op *op);
+
+/* Carry out what target has pending, then op (a contiguous put or get
+ * reaching only memory not mapped here, or NULL): in the same system call
+ * when it goes the same way. */
+int rma_gather_complete(struct rma_win *win, int target, const struct xport_op *op);
+
+/* flush, flush_all (target < 0), unlock, unlock_all: what is pending at
+ * those targets; local (flush_local): where it holds the caller's buffers.
+ * The first failure, after trying all. */
+int rma_gather_sync(struct rma_win *win, int target, int local);
+
+#endif
