@@ -66,28 +66,20 @@ static int rma_copy_part(struct rma_win *win, const struct xport_op *op, const s
     return rma_op_move(op, &tail, hi - off, end - hi);
 }
 
-/* What waits for target at this origin -- puts in its box (rma_box.h) or
- * in its gather (rma_gather.h) -- carried out now, so that an operation
- * that cannot wait with them follows them, in issue order. */
-static int rma_pending_out(struct rma_win *win, int target)
-{
-    struct rma_target *t = &win->targets[target];
-    int status = rma_box_pending(t) ? rma_box_flush(win, target) : ORMA_SUCCESS;
-    if (!status && rma_gathered(t))
-        status = rma_gather_complete(win, target, NULL);
-    return status;
-}
-
 static int rma_op_execute(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
     struct rma_target *t = &win->targets[op->target];
     int put = op->kind == XPORT_OP_PUT, contig = !op->ttype && (put || op->kind == XPORT_OP_GET);
     if (!w->at.ops->mapped && contig && put && rma_box_takes(win, t, op->len))
         return rma_box_put(win, op->target, op->offset, op->origin, op->len);
+    /* the box's puts land when the target closes its epoch: before anything
+     * else of ours, which may land earlier */
+    int status = rma_box_pending(t) ? rma_box_flush(win, op->target) : ORMA_SUCCESS;
+    if (status)
+        return status;
     if (!w->at.ops->mapped && contig && rma_gather_takes(win, t, op->len))
         return rma_gather_add(win, op);
-    int status = rma_pending_out(win, op->target);
-    if (status)
+    if (rma_gathered(t) && (status = rma_gather_complete(win, op->target, NULL)))
         return status;
     if (op->ttype)
         return rma_typed_execute(win, op, w);

@@ -22,6 +22,11 @@ int rma_fence(struct rma_win *win, int assert)
     int opens = !(assert & ORMA_MODE_NOSUCCEED);
     if (closes && win->nqueued)
         status = rma_comm_drain(win, RMA_ACC_FENCE);
+    if (win->ngathered) { /* ours, before the barrier says they are done */
+        int rc = rma_gather_sync(win, -1, 0);
+        if (!status)
+            status = rc;
+    }
     if (win->net) {
         int rc = xport_net_fence(win->net, closes);
         if (!status)

@@ -1,21 +1,23 @@
-/* rma_gather.h -- small puts and gets of passive epochs to memory this
- * process cannot map, gathered at the origin and carried out together.
+/* rma_gather.h -- puts and gets to memory this process cannot map,
+ * gathered at the origin and carried out together.
  *
  * A target exposing private memory (a create window on malloc'd memory,
  * the partial pages at a window's ends, the stack) is reached by
  * process_vm_writev and _readv, about 1.3 us a call however small the
- * transfer -- and most of it is the call, not the bytes.  In a passive
- * epoch the target takes no part, so the boxes of fence and PSCW epochs
- * (rma_box.h) cannot help; but MPI completes a put or get only at the next
- * flush or unlock of its target (or flush_local, at the origin), and the
- * origin's buffer is not to be touched until then.  So the origin holds
- * them: a put of up to RMA_GATHER_COPY bytes is copied into the target's
- * gather (its buffer free again at once), a longer put or any get is noted
- * with the caller's buffer, and the next synchronization that must
- * complete them carries them all out in one system call of many iovecs --
- * in which operations adjacent at the target, and copies adjacent here,
- * are one iovec each (xport_cma.c).  An epoch of k small puts then costs
- * one call instead of k, and k adjacent ones about what one does.
+ * transfer -- and most of it is the call, not the bytes.  An operation
+ * completes only at the synchronization that ends its epoch (fence,
+ * complete, unlock), at a flush of its target, or, for the origin's side,
+ * at flush_local; the origin's buffer is not to be touched until then.  So
+ * the origin holds them: a put of up to RMA_GATHER_COPY bytes is copied
+ * into the target's gather (its buffer free again at once), a longer put
+ * or any get is noted with the caller's buffer, and the first
+ * synchronization that must complete them carries them all out in one
+ * system call of many iovecs -- in which operations adjacent at the
+ * target, and copies adjacent here, are one iovec each (xport_cma.c).  An
+ * epoch of k small puts then costs one call instead of k, and k adjacent
+ * ones about what one does.  (Short puts of fence and PSCW epochs go in
+ * the target's box instead, rma_box.h: no system call at all.  The
+ * passive epochs are where that cannot be: the target takes no part.)
  *
  * Order.  A gather holds puts or gets, never both: an operation of the
  * other direction, or any other operation to that target (accumulates,
@@ -24,15 +26,16 @@
  * issued -- more than MPI asks (conflicting accesses in one epoch are
  * erroneous), and what programs that break that rule still expect.  The
  * pieces of one system call are applied in order, so of two puts to the
- * same bytes the later wins.
+ * same bytes the later wins.  A box that holds puts is written out before
+ * anything goes in the gather (its puts land only when the target closes).
  *
- * What completes: flush and unlock (and their _all forms) everything
- * pending at their targets; flush_local (and a request's wait) the gets,
- * whose buffers they fill, and the puts that borrowed the caller's buffer.
- * Unlock carries them out before the lock is released.  Targets with pages
- * mapped here gather only short operations: a long one is split over the
- * mapped pages (memcpy) and the rest.  ORMA_GATHER=0: every such operation
- * is a system call of its own. */
+ * What completes: fence and complete, flush and unlock (and their _all
+ * forms) everything pending at their targets, before they say so to
+ * anybody; flush_local (and a request's wait) the gets, whose buffers they
+ * fill, and the puts that borrowed the caller's buffer.  Targets with
+ * pages mapped here gather only short operations: a long one is split
+ * over the mapped pages (memcpy) and the rest.  ORMA_GATHER=0: every such
+ * operation is a system call of its own. */
 #ifndef ORMA_RMA_GATHER_H
 #define ORMA_RMA_GATHER_H
 
@@ -57,12 +60,11 @@ struct rma_gather {
 };
 
 /* Whether a contiguous put or get of len bytes to t, not mapped here, may
- * wait in t's gather. */
+ * wait in t's gather (in any access epoch). */
 static inline int rma_gather_takes(const struct rma_win *win, const struct rma_target *t, size_t len)
 {
-    int acc = RMA_EPOCH_ACCESS(win->epoch_state);
-    return util_config.gather && t->xp && t->xp->get_pieces && (len <= RMA_GATHER_COPY || t->lo == t->hi) &&
-           (acc == RMA_ACC_LOCK || acc == RMA_ACC_LOCK_ALL);
+    (void)win; /* every access epoch: each completes them when it closes or flushes */
+    return util_config.gather && t->xp && t->xp->get_pieces && (len <= RMA_GATHER_COPY || t->lo == t->hi);
 }
 
 /* Whether t has operations pending. */

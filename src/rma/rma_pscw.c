@@ -49,6 +49,11 @@ int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
 int rma_complete(struct rma_win *win)
 {
     int status = win->nqueued ? rma_comm_drain(win, RMA_ACC_START) : ORMA_SUCCESS;
+    if (win->ngathered) {
+        int rc = rma_gather_sync(win, -1, 0);
+        if (!status)
+            status = rc;
+    }
     if (win->net) {
         int rc = xport_net_complete(win->net);
         if (!status)

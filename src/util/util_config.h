@@ -49,9 +49,9 @@
       "through a shared-memory box the target empties when it closes the "     \
       "epoch; 0: every such put is a single-copy system call")                 \
     X(GATHER, gather, BOOL, "1",                                                \
-      "1: small puts and gets of passive epochs to memory this process cannot " \
-      "map wait for the flush or unlock and go in one system call together; "  \
-      "0: each is a single-copy system call of its own")                       \
+      "1: puts and gets to memory this process cannot map wait for the "       \
+      "synchronization that completes them and go in one system call "         \
+      "together; 0: each is a single-copy system call of its own")             \
     X(BOOT_RANK, boot_rank, INT, "-1", "set by orma-run: rank of this process") \
     X(BOOT_SIZE, boot_size, INT, "0", "set by orma-run: number of ranks")       \
     X(BOOT_JOB, boot_job, STRING, "", "set by orma-run: the job's random token")\

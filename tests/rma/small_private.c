@@ -11,7 +11,8 @@
  *     ones, so the puts must land in the order issued; then closes with a
  *     fence, PSCW (wait, or test until done) or a fence with NOSUCCEED;
  *   - each rank checks its own window after the closing call, and the
- *     window of its right neighbour by gets in the next epoch -- fence,
+ *     window of its right neighbour by gets (many short ones, then one
+ *     long) in the next epoch -- fence,
  *     PSCW, a lock or a lock_all epoch -- which must see what a third rank put there
  *     in the epoch before;
  *   - ping-pong by fence: each epoch one rank puts, the others check;
@@ -52,11 +53,19 @@ static void put_slot(orma_win win, int t, int k, unsigned char *src, unsigned ch
     put_pieces(win, t, src, len, (unsigned)(k + t + 1));
 }
 
-/* All of target t's window, into dst (checked once the epoch is over). */
+/* All of target t's window, into dst (checked once the epoch is over): its
+ * first 400 bytes in gets of 1..3 bytes (more than the origin gathers at
+ * once), the rest in one. */
 static void get_all(orma_win win, int t, unsigned char *dst)
 {
+    enum { SMALL = 400 };
     memset(dst, 0, WIN);
-    CHECK_OK(orma_get(dst, WIN, ORMA_BYTE, t, 0, WIN, ORMA_BYTE, win));
+    for (size_t off = 0, step = (size_t)t; off < SMALL; step++) {
+        size_t n = 1 + step % 3 < SMALL - off ? 1 + step % 3 : SMALL - off;
+        CHECK_OK(orma_get(dst + off, n, ORMA_BYTE, t, (orma_aint)off, n, ORMA_BYTE, win));
+        off += n;
+    }
+    CHECK_OK(orma_get(dst + SMALL, WIN - SMALL, ORMA_BYTE, t, SMALL, WIN - SMALL, ORMA_BYTE, win));
 }
 
 /* Ping-pong by fence: in epoch e only rank e % n puts, 8 bytes to each of
