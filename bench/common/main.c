@@ -13,6 +13,7 @@
 #include <orma.h>
 
 #include "bench.h"
+#include "contend.h"
 #include "ctl.h"
 #include "report.h"
 #include "report_cmd.h"
@@ -101,6 +102,16 @@ static void usage(FILE *f)
           "                 one job per host MPI (liborma-mpi preloaded,\n"
           "                 mpi-rma calling the host's own functions), their\n"
           "                 batches alternating within every point\n"
+          "  --contend      rank 0 starts two busy-loop processes per online\n"
+          "                 CPU (unpinned, normal priority, spinning on\n"
+          "                 arithmetic) before the first point and kills them\n"
+          "                 after the last, so that every rank competes for\n"
+          "                 its core as on a busy machine; the MPI backends'\n"
+          "                 jobs run meanwhile (they start none of their own);\n"
+          "                 every result is labelled (table: a load column;\n"
+          "                 --json: \"load\":\"contend\"; --csv: a header with a\n"
+          "                 load column, so a contended run never appends to\n"
+          "                 an uncontended run's file)\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);
@@ -167,10 +178,18 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
     if (bench_ctl_open(&ctx.ctl) != 0)
         return BENCH_FAIL;
     int st = BENCH_FAIL;
-    if (bench_report_open(&ctx) == 0) {
+    /* The busy loops start before the first point, on rank 0 only (a rank
+     * per core would multiply them), and stop after the last. */
+    int contend_ok = !opts.contend || rank != 0 || bench_contend_start() >= 0;
+    if (bench_ctl_all_ok(ctx.ctl, contend_ok) && bench_report_open(&ctx) == 0) {
+        if (opts.contend && rank == 0)
+            bench_note("--contend: %d busy-loop processes (%d per online CPU) "
+                       "run while this run measures", bench_contend_count(),
+                       BENCH_CONTEND_PER_CPU);
         st = suite->run(&ctx);
         bench_report_close();
     }
+    bench_contend_stop();
     bench_ctl_close(&ctx.ctl);
     return st;
 }

@@ -104,7 +104,8 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
                   : IS("--quick") ? &o->quick
                   : IS("--quiet") ? &o->quiet
                   : IS("--unpaired") ? &o->unpaired
-                  : IS("--net") ? &o->net : NULL;
+                  : IS("--net") ? &o->net
+                  : IS("--contend") ? &o->contend : NULL;
         if (flag != NULL) {
             *flag = 1;
             continue;

@@ -16,6 +16,8 @@
  *                  with ORMA_TRANSPORT=net (pp_mpi.c)
  *   --unpaired     latency, multiput: mpi-rma and orma-mpi in separate MPI
  *                  jobs, not paired in one (pp_mpi.h)
+ *   --contend      busy loops on every core while the run measures
+ *                  (contend.h); its results are labelled load=contend
  */
 #ifndef BENCH_OPTS_H
 #define BENCH_OPTS_H
@@ -43,6 +45,7 @@ typedef struct bench_opts {
     const char *backends;  /* NULL: the suite's default (orma) */
     int unpaired;          /* --unpaired */
     int net;               /* --net */
+    int contend;           /* --contend */
 } bench_opts;
 
 /* Parse argv[first..argc-1].  Returns 0, 1 when --help was given, or -1

@@ -16,6 +16,11 @@
 static const char csv_header[] =
     "suite,backend,op,sync,window,p,bytes,reps,min_us,median_us,max_us,"
     "mbps,pattern\n";
+/* A contended run's (--contend): the same and a load column, so that its
+ * rows never join an uncontended run's file. */
+static const char csv_header_load[] =
+    "suite,backend,op,sync,window,p,bytes,reps,min_us,median_us,max_us,"
+    "mbps,pattern,load\n";
 
 static struct {
     int active;     /* rank 0 after a successful open */
@@ -28,6 +33,8 @@ static struct {
     int sync_width, window_width; /* latency's: flush_local,
                                      dynamic_allocmem */
     int backend_width; /* of the backend column: "orma-mpi/openmpi" */
+    const char *load;  /* "contend" under --contend, else NULL: every row
+                          of the run says so */
     char **names;   /* copies of added results' strings (bench_report_add) */
     size_t nnames;
 } rep;
@@ -35,24 +42,24 @@ static struct {
 /* The --csv file, opened to append: the header goes first into an empty
  * file; a file that has lines must begin with the same header, or rows of
  * other columns would follow it. */
-static FILE *csv_open(const char *path)
+static FILE *csv_open(const char *path, const char *header)
 {
     FILE *f = fopen(path, "a+");
     if (f == NULL) {
         perror(path);
         return NULL;
     }
-    char first[sizeof csv_header + 1] = "";
+    char first[sizeof csv_header_load + 1] = "";
     rewind(f);
     int empty = fgets(first, sizeof first, f) == NULL;
     fseek(f, 0, SEEK_END); /* from reading to writing */
     if (empty) {
-        fputs(csv_header, f);
+        fputs(header, f);
         fflush(f);
-    } else if (strcmp(first, csv_header) != 0) {
+    } else if (strcmp(first, header) != 0) {
         fprintf(stderr, "orma-bench: %s: its first line is not orma-bench's "
                 "CSV header (%.*s): not appending to it\n", path,
-                (int)strlen(csv_header) - 1, csv_header);
+                (int)strlen(header) - 1, header);
         fclose(f);
         return NULL;
     }
@@ -64,6 +71,7 @@ int bench_report_open_with(const bench_ctx *ctx,
                            int backend_width)
 {
     memset(&rep, 0, sizeof rep);
+    rep.load = ctx->opts->contend ? "contend" : NULL;
     int ok = 1;
     if (ctx->rank == 0 && ctx->opts->json_path != NULL) {
         rep.json = fopen(ctx->opts->json_path, "a");
@@ -73,7 +81,8 @@ int bench_report_open_with(const bench_ctx *ctx,
         }
     }
     if (ok && ctx->rank == 0 && ctx->opts->csv_path != NULL) {
-        rep.csv = csv_open(ctx->opts->csv_path);
+        rep.csv = csv_open(ctx->opts->csv_path,
+                           rep.load ? csv_header_load : csv_header);
         ok = rep.csv != NULL;
     }
     if (!agree(ctx, ok)) {
@@ -105,10 +114,10 @@ void bench_report_close(void)
 
 static void print_header(int pattern)
 {
-    printf("%-9s %-*s %-*s %-*s %-*s %2s %6s %7s %10s %10s %10s %10s%s\n",
+    printf("%-9s %-*s %-*s %-*s %-*s %2s %6s %7s %10s %10s %10s %10s%s%s\n",
            "suite", rep.backend_width, "backend", rep.op_width, "op",
            rep.sync_width, "sync", rep.window_width, "window", "p", "bytes", "reps", "min_us", "median_us", "max_us", "MB/s",
-           pattern ? "  pattern" : "");
+           pattern ? "  pattern" : "", rep.load ? "  load" : "");
 }
 
 static void print_row(const bench_result *r)
@@ -121,6 +130,8 @@ static void print_row(const bench_result *r)
            rep.sync_width, r->sync, rep.window_width, r->window, r->p, sz, r->reps, r->min_us, r->median_us, r->max_us, r->mbps);
     if (r->pattern != NULL)
         printf("  %s", r->pattern);
+    if (rep.load != NULL)
+        printf("  %s", rep.load);
     putchar('\n');
     fflush(stdout);
 }
@@ -146,6 +157,8 @@ static void print_json(const bench_result *r)
             finite_or_zero(r->max_us), finite_or_zero(r->mbps));
     if (r->pattern != NULL)
         fprintf(rep.json, ",\"pattern\":\"%s\"", r->pattern);
+    if (rep.load != NULL)
+        fprintf(rep.json, ",\"load\":\"%s\"", rep.load);
     fputs("}\n", rep.json);
     /* A run that dies later still leaves the lines it finished. */
     fflush(rep.json);
@@ -192,6 +205,10 @@ static void print_csv(const bench_result *r)
             r->reps, finite_or_zero(r->min_us), finite_or_zero(r->median_us),
             finite_or_zero(r->max_us), finite_or_zero(r->mbps));
     csv_str(r->pattern);
+    if (rep.load != NULL) {
+        fputc(',', rep.csv);
+        csv_str(rep.load);
+    }
     fputc('\n', rep.csv);
     fflush(rep.csv);
 }
