@@ -171,16 +171,18 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
     if (__builtin_expect(!len, 0) || rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];
-    if ((!t->direct && (t->net || t->xp == &xport_none || rma_gathered(t) || rma_box_pending(t))) || t->queued ||
-        !rma_target_open(win, target))
+    if ((!t->direct && (t->net || t->xp == &xport_none)) || t->queued || !rma_target_open(win, target))
         return NULL;
     return t;
 }
 
-/* Where those bytes are mapped here, or NULL (reached by system calls, or
- * a dynamic window's). */
+/* Where those bytes are mapped here, or NULL: reached by system calls, a
+ * dynamic window's, or operations of ours wait for t (in its box or our
+ * gather), which the slow path carries out first. */
 static inline char *rma_try_mapped(const struct rma_target *t, size_t off, size_t len)
 {
+    if (__builtin_expect(!t->direct && (rma_gathered(t) || rma_box_pending(t)), 0))
+        return NULL;
     return rma_target_maps(t, off, len) ? t->base + off : NULL;
 }
 
