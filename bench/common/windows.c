@@ -1,5 +1,6 @@
 /* windows.c -- see windows.h. */
 #include <stdint.h>
+#include <sys/mman.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,6 +26,15 @@ int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
                                              &w->win));
     } else if (strcmp(kind, "create") == 0) {
         base = w->own = bench_xmalloc(size);
+        BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
+    } else if (strcmp(kind, "create_private") == 0) {
+        /* Shared anonymous memory is never adopted (shm_adopt.h): the
+         * window stays private at every size, reached by system calls. */
+        base = mmap(NULL, size ? size : 1, PROT_READ | PROT_WRITE,
+                    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+        if (base == MAP_FAILED)
+            return -1;
+        w->own = base;
         BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
     } else if (strcmp(kind, "create_allocmem") == 0) {
         BENCH_CHECK(orma_alloc_mem(size, ORMA_INFO_NULL, &base));
@@ -64,6 +74,8 @@ void bench_window_close(bench_window *w)
     if (strcmp(w->kind, "create_allocmem") == 0 ||
         strcmp(w->kind, "dynamic_allocmem") == 0)
         BENCH_CHECK(orma_free_mem(w->own));
+    else if (strcmp(w->kind, "create_private") == 0)
+        munmap(w->own, w->size ? w->size : 1);
     else
         free(w->own);
     free(w->disp);

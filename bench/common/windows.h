@@ -2,6 +2,11 @@
  *
  *   allocate         orma_win_allocate
  *   create           orma_win_create on malloc'd (private) memory
+ *   create_private   orma_win_create on memory orma never makes shared
+ *                    (a MAP_SHARED anonymous mapping of this process
+ *                    alone): peers reach it by single-copy system calls
+ *                    at every size (the ddt suite's; not in
+ *                    bench_window_kinds)
  *   create_allocmem  orma_win_create on memory from orma_alloc_mem
  *   dynamic          orma_win_create_dynamic + orma_win_attach of malloc'd
  *                    memory; displacements are the targets' addresses

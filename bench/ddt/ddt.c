@@ -31,7 +31,21 @@
 
 #define DDT_WARMUP 3
 #define DDT_CALIB 4
-#define DDT_MAX_CASES 64
+#define DDT_MAX_CASES 256
+
+/* The data sizes without --sizes (--quick: the first and the fifth). */
+static const size_t ddt_sizes[] = {(size_t)4 << 10,   (size_t)16 << 10,
+                                   (size_t)64 << 10,  (size_t)256 << 10,
+                                   (size_t)1 << 20,   (size_t)4 << 20};
+static const size_t ddt_quick_sizes[] = {(size_t)4 << 10, (size_t)1 << 20};
+
+/* The windows it knows, and those measured without --window: mapped
+ * memory (allocate), malloc'd memory (create: adopted when it holds whole
+ * pages, shm_adopt.h) and memory that stays private (by system calls). */
+const char *const ddt_window_kinds[] = {"allocate", "create", "create_private",
+                                        "create_allocmem", "dynamic", "shared",
+                                        NULL};
+#define DDT_DEFAULT_WINDOWS "allocate,create,create_private"
 
 const char *const ddt_op_names[] = {"typed_put", "pack_put_unpack",
                                     "contig_put", NULL};
@@ -209,12 +223,12 @@ static int point(ddt_run_state *s, int op)
 
 /* Every op of one pattern at one size on one window; 0 when all
  * verified.  *bytes_p receives the data size. */
-static int one_case(ddt_run_state *s, const char *kind, int large,
+static int one_case(ddt_run_state *s, const char *kind, size_t want,
                     size_t *bytes_p)
 {
     const bench_ctx *ctx = s->ctx;
     memset(&s->c, 0, sizeof s->c);
-    int ok = s->pat->build(&s->c, large) == 0 &&
+    int ok = s->pat->build(&s->c, want) == 0 &&
              ddt_flatten(s->c.origin, &s->ro) == 0 &&
              ddt_flatten(s->c.target, &s->rt) == 0 &&
              s->ro.bytes == s->rt.bytes;
@@ -261,7 +275,7 @@ static int one_case(ddt_run_state *s, const char *kind, int large,
 
 static int check_filters(const bench_ctx *ctx)
 {
-    return bench_filters_check("ddt", ctx->rank, ctx->opts->windows, bench_window_kinds, ctx->opts->ops, ddt_op_names,
+    return bench_filters_check("ddt", ctx->rank, ctx->opts->windows, ddt_window_kinds, ctx->opts->ops, ddt_op_names,
                                ctx->opts->syncs, ddt_syncs);
 }
 
@@ -277,30 +291,38 @@ int bench_ddt_run(const bench_ctx *ctx)
         return BENCH_USAGE;
     bench_note("ddt: rank 0 -> rank 1, lock_all + flush, then a flag round "
                "trip (rank 1 unpacks before answering in pack_put_unpack); "
-               "bytes = data bytes of the pattern; --sizes is not used");
+               "bytes = data bytes of the pattern, the sizes of --sizes "
+               "rounded to its dimensions");
     static ddt_run_state s; /* large: keep it off the stack */
     memset(&s, 0, sizeof s);
     s.ctx = ctx;
     bench_flag_win_open(0, &s.fw);
-    const char *windows = ctx->opts->windows ? ctx->opts->windows : "allocate";
+    const char *windows = ctx->opts->windows ? ctx->opts->windows
+                                             : DDT_DEFAULT_WINDOWS;
+    const size_t *sizes = ctx->opts->quick ? ddt_quick_sizes : ddt_sizes;
+    int nsizes = ctx->opts->quick ? 2 : (int)(sizeof ddt_sizes / sizeof *ddt_sizes);
+    if (ctx->opts->sizes_given) {
+        sizes = ctx->opts->sizes;
+        nsizes = ctx->opts->nsizes;
+    }
     long cases = 0, ops = 0; /* for the progress line */
-    for (int k = 0; bench_window_kinds[k] != NULL; k++)
-        if (bench_list_has(windows, bench_window_kinds[k]))
+    for (int k = 0; ddt_window_kinds[k] != NULL; k++)
+        if (bench_list_has(windows, ddt_window_kinds[k]))
             for (const ddt_pattern *p = ddt_patterns; p->name != NULL; p++)
-                cases += ctx->opts->quick ? 1 : 2;
+                cases += nsizes;
     for (int op = 0; op < DDT_NOP; op++)
         ops += bench_list_has(ctx->opts->ops, ddt_op_names[op]);
     bench_progress_expect(cases * ops);
     ddt_case_id ids[DDT_MAX_CASES];
     int nids = 0, st = BENCH_OK;
-    for (int k = 0; bench_window_kinds[k] != NULL; k++) {
-        if (!bench_list_has(windows, bench_window_kinds[k]))
+    for (int k = 0; ddt_window_kinds[k] != NULL; k++) {
+        if (!bench_list_has(windows, ddt_window_kinds[k]))
             continue;
         for (const ddt_pattern *p = ddt_patterns; p->name != NULL; p++) {
-            for (int large = 0; large <= (ctx->opts->quick ? 0 : 1); large++) {
+            for (int z = 0; z < nsizes; z++) {
                 size_t bytes = 0;
                 s.pat = p;
-                if (one_case(&s, bench_window_kinds[k], large, &bytes) != 0)
+                if (one_case(&s, ddt_window_kinds[k], sizes[z], &bytes) != 0)
                     st = BENCH_FAIL;
                 int known = 0;
                 for (int i = 0; i < nids; i++)

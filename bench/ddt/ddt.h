@@ -97,35 +97,39 @@ int ddt_case_finish(ddt_case *c, ddt_node *o, ddt_node *t);
 typedef struct ddt_pattern {
     const char *name;
     int vector_like; /* judged against contig_put by the summary's bar */
-    /* large: 0 for the --quick size, 1 for the larger one.  0 or -1. */
-    int (*build)(ddt_case *c, int large);
+    /* The layouts of about want data bytes (the exact size is what the
+     * dimensions round to).  0 or -1. */
+    int (*build)(ddt_case *c, size_t want);
 } ddt_pattern;
 
 extern const ddt_pattern ddt_patterns[]; /* name NULL ends it */
 
 /* The builders, by family (ddt_pat_grid.c, ddt_pat_irregular.c). */
-int ddt_build_wrf_x_vec(ddt_case *c, int large);
-int ddt_build_wrf_y_vec(ddt_case *c, int large);
-int ddt_build_wrf_x_sa(ddt_case *c, int large);
-int ddt_build_wrf_y_sa(ddt_case *c, int large);
-int ddt_build_milc_su3_zd(ddt_case *c, int large);
-int ddt_build_nas_mg_x(ddt_case *c, int large);
-int ddt_build_nas_mg_y(ddt_case *c, int large);
-int ddt_build_nas_mg_z(ddt_case *c, int large);
-int ddt_build_nas_lu_x(ddt_case *c, int large);
-int ddt_build_nas_lu_y(ddt_case *c, int large);
-int ddt_build_fft2d(ddt_case *c, int large);
-int ddt_build_specfem3d_mt(ddt_case *c, int large);
-int ddt_build_lammps_full(ddt_case *c, int large);
-int ddt_build_lammps_atomic(ddt_case *c, int large);
-int ddt_build_specfem3d_oc(ddt_case *c, int large);
-int ddt_build_specfem3d_cm(ddt_case *c, int large);
+int ddt_build_wrf_x_vec(ddt_case *c, size_t want);
+int ddt_build_wrf_y_vec(ddt_case *c, size_t want);
+int ddt_build_wrf_x_sa(ddt_case *c, size_t want);
+int ddt_build_wrf_y_sa(ddt_case *c, size_t want);
+int ddt_build_milc_su3_zd(ddt_case *c, size_t want);
+int ddt_build_nas_mg_x(ddt_case *c, size_t want);
+int ddt_build_nas_mg_y(ddt_case *c, size_t want);
+int ddt_build_nas_mg_z(ddt_case *c, size_t want);
+int ddt_build_nas_lu_x(ddt_case *c, size_t want);
+int ddt_build_nas_lu_y(ddt_case *c, size_t want);
+int ddt_build_fft2d(ddt_case *c, size_t want);
+int ddt_build_specfem3d_mt(ddt_case *c, size_t want);
+int ddt_build_lammps_full(ddt_case *c, size_t want);
+int ddt_build_lammps_atomic(ddt_case *c, size_t want);
+int ddt_build_specfem3d_oc(ddt_case *c, size_t want);
+int ddt_build_specfem3d_cm(ddt_case *c, size_t want);
 
 /* The ops, in the order measured; the rows' op names. */
 enum { DDT_TYPED, DDT_PACK, DDT_CONTIG, DDT_NOP };
 extern const char *const ddt_op_names[]; /* NULL-terminated */
 
 int bench_ddt_run(const bench_ctx *ctx);
+
+/* The window flavours the suite knows (windows.h), NULL-terminated. */
+extern const char *const ddt_window_kinds[];
 
 /* A pattern at one size, as measured (for the summary). */
 typedef struct ddt_case_id {

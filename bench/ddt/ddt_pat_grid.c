@@ -11,9 +11,17 @@
  * origin sends its first interior strip, the target receives it in the
  * halo at the opposite side: the two layouts differ in where they start.
  * Fortran arrays (WRF, NAS) vary their first index fastest. */
+#include <math.h>
 #include <stddef.h>
 
 #include "ddt.h"
+
+/* The whole number nearest x, at least lo. */
+static size_t near(double x, size_t lo)
+{
+    size_t n = (size_t)(x + 0.5);
+    return n < lo ? lo : n;
+}
 
 /* node placed off bytes into the buffer. */
 static ddt_node *at(ddt_arena *a, size_t off, ddt_node *n)
@@ -40,10 +48,13 @@ typedef struct wrf_dims {
     size_t off[WRF_NFIELDS];   /* of each field in the buffer */
 } wrf_dims;
 
-static void wrf_dims_set(wrf_dims *w, int large)
+/* ni = nj = 32 (runs of a y face are 128 bytes, as before any scaling),
+ * nk grows with the data: a face holds 32 * (24 + 60 nk) bytes, and the
+ * domain stays about 11 times that. */
+static void wrf_dims_set(wrf_dims *w, size_t want)
 {
-    w->ni = w->nj = large ? 96 : 32;
-    w->nk = large ? 32 : 16;
+    w->ni = w->nj = 32;
+    w->nk = near(((double)want / 32.0 - 24.0) / 60.0, 1);
     w->di = w->ni + 2 * WRF_H;
     w->dj = w->nj + 2 * WRF_H;
     size_t a2 = w->di * w->dj * 4, a3 = w->di * w->nk * w->dj * 4, o = 0;
@@ -133,10 +144,10 @@ static ddt_node *wrf_sa(ddt_arena *a, const wrf_dims *w, int x, size_t s)
     return wrf_struct(a, w, faces);
 }
 
-static int wrf(ddt_case *c, int large, int x, int sa)
+static int wrf(ddt_case *c, size_t want, int x, int sa)
 {
     wrf_dims w;
-    wrf_dims_set(&w, large);
+    wrf_dims_set(&w, want);
     /* Origin: first interior strip; target: the halo on the far side. */
     size_t so = WRF_H, st = (x ? w.ni : w.nj) + WRF_H;
     ddt_node *(*mk)(ddt_arena *, const wrf_dims *, int, size_t) =
@@ -144,68 +155,77 @@ static int wrf(ddt_case *c, int large, int x, int sa)
     return ddt_case_finish(c, mk(&c->arena, &w, x, so), mk(&c->arena, &w, x, st));
 }
 
-int ddt_build_wrf_x_vec(ddt_case *c, int large) { return wrf(c, large, 1, 0); }
-int ddt_build_wrf_y_vec(ddt_case *c, int large) { return wrf(c, large, 0, 0); }
-int ddt_build_wrf_x_sa(ddt_case *c, int large) { return wrf(c, large, 1, 1); }
-int ddt_build_wrf_y_sa(ddt_case *c, int large) { return wrf(c, large, 0, 1); }
+int ddt_build_wrf_x_vec(ddt_case *c, size_t want) { return wrf(c, want, 1, 0); }
+int ddt_build_wrf_y_vec(ddt_case *c, size_t want) { return wrf(c, want, 0, 0); }
+int ddt_build_wrf_x_sa(ddt_case *c, size_t want) { return wrf(c, want, 1, 1); }
+int ddt_build_wrf_y_sa(ddt_case *c, size_t want) { return wrf(c, want, 0, 1); }
 
 /* MILC su3_zd: a 4D lattice (x fastest, then y, z, t) of su3 vectors (3
  * single-precision complex numbers, MILC's default precision); the z face
  * is one z plane per t: an hvector over t of a vector over y of rows of x
  * sites.  The origin sends plane z = 0, the target receives at z = nz - 1.
- * The even/odd site ordering of MILC is not modelled. */
-int ddt_build_milc_su3_zd(ddt_case *c, int large)
+ * The even/odd site ordering of MILC is not modelled.  x, y and t are n
+ * sites, grown with the data (n^3 sites of 24 bytes); z is 8, so the
+ * domain is 8 faces. */
+int ddt_build_milc_su3_zd(ddt_case *c, size_t want)
 {
     ddt_arena *a = &c->arena;
-    size_t n = large ? 16 : 8, site = 3 * 8;
+    size_t site = 3 * 8, n = near(cbrt((double)want / (double)site), 2), nz = 8;
     ddt_node *su3 = ddt_contiguous(a, 3, ddt_basic(a, ORMA_C_FLOAT_COMPLEX));
     ddt_node *plane = ddt_vector(a, n, n, (orma_aint)n, su3);
-    ddt_node *face = ddt_hvector(a, n, 1, (orma_aint)(n * n * n * site), plane);
+    ddt_node *face = ddt_hvector(a, n, 1, (orma_aint)(n * n * nz * site), plane);
     size_t zplane = n * n * site;
-    return ddt_case_finish(c, at(a, 0, face), at(a, (n - 1) * zplane, face));
+    return ddt_case_finish(c, at(a, 0, face), at(a, (nz - 1) * zplane, face));
 }
 
 /* NAS MG: u(n, n, n) doubles with a halo of 1.  x: vector of single
  * doubles (one per j) nested in an hvector over k (as the code shown in
  * the seed paper); y: vector over k of rows of interior i; z: vector over
  * j of rows of interior i.  Origin: first interior plane; target: the
- * far halo plane. */
-static int nas_mg(ddt_case *c, int large, int dim)
+ * far halo plane.  The two directions of the face are n points (m
+ * interior, m^2 doubles of data); the face's own direction is 10, so the
+ * domain stays about 10 faces however large the face. */
+static int nas_mg(ddt_case *c, size_t want, int dim)
 {
     ddt_arena *a = &c->arena;
-    size_t n = large ? 98 : 34, m = n - 2;
+    size_t m = near(sqrt((double)want / 8.0), 2), n = m + 2, nf = 10;
+    size_t ni = dim == 0 ? nf : n, nj = dim == 1 ? nf : n;
     ddt_node *db = ddt_basic(a, ORMA_DOUBLE);
     ddt_node *face;
     size_t step; /* bytes between two planes of the face's direction */
     if (dim == 0) {
-        ddt_node *tmp = ddt_vector(a, m, 1, (orma_aint)n, db);
-        face = ddt_hvector(a, m, 1, (orma_aint)(n * n * 8), tmp);
+        ddt_node *tmp = ddt_vector(a, m, 1, (orma_aint)ni, db);
+        face = ddt_hvector(a, m, 1, (orma_aint)(ni * nj * 8), tmp);
         step = 8;
     } else if (dim == 1) {
-        face = ddt_vector(a, m, m, (orma_aint)(n * n), db);
-        step = n * 8;
+        face = ddt_vector(a, m, m, (orma_aint)(ni * nj), db);
+        step = ni * 8;
     } else {
-        face = ddt_vector(a, m, m, (orma_aint)n, db);
-        step = n * n * 8;
+        face = ddt_vector(a, m, m, (orma_aint)ni, db);
+        step = ni * nj * 8;
     }
+    n = dim == 0 ? ni : dim == 1 ? nj : nf; /* along the face's direction */
     /* Element (1,1,1) but for the face's own direction. */
-    size_t corner = (1 + n + n * n) * 8;
+    size_t corner = (1 + ni + ni * nj) * 8;
     size_t base = corner - step; /* that direction's index 0 */
     return ddt_case_finish(c, at(a, base + step, face), at(a, base + (n - 1) * step, face));
 }
 
-int ddt_build_nas_mg_x(ddt_case *c, int large) { return nas_mg(c, large, 0); }
-int ddt_build_nas_mg_y(ddt_case *c, int large) { return nas_mg(c, large, 1); }
-int ddt_build_nas_mg_z(ddt_case *c, int large) { return nas_mg(c, large, 2); }
+int ddt_build_nas_mg_x(ddt_case *c, size_t want) { return nas_mg(c, want, 0); }
+int ddt_build_nas_mg_y(ddt_case *c, size_t want) { return nas_mg(c, want, 1); }
+int ddt_build_nas_mg_z(ddt_case *c, size_t want) { return nas_mg(c, want, 2); }
 
 /* NAS LU: one k plane u(5, nx+4, ny+4) of doubles, halo 2.  x: the 2
  * rows j of every i (halo included), one contiguous run; y: the 2 columns
  * i of each interior j, a vector.  The plane and halo widths are choices;
- * the description says "2D face exchange, x contiguous, y vector". */
-static int nas_lu(ddt_case *c, int large, int x)
+ * the description says "2D face exchange, x contiguous, y vector".  The
+ * face's length grows with the data (x: nx, y: ny); the other side is 12
+ * points, so the plane stays about 8 faces. */
+static int nas_lu(ddt_case *c, size_t want, int x)
 {
     ddt_arena *a = &c->arena;
-    size_t nx = large ? 508 : 60, ny = nx, di = nx + 4;
+    size_t along = near((double)want / 80.0, 1);
+    size_t nx = x ? along - 4 + (along < 5) * 4 : 12, ny = x ? 12 : along, di = nx + 4;
     ddt_node *db = ddt_basic(a, ORMA_DOUBLE);
     if (x) {
         ddt_node *face = ddt_contiguous(a, 5 * di * 2, db);
@@ -218,8 +238,8 @@ static int nas_lu(ddt_case *c, int large, int x)
                   at(a, row2 + 5 * (nx + 2) * 8, face));
 }
 
-int ddt_build_nas_lu_x(ddt_case *c, int large) { return nas_lu(c, large, 1); }
-int ddt_build_nas_lu_y(ddt_case *c, int large) { return nas_lu(c, large, 0); }
+int ddt_build_nas_lu_x(ddt_case *c, size_t want) { return nas_lu(c, want, 1); }
+int ddt_build_nas_lu_y(ddt_case *c, size_t want) { return nas_lu(c, want, 0); }
 
 /* FFT 2D: the transpose step of a row-distributed 2D FFT between 2 ranks.
  * An N x N complex double matrix (rows of N, N = 2B); the origin sends
@@ -228,10 +248,10 @@ int ddt_build_nas_lu_y(ddt_case *c, int large) { return nas_lu(c, large, 0); }
  * each a vector of single elements resized to one element, so that
  * element (i, j) lands at (j, i) of the block ("different vector types on
  * send/recv side"). */
-int ddt_build_fft2d(ddt_case *c, int large)
+int ddt_build_fft2d(ddt_case *c, size_t want)
 {
     ddt_arena *a = &c->arena;
-    size_t b = large ? 256 : 32, n = 2 * b, el = 16;
+    size_t el = 16, b = near(sqrt((double)want / (double)el), 1), n = 2 * b;
     ddt_node *cd = ddt_basic(a, ORMA_C_DOUBLE_COMPLEX);
     ddt_node *rows = ddt_vector(a, b, b, (orma_aint)n, cd);
     ddt_node *col = ddt_vector(a, b, 1, (orma_aint)n, cd);
@@ -245,10 +265,10 @@ int ddt_build_fft2d(ddt_case *c, int large)
  * k) of an (n2, n1, n3) array: a contiguous run over i of a vector over j
  * of n3-double rows, resized to one row.  n3 = 5 (a GLL point count) is a
  * choice: the description says only "3D matrix transpose". */
-int ddt_build_specfem3d_mt(ddt_case *c, int large)
+int ddt_build_specfem3d_mt(ddt_case *c, size_t want)
 {
     ddt_arena *a = &c->arena;
-    size_t n1 = large ? 96 : 24, n2 = n1, n3 = 5;
+    size_t n3 = 5, n1 = near(sqrt((double)want / (double)(n3 * 8)), 1), n2 = n1;
     ddt_node *db = ddt_basic(a, ORMA_DOUBLE);
     ddt_node *whole = ddt_contiguous(a, n1 * n2 * n3, db);
     ddt_node *inner = ddt_vector(a, n2, n3, (orma_aint)(n1 * n3), db);

@@ -60,11 +60,11 @@ static orma_aint *scale(const orma_aint *v, size_t count, orma_aint by)
  * blocks of single elements (the other arrays); the target appends them
  * after its nlocal atoms, a struct of contiguous runs.  full: x, tag,
  * type, mask, q, molecule (6 blocks, as the figure); atomic: x, tag,
- * type, mask. */
-static int lammps(ddt_case *c, int large, int full)
+ * type, mask.  nsend atoms make the data; nlocal is 8 times as many. */
+static int lammps(ddt_case *c, size_t want, int full)
 {
     ddt_arena *a = &c->arena;
-    size_t nlocal = large ? 65536 : 4096, nsend = nlocal / 8;
+    size_t atom = full ? 48 : 36, nsend = want / atom < 1 ? 1 : want / atom, nlocal = 8 * nsend;
     size_t total = nlocal + nsend;
     int nf = full ? 6 : 4;
     ddt_node *db = ddt_basic(a, ORMA_DOUBLE), *in = ddt_basic(a, ORMA_INT);
@@ -91,18 +91,19 @@ static int lammps(ddt_case *c, int large, int full)
                   ddt_struct(a, (size_t)nf, bl, roff, recv));
 }
 
-int ddt_build_lammps_full(ddt_case *c, int large) { return lammps(c, large, 1); }
-int ddt_build_lammps_atomic(ddt_case *c, int large) { return lammps(c, large, 0); }
+int ddt_build_lammps_full(ddt_case *c, size_t want) { return lammps(c, want, 1); }
+int ddt_build_lammps_atomic(ddt_case *c, size_t want) { return lammps(c, want, 0); }
 
 /* SPECFEM3D_GLOBE assembly at an interface between two mesh slices: the
  * acceleration of the interface points, picked by index from the global
  * array on both sides (the two sides number their points differently).
  * oc (outer core): one float per point, indexed_block; cm (crust-mantle):
- * 3 floats per point, accel(3, nglob), hindexed_block of byte offsets. */
-static int specfem(ddt_case *c, int large, int cm)
+ * 3 floats per point, accel(3, nglob), hindexed_block of byte offsets.
+ * n points make the data; the mesh holds 8 times as many. */
+static int specfem(ddt_case *c, size_t want, int cm)
 {
     ddt_arena *a = &c->arena;
-    size_t nglob = large ? 262144 : 16384, n = nglob / 8;
+    size_t n = want / (cm ? 12 : 4) < 1 ? 1 : want / (cm ? 12 : 4), nglob = 8 * n;
     ddt_node *fl = ddt_basic(a, ORMA_FLOAT);
     orma_aint *io = pick(n, nglob, 2), *it = pick(n, nglob, 3);
     ddt_node *o, *t;
@@ -121,5 +122,5 @@ static int specfem(ddt_case *c, int large, int cm)
     return ddt_case_finish(c, o, t);
 }
 
-int ddt_build_specfem3d_oc(ddt_case *c, int large) { return specfem(c, large, 0); }
-int ddt_build_specfem3d_cm(ddt_case *c, int large) { return specfem(c, large, 1); }
+int ddt_build_specfem3d_oc(ddt_case *c, size_t want) { return specfem(c, want, 0); }
+int ddt_build_specfem3d_cm(ddt_case *c, size_t want) { return specfem(c, want, 1); }

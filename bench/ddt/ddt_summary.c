@@ -1,6 +1,7 @@
 /* ddt_summary.c -- the ddt suite's summary, from the medians of this run,
  * per window flavour, pattern and size:
- *   speedup  = pack_put_unpack / typed_put     bar >= 1.5 (data >= 4 KB)
+ *   speedup  = pack_put_unpack / typed_put     bar >= 1.5 (data >= 4 KB);
+ *                                              SLOW: below 1, typed loses
  *   vs_contig = typed_put / contig_put         bar <= 1.5 (vector-like)
  * As in the other summaries, a FAIL is reported, not turned into an exit
  * status. */
@@ -37,8 +38,9 @@ static int line(const ddt_case_id *id, const char *window, int *fails)
         double r = p->median_us / t->median_us;
         const char *v = id->bytes < BAR_MIN_BYTES ? "--"
                         : r >= BAR_SPEEDUP        ? "PASS"
-                                                  : "FAIL";
-        *fails += v[0] == 'F';
+                        : r >= 1.0                ? "FAIL"
+                                                  : "SLOW";
+        *fails += v[0] == 'F' || v[0] == 'S';
         printf(" %9.2f %7.2f %-4s", p->median_us, r, v);
     } else {
         printf(" %9s %7s %-4s", "-", "-", "");
@@ -67,9 +69,9 @@ void ddt_summary(const bench_ctx *ctx, const ddt_case_id *ids, int n)
            "window", "bytes", "typed", "pack", "pk/typ", "bar", "contig",
            "typ/ctg", "bar");
     int shown = 0, fails = 0;
-    for (int k = 0; bench_window_kinds[k] != NULL; k++)
+    for (int k = 0; ddt_window_kinds[k] != NULL; k++)
         for (int i = 0; i < n; i++)
-            shown += line(&ids[i], bench_window_kinds[k], &fails);
+            shown += line(&ids[i], ddt_window_kinds[k], &fails);
     if (!shown)
         printf("  (none: this run lacks the data points the ratios need)\n");
     else
