@@ -222,9 +222,49 @@ static int dtype_as_strided(orma_type t, size_t count, struct dtype_strided *d)
         DTYPE_STEP(d, dj, dbase, dpos);                                                            \
     }
 
+/* A transpose: both walks n2 rows of n1 runs, and on one side the rows lie
+ * next to each other (s2 == len) while the runs of a row are far apart.
+ * Row by row, every run there is a store (or load) to a cache line of its
+ * own, which the next row's run completes long after; in tiles of the few
+ * rows that fill a line, taken run by run, each line is written (or read)
+ * whole at once and the other side is a few sequential streams.  FFT's
+ * transpose at 1 MB (16-byte runs, rows 8 KB apart) here: 390 -> 150 us,
+ * where orma_unpack of the same layout takes 190. */
+#define DTYPE_TILE_BYTES 64
+
+#define DTYPE_TILED(LEN)                                                                           \
+    for (size_t i0 = 0; i0 < n2; i0 += ti) {                                                       \
+        size_t i1 = i0 + ti < n2 ? i0 + ti : n2;                                                   \
+        for (size_t j = 0; j < n1; j++)                                                            \
+            for (size_t i = i0; i < i1; i++)                                                       \
+                dtype_move(dp + d->off + (ptrdiff_t)i * d->s2 + (ptrdiff_t)j * d->s1,              \
+                           sp + s->off + (ptrdiff_t)i * s->s2 + (ptrdiff_t)j * s->s1, LEN);        \
+    }
+
+static int dtype_copy_tiled(char *dp, const struct dtype_strided *d, const char *sp, const struct dtype_strided *s)
+{
+    size_t len = s->len, n1 = s->n1, n2 = s->n2;
+    if (d->n1 != n1 || d->n2 != n2 || n2 < 2 || n1 < 2 || len > DTYPE_TILE_BYTES / 2)
+        return 0;
+    int dt = d->s2 == (ptrdiff_t)len && d->s1 != (ptrdiff_t)len; /* the target is the transposed side */
+    int st = s->s2 == (ptrdiff_t)len && s->s1 != (ptrdiff_t)len;
+    if (!dt && !st)
+        return 0;
+    size_t ti = DTYPE_TILE_BYTES / len;
+    switch (len) {
+    case 4: DTYPE_TILED(4) break;
+    case 8: DTYPE_TILED(8) break;
+    case 16: DTYPE_TILED(16) break;
+    default: DTYPE_TILED(len) break;
+    }
+    return 1;
+}
+
 static void dtype_copy_strided(char *dp, const struct dtype_strided *d, const char *sp,
                                const struct dtype_strided *s)
 {
+    if (dtype_copy_tiled(dp, d, sp, s))
+        return;
     size_t runs = s->n1 * s->n2, sj = 0, dj = 0;
     ptrdiff_t sbase = s->off, spos = s->off, dbase = d->off, dpos = d->off;
     switch (s->len) {
@@ -240,14 +280,24 @@ static void dtype_copy_strided(char *dp, const struct dtype_strided *d, const ch
     }
 }
 
-/* A dense walk (one run of bytes) is cut into runs of len. */
+/* A dense walk (one run of bytes) is cut into runs of len; so is a single
+ * loop of runs that are multiples of len, each run becoming a row of
+ * shorter ones (the rows of a transpose's sending side, which the columns
+ * of its receiving side cut into elements: FFT). */
 static void dtype_strided_recut(struct dtype_strided *d, size_t len)
 {
     size_t total = d->len * d->n1 * d->n2;
     int dense = (d->n1 == 1 || d->s1 == (ptrdiff_t)d->len) &&
                 (d->n2 == 1 || d->s2 == (ptrdiff_t)(d->len * d->n1));
-    if (dense && len && total % len == 0)
+    if (!len || d->len <= len || d->len % len)
+        return;
+    if (dense && total % len == 0) {
         *d = (struct dtype_strided){len, total / len, 1, (ptrdiff_t)len, 0, d->off};
+    } else if (d->n1 == 1 || d->n2 == 1) {
+        size_t rows = d->n1 == 1 ? d->n2 : d->n1;
+        ptrdiff_t step = d->n1 == 1 ? d->s2 : d->s1;
+        *d = (struct dtype_strided){len, d->len / len, rows, (ptrdiff_t)len, step, d->off};
+    }
 }
 
 /* Set w up over count elements of t if t's walk layout is flat: 0 if not. */
