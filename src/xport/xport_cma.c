@@ -20,16 +20,28 @@ static int xport_cma_get(const struct xport_at *at, size_t off, void *dst, size_
 /* Paired iovecs per system call (IOV_MAX is 1024). */
 #define XPORT_CMA_BATCH 256
 
+/* A typed transfer of many short runs costs the kernel about 0.3-0.8 us
+ * per remote iovec (it pins the target's page for each), whatever the
+ * batch; the call itself about 1.3 us.  Full IOV_MAX batches make the
+ * calls a quarter as many as XPORT_CMA_BATCH.  Reading the covering span,
+ * merging the runs here and writing it back would be one call each way,
+ * but it rewrites the gaps, which another origin or the owner may be
+ * storing to at the same time in any epoch MPI allows: not done for puts
+ * (gets stage the span, xport_cma_get_typed).  The runs' own cost is what
+ * remains, so a typed put to private memory of thousands of runs a few
+ * bytes long stays slower than packing it (see bench/README.md, ddt). */
+#define XPORT_CMA_TYPED_BATCH 1024
+
 /* Both layouts walked side by side, a batch of paired runs per call. */
 static int xport_cma_typed(const struct xport_at *at, const struct xport_typed *x, int write)
 {
-    struct iovec l[XPORT_CMA_BATCH], r[XPORT_CMA_BATCH];
+    static _Thread_local struct iovec l[XPORT_CMA_TYPED_BATCH], r[XPORT_CMA_TYPED_BATCH];
     struct dtype_pair pair;
     dtype_pair_init(&pair, x->otype, x->ocount, x->ttype, x->tcount);
     int status = ORMA_SUCCESS;
     size_t n;
     while (!status &&
-           (n = dtype_pair_iov(&pair, x->origin, (char *)(at->addr + (uintptr_t)x->torigin), l, r, XPORT_CMA_BATCH)))
+           (n = dtype_pair_iov(&pair, x->origin, (char *)(at->addr + (uintptr_t)x->torigin), l, r, XPORT_CMA_TYPED_BATCH)))
         status = shm_cma_vec(at->pid, l, r, n, write);
     return status;
 }
