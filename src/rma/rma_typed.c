@@ -11,8 +11,54 @@
 
 #include <stdint.h>
 
-static int rma_typed_copy(const struct xport_op *op, const struct rma_where *w)
+/* A typed put to a cma target whose whole pages are mapped here too (a
+ * window on malloc'd memory adopted but for its partial pages,
+ * shm_adopt.h), reaching across their edge: rather than every run by
+ * system calls, as the transport would (a 1 MB FFT transpose: 65536 runs,
+ * 2 ms), the runs inside the mapped pages are stored directly and only
+ * the others, at most a page's worth at either end, gathered into the
+ * transport's pieces. */
+#define RMA_TYPED_PIECES 256
+
+static int rma_typed_put_part(const struct rma_target *t, const struct xport_op *op, const struct rma_where *w)
 {
+    struct xport_piece p[RMA_TYPED_PIECES];
+    struct dtype_pair pair;
+    dtype_pair_init(&pair, op->otype, op->ocount, op->ttype, op->tcount);
+    size_t n = 0, lo = t->lo, hi = t->hi;
+    ptrdiff_t ooff, toff;
+    size_t len;
+    int status = ORMA_SUCCESS;
+    while (!status && dtype_pair_next(&pair, &ooff, &toff, &len)) {
+        size_t off = (size_t)(op->torigin + toff); /* past the first reached byte */
+        size_t woff = op->offset + off;             /* in the window */
+        const char *src = (const char *)op->origin + ooff;
+        if (woff >= lo && woff <= hi && len <= hi - woff) {
+            util_copy(t->base + woff, src, len);
+            continue;
+        }
+        if (n && p[n - 1].off + p[n - 1].len == off && (const char *)p[n - 1].buf + p[n - 1].len == src) {
+            p[n - 1].len += len;
+            continue;
+        }
+        if (n == RMA_TYPED_PIECES) {
+            status = w->at.ops->put_pieces(&w->at, p, n);
+            n = 0;
+        }
+        p[n++] = (struct xport_piece){(void *)src, off, len};
+    }
+    if (!status && n)
+        status = w->at.ops->put_pieces(&w->at, p, n);
+    return status;
+}
+
+static int rma_typed_copy(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
+{
+    if (op->kind == XPORT_OP_PUT && !w->at.ops->mapped && w->at.ops->put_pieces && op->target >= 0) {
+        const struct rma_target *t = &win->targets[op->target];
+        if (t->xp && !t->direct && t->lo < t->hi && op->offset < t->hi && op->offset + op->len > t->lo)
+            return rma_typed_put_part(t, op, w);
+    }
     struct xport_typed x = {.origin = op->origin, .otype = op->otype, .ocount = op->ocount, .ttype = op->ttype,
                             .tcount = op->tcount, .torigin = op->torigin, .reach = op->len};
     return op->kind == XPORT_OP_PUT ? w->at.ops->put_typed(&w->at, &x) : w->at.ops->get_typed(&w->at, &x);
@@ -143,5 +189,5 @@ int rma_typed_execute(struct rma_win *win, const struct xport_op *op, const stru
 {
     if (op->kind == XPORT_OP_ACC)
         return rma_typed_acc(win, op, w);
-    return rma_typed_copy(op, w);
+    return rma_typed_copy(win, op, w);
 }
