@@ -521,6 +521,85 @@ size_t dtype_pair_iov(struct dtype_pair *p, char *abase, char *bbase, struct iov
     return n;
 }
 
+/* Whether layout b is layout a moved by *delta_p bytes (set here when the
+ * first displacement that can differ is met; it starts at 0): the same
+ * tree but for a sequence's displacements, all moved alike.  What a halo
+ * exchange's two sides usually are -- one strip of a domain into the halo
+ * on the other side, each built by the same code (WRF's struct of faces)
+ * -- and then one walk serves both. */
+static int dtype_node_shifted(const struct dtype_node *a, const struct dtype_node *b, ptrdiff_t *delta_p, int *set_p)
+{
+    if (a == b && *set_p && *delta_p == 0)
+        return 1;
+    if (a->kind != b->kind || a->size != b->size || a->depth != b->depth)
+        return 0;
+    switch (a->kind) {
+    case DN_LEAF:
+        return a->u.leaf.len == b->u.leaf.len;
+    case DN_LOOP:
+        if (a->u.loop.count != b->u.loop.count || a->u.loop.stride != b->u.loop.stride)
+            return 0;
+        if (a->u.loop.child == b->u.loop.child)
+            return 1; /* moved by whatever the level above says */
+        {
+            ptrdiff_t d = 0;
+            int set = 1;
+            return dtype_node_shifted(a->u.loop.child, b->u.loop.child, &d, &set);
+        }
+    default:
+        if (a->u.seq.n != b->u.seq.n)
+            return 0;
+        for (size_t i = 0; i < a->u.seq.n; i++) {
+            ptrdiff_t d = b->u.seq.e[i].disp - a->u.seq.e[i].disp;
+            if (!*set_p) {
+                *delta_p = d;
+                *set_p = 1;
+            } else if (d != *delta_p) {
+                return 0;
+            }
+            ptrdiff_t zero = 0;
+            int set = 1;
+            if (a->u.seq.e[i].child != b->u.seq.e[i].child &&
+                !dtype_node_shifted(a->u.seq.e[i].child, b->u.seq.e[i].child, &zero, &set))
+                return 0;
+        }
+        return 1;
+    }
+}
+
+/* Two structs of the same fields, each field's layout the same on both
+ * sides but moved by its own amount (WRF's y faces: a 2D field's strip
+ * moves by rows of i, a 3D field's by planes): field by field, one walk
+ * each.  0 when the layouts are not such. */
+static int dtype_copy_fields(void *dst, size_t dcount, orma_type dtype, const void *src, size_t scount,
+                             orma_type stype)
+{
+    const struct dtype_node *a = dtype_walk_layout(stype), *b = dtype_walk_layout(dtype);
+    ptrdiff_t sext = dtype_extent(stype), dext = dtype_extent(dtype);
+    if (a->kind != DN_SEQ || b->kind != DN_SEQ || a->u.seq.n != b->u.seq.n || dcount != scount ||
+        (scount > 1 && sext != dext) || a->u.seq.n > 64)
+        return 0;
+    for (size_t i = 0; i < a->u.seq.n; i++) {
+        ptrdiff_t zero = 0;
+        int set = 1;
+        const struct dtype_node *ca = a->u.seq.e[i].child, *cb = b->u.seq.e[i].child;
+        if (ca != cb && !dtype_node_shifted(ca, cb, &zero, &set))
+            return 0;
+    }
+    for (size_t k = 0; k < scount; k++) {
+        for (size_t i = 0; i < a->u.seq.n; i++) {
+            const char *sp = (const char *)src + dtype_off_step(a->u.seq.e[i].disp, k, sext);
+            char *dp = (char *)dst + dtype_off_step(b->u.seq.e[i].disp, k, dext);
+            struct dtype_iter it = {.root = a->u.seq.e[i].child, .count = 1};
+            ptrdiff_t off;
+            size_t len;
+            while (dtype_iter_next(&it, SIZE_MAX, &off, &len))
+                dtype_move(dp + off, sp + off, len);
+        }
+    }
+    return 1;
+}
+
 void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size_t scount, orma_type stype)
 {
     struct dtype_strided ds, ss;
@@ -538,18 +617,27 @@ void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size
         dtype_copy_flat(dst, dw, src, sw);
         return;
     }
-    /* One walk where one suffices: the same layout on both sides (the
-     * usual halo exchange), or one side dense (pack, unpack). */
+    /* One walk where one suffices: the same layout on both sides, or one
+     * moved from the other (the usual halo exchange), or one side dense
+     * (pack, unpack).  WRF's x faces at 1 MB (87K runs of 12 bytes):
+     * 1630 -> 390 us, against 730-1140 for pack, put and unpack; the pair
+     * walk below costs about two walks. */
     size_t total = scount * stype->size;
-    if (dtype_layout(dtype) == dtype_layout(stype) && dcount == scount && dtype_extent(dtype) == dtype_extent(stype)) {
+    ptrdiff_t delta = 0;
+    int set = 0;
+    if (dcount == scount && dtype_extent(dtype) == dtype_extent(stype) &&
+        dtype_node_shifted(dtype_walk_layout(stype), dtype_walk_layout(dtype), &delta, &set)) {
         struct dtype_iter it;
-        dtype_iter_init(&it, dtype, dcount);
+        dtype_iter_init(&it, stype, scount);
+        char *d = (char *)dst + delta;
         ptrdiff_t off;
         size_t len;
         while (dtype_iter_next(&it, SIZE_MAX, &off, &len))
-            dtype_move((char *)dst + off, (const char *)src + off, len);
+            dtype_move(d + off, (const char *)src + off, len);
         return;
     }
+    if (dtype_copy_fields(dst, dcount, dtype, src, scount, stype))
+        return;
     if (stype->contiguous) {
         dtype_unpack(dst, dcount, dtype, 0, total, src);
         return;
