@@ -379,9 +379,8 @@ static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, si
 /* Both walks in runs of one length: run for run, copies of constant size,
  * every index in a local (the copies' char stores may alias memory, not
  * registers).  OFF(side) is the offset of that side's current run. */
-#define DTYPE_UNIFORM(LEN, SOFF, DOFF, PF)                                                         \
+#define DTYPE_UNIFORM(LEN, SOFF, DOFF)                                                             \
     for (size_t r = 0; r < runs; r++) {                                                            \
-        PF;                                                                                        \
         dtype_move(dst + dtype_off_add(dbase, DOFF), src + dtype_off_add(sbase, SOFF), LEN);       \
         if (++si == sruns) {                                                                       \
             si = 0;                                                                                \
@@ -392,30 +391,25 @@ static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, si
             dbase = dtype_off_add(dbase, dext);                                                    \
         }                                                                                          \
     }
-#define DTYPE_UNIFORM_SIZES(SOFF, DOFF, PF)                                                        \
+#define DTYPE_UNIFORM_SIZES(SOFF, DOFF)                                                            \
     switch (sw->len) {                                                                             \
-    case 4: DTYPE_UNIFORM(4, SOFF, DOFF, PF) break;                                                    \
-    case 8: DTYPE_UNIFORM(8, SOFF, DOFF, PF) break;                                                    \
-    case 12: DTYPE_UNIFORM(12, SOFF, DOFF, PF) break;                                                  \
-    case 16: DTYPE_UNIFORM(16, SOFF, DOFF, PF) break;                                                  \
-    case 24: DTYPE_UNIFORM(24, SOFF, DOFF, PF) break;                                                  \
-    case 32: DTYPE_UNIFORM(32, SOFF, DOFF, PF) break;                                                  \
-    case 64: DTYPE_UNIFORM(64, SOFF, DOFF, PF) break;                                                  \
-    case 128: DTYPE_UNIFORM(128, SOFF, DOFF, PF) break;                                                \
-    default: DTYPE_UNIFORM(sw->len, SOFF, DOFF, PF) break;                                             \
+    case 4: DTYPE_UNIFORM(4, SOFF, DOFF) break;                                                    \
+    case 8: DTYPE_UNIFORM(8, SOFF, DOFF) break;                                                    \
+    case 12: DTYPE_UNIFORM(12, SOFF, DOFF) break;                                                  \
+    case 16: DTYPE_UNIFORM(16, SOFF, DOFF) break;                                                  \
+    case 24: DTYPE_UNIFORM(24, SOFF, DOFF) break;                                                  \
+    case 32: DTYPE_UNIFORM(32, SOFF, DOFF) break;                                                  \
+    case 64: DTYPE_UNIFORM(64, SOFF, DOFF) break;                                                  \
+    case 128: DTYPE_UNIFORM(128, SOFF, DOFF) break;                                                \
+    default: DTYPE_UNIFORM(sw->len, SOFF, DOFF) break;                                             \
     }
 
 /* Indexed runs are where the data is scattered at random (the particles
  * or mesh points an application picked): no hardware prefetcher follows
- * them, so the runs DTYPE_AHEAD further on are fetched while this one is
- * copied.  SPECFEM3D's 4-byte and 12-byte points at 1 MB, LAMMPS's atoms:
- * see bench/README.md (ddt). */
+ * them, so dtype_copy_seqs fetches the runs DTYPE_AHEAD further on while
+ * it copies one.  SPECFEM3D's 4-byte and 12-byte points at 1 MB, LAMMPS's
+ * atoms: see bench/README.md (ddt). */
 #define DTYPE_AHEAD 16
-#define DTYPE_PREFETCH(e, i, runs, p, base, w)                                                     \
-    do {                                                                                           \
-        if ((i) + DTYPE_AHEAD < (runs))                                                            \
-            __builtin_prefetch((p) + dtype_off_add((base), (e)[(i) + DTYPE_AHEAD].disp), (w));     \
-    } while (0)
 
 static __attribute__((noinline)) void dtype_copy_uniform(char *dst, const struct dtype_flat_walk *dw,
                                                          const char *src, const struct dtype_flat_walk *sw)
@@ -427,15 +421,14 @@ static __attribute__((noinline)) void dtype_copy_uniform(char *dst, const struct
     if (dw->runs * dw->count < runs)
         runs = dw->runs * dw->count;
     ptrdiff_t sbase = 0, dbase = 0;
+    /* No prefetching here: flattened regular layouts (WRF's faces) take
+     * this loop too, and fetching ahead of them cost 10-25% at 4-256 KB;
+     * the hardware follows their strides. */
     if (se && de) /* indexed or flattened on both sides */
-        DTYPE_UNIFORM_SIZES(se[si].disp, de[di].disp, DTYPE_PREFETCH(se, si, sruns, src, sbase, 0);
-                            DTYPE_PREFETCH(de, di, druns, dst, dbase, 1))
-    else if (se)
-        DTYPE_UNIFORM_SIZES(se[si].disp, de ? de[di].disp : dtype_off_step(0, di, dstride),
-                            DTYPE_PREFETCH(se, si, sruns, src, sbase, 0))
+        DTYPE_UNIFORM_SIZES(se[si].disp, de[di].disp)
     else
-        DTYPE_UNIFORM_SIZES(dtype_off_step(0, si, sstride), de ? de[di].disp : dtype_off_step(0, di, dstride),
-                            if (de) DTYPE_PREFETCH(de, di, druns, dst, dbase, 1))
+        DTYPE_UNIFORM_SIZES(se ? se[si].disp : dtype_off_step(0, si, sstride),
+                            de ? de[di].disp : dtype_off_step(0, di, dstride))
 }
 
 /* dtype_copy between two flat layouts: the two walks and the pieces in
