@@ -327,14 +327,14 @@ static int on_every_rank(int flag)
  * set and prev_size 0.  A block of the heap may start 16 bytes into a page
  * too (beside an MPI library's allocations, one in 256); orma declines to
  * take the end pages of that one, and so must this test. */
-static int mapped_alone(const unsigned char *raw)
+static int mapped_alone(uintptr_t raw) /* an address: nothing of the block is read but its header */
 {
 #if GLIBC_MALLOC
-    if ((uintptr_t)raw % page != 16)
+    if (raw % page != 16)
         return 0;
     uint64_t prev, head;
-    memcpy(&prev, (const void *)((uintptr_t)raw - 16), 8); /* on raw's own page */
-    memcpy(&head, (const void *)((uintptr_t)raw - 8), 8);
+    memcpy(&prev, (const void *)(raw - 16), 8); /* on raw's own page */
+    memcpy(&head, (const void *)(raw - 8), 8);
     return prev == 0 && (head & 7) == 2;
 #else
     (void)raw;
@@ -350,7 +350,7 @@ static void big_block(int adopting)
     size_t size = 66 * page + 100;
     unsigned char *raw = malloc(size);
     CHECK(raw);
-    int alone = on_every_rank(mapped_alone(raw)); /* every window alike */
+    int alone = on_every_rank(mapped_alone((uintptr_t)raw)); /* every window alike */
     /* M_MMAP_THRESHOLD is below size (main), so glibc maps it -- unless a
      * free chunk of the heap is large enough, as beside an MPI library
      * that freed its buffers (started by mpirun, either path is taken). */
