@@ -41,12 +41,7 @@ int rma_box_flush(struct rma_win *win, int target)
     struct xport_piece p[RMA_BOX_MAX_ENTRIES];
     size_t n = rma_box_pieces(t->box, p);
     t->box->used = 0;
-    struct xport_at at = rma_target_far(t, target, 0);
-    int status = t->xp->put_pieces(&at, p, n);
-    if (status)
-        return util_error(status, "window %u: the puts of rank %d to rank %d could not be written (%s)", win->id,
-                          win->rank, target, orma_error_message());
-    return ORMA_SUCCESS;
+    return rma_far_pieces(win, target, 1, p, n);
 }
 
 int rma_box_put(struct rma_win *win, int target, size_t offset, const void *origin, size_t len)

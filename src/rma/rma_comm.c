@@ -31,6 +31,17 @@ int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset
     return xport_reach(&w->at);
 }
 
+int rma_far_pieces(struct rma_win *win, int target, int put, const struct xport_piece *p, size_t n)
+{
+    const struct rma_target *t = &win->targets[target];
+    struct xport_at at = rma_target_far(t, target, 0);
+    int status = (put ? t->xp->put_pieces : t->xp->get_pieces)(&at, p, n);
+    if (status)
+        return util_error(status, "window %u: the %s of rank %d %s rank %d could not be carried out (%s)", win->id,
+                          put ? "puts" : "gets", win->rank, put ? "to" : "from", target, orma_error_message());
+    return ORMA_SUCCESS;
+}
+
 /* A put or get across an edge of the pages of a cma target mapped here
  * meeting at least this many of them: those bytes copied directly, the
  * rest by system calls.  A put of 1 MB at displacement 0 of a malloc'd
@@ -79,7 +90,7 @@ static int rma_op_execute(struct rma_win *win, const struct xport_op *op, const 
         return status;
     if (!w->at.ops->mapped && contig && rma_gather_takes(win, t, op->len))
         return rma_gather_add(win, op);
-    if (rma_gathered(t) && (status = rma_gather_complete(win, op->target, NULL)))
+    if (rma_gathered(t) && (status = rma_gather_complete(win, op->target)))
         return status;
     if (op->ttype)
         return rma_typed_execute(win, op, w);

@@ -37,6 +37,11 @@ struct rma_region_copy {
     uint64_t base, size, seg_seq, seg_off, map_lo, map_hi;
 };
 
+/* n pieces at target (offsets past its base, not mapped here) in one go
+ * through its transport: written (put) or read.  Its boxes and gathers
+ * (rma_box.h, rma_gather.h) carry out their operations this way. */
+int rma_far_pieces(struct rma_win *win, int target, int put, const struct xport_piece *p, size_t n);
+
 /* Where the bytes [offset, offset + len) of target are (offset: the
  * address, in dynamic windows), or why not. */
 int rma_where_resolve(struct rma_win *win, int target, size_t len, size_t offset, struct rma_where *w);

@@ -2,39 +2,17 @@
  * (rma_gather.h). */
 #include "rma_gather.h"
 #include "rma_comm.h"
-#include "util_status.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-int rma_gather_complete(struct rma_win *win, int target, const struct xport_op *op)
+int rma_gather_complete(struct rma_win *win, int target)
 {
-    struct rma_target *t = &win->targets[target];
-    struct rma_gather *g = t->gather;
-    struct xport_piece one[1], *p = one;
-    size_t n = 0;
-    int put = op ? op->kind == XPORT_OP_PUT : 0;
-    if (rma_gathered(t)) {
-        if (op && g->put != put) { /* the other way: what is pending first */
-            int status = rma_gather_complete(win, target, NULL);
-            return status ? status : rma_gather_complete(win, target, op);
-        }
-        p = g->p;
-        n = g->n;
-        put = g->put;
-        g->n = g->used = g->borrowed = 0;
-        win->ngathered--;
-    }
-    if (op)
-        p[n++] = (struct xport_piece){op->origin, op->offset, op->len};
-    if (!n)
-        return ORMA_SUCCESS;
-    struct xport_at at = rma_target_far(t, target, 0);
-    int status = (put ? t->xp->put_pieces : t->xp->get_pieces)(&at, p, n);
-    if (status)
-        return util_error(status, "window %u: the %s of rank %d %s rank %d could not be carried out (%s)", win->id,
-                          put ? "puts" : "gets", win->rank, put ? "to" : "from", target, orma_error_message());
-    return ORMA_SUCCESS;
+    struct rma_gather *g = win->targets[target].gather;
+    size_t n = g->n;
+    g->n = g->used = g->borrowed = 0;
+    win->ngathered--;
+    return rma_far_pieces(win, target, g->put, g->p, n);
 }
 
 int rma_gather_add(struct rma_win *win, const struct xport_op *op)
@@ -42,12 +20,14 @@ int rma_gather_add(struct rma_win *win, const struct xport_op *op)
     struct rma_target *t = &win->targets[op->target];
     int put = op->kind == XPORT_OP_PUT, copy = put && op->len <= RMA_GATHER_COPY;
     if (!t->gather) {
-        if (!(t->gather = calloc(1, sizeof *t->gather)))
-            return rma_gather_complete(win, op->target, op); /* no room to wait in: now */
+        if (!(t->gather = calloc(1, sizeof *t->gather))) { /* no room to wait in: now */
+            struct xport_piece now = {op->origin, op->offset, op->len};
+            return rma_far_pieces(win, op->target, put, &now, 1);
+        }
     }
     struct rma_gather *g = t->gather;
     if (g->n && (g->put != put || g->n == RMA_GATHER_PIECES || (copy && op->len > sizeof g->data - g->used))) {
-        int status = rma_gather_complete(win, op->target, NULL); /* the other way, or full */
+        int status = rma_gather_complete(win, op->target); /* the other way, or full */
         if (status)
             return status;
     }
@@ -74,7 +54,7 @@ int rma_gather_sync(struct rma_win *win, int target, int local)
         struct rma_target *t = &win->targets[r];
         if (!rma_gathered(t) || (local && t->gather->put && !t->gather->borrowed))
             continue; /* copied puts: the caller's buffers were free at once */
-        int rc = rma_gather_complete(win, r, NULL);
+        int rc = rma_gather_complete(win, r);
         if (!status)
             status = rc;
     }

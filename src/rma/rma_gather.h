@@ -54,8 +54,7 @@ struct rma_gather {
     int put;         /* their direction, when n */
     size_t borrowed; /* puts of them from the caller's buffer */
     size_t used;     /* bytes of data */
-    struct xport_piece p[RMA_GATHER_PIECES + 1]; /* in issue order; one more
-                                                    for a last operation */
+    struct xport_piece p[RMA_GATHER_PIECES]; /* in issue order */
     unsigned char data[RMA_GATHER_BYTES]; /* the copied puts' bytes */
 };
 
@@ -78,10 +77,8 @@ static inline int rma_gathered(const struct rma_target *t)
  * the other direction. */
 int rma_gather_add(struct rma_win *win, const struct xport_op *op);
 
-/* Carry out what target has pending, then op (a contiguous put or get
- * reaching only memory not mapped here, or NULL): in the same system call
- * when it goes the same way. */
-int rma_gather_complete(struct rma_win *win, int target, const struct xport_op *op);
+/* Carry out what target has pending (rma_gathered). */
+int rma_gather_complete(struct rma_win *win, int target);
 
 /* flush, flush_all (target < 0), unlock, unlock_all: what is pending at
  * those targets; local (flush_local): where it holds the caller's buffers.

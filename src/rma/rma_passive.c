@@ -66,7 +66,7 @@ static void rma_target_unlock(struct rma_target *t)
 int rma_unlock(struct rma_win *win, int target)
 {
     struct rma_target *t = &win->targets[target];
-    int status = rma_gathered(t) ? rma_gather_complete(win, target, NULL) : ORMA_SUCCESS;
+    int status = rma_gathered(t) ? rma_gather_complete(win, target) : ORMA_SUCCESS;
     if (t->net) {
         status = xport_net_unlock(win->net, target, t->lock_held ? t->lock_type : 0, win->hints.unlock_local);
         rma_target_unlocked(t);
