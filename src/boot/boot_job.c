@@ -25,7 +25,8 @@ struct boot_job_shared {
     uint32_t size;          /* rank 0 */
     char pad[56];
     /* followed by the barrier (shm_barrier_size(size) bytes), then
-     * size * BOOT_SLOT_SIZE bytes of exchange slots */
+     * size * BOOT_SLOT_SIZE bytes of exchange slots, then the CPU each
+     * rank last waited on, one uint32 per rank (util_wait_share_cpus) */
 };
 
 struct boot_job boot_job = {.rank = 0, .size = 1, .status_fd = -1};
@@ -57,12 +58,18 @@ int boot_job_is_external(void) { return boot_ext.set; }
 
 static size_t boot_seg_size(int n)
 {
-    return sizeof(struct boot_job_shared) + shm_barrier_size(n) + (size_t)n * BOOT_SLOT_SIZE;
+    return sizeof(struct boot_job_shared) + shm_barrier_size(n) + (size_t)n * BOOT_SLOT_SIZE +
+           (size_t)n * sizeof(uint32_t);
 }
 
 static void *boot_barrier_mem(void) { return (char *)boot_job.shared + sizeof(struct boot_job_shared); }
 
 static char *boot_slots(void) { return (char *)boot_barrier_mem() + shm_barrier_size(boot_job.size); }
+
+static _Atomic uint32_t *boot_cpus(void)
+{
+    return (_Atomic uint32_t *)(void *)(boot_slots() + (size_t)boot_job.size * BOOT_SLOT_SIZE);
+}
 
 void boot_job_name(char *buf, size_t len, const char *fmt, ...)
 {
@@ -162,6 +169,7 @@ int boot_job_start(void)
     boot_job_barrier();
     if (boot_job.rank == 0)
         shm_seg_unlink(name); /* everybody has it mapped */
+    util_wait_share_cpus(boot_cpus(), boot_job.size, boot_job.rank);
     return ORMA_SUCCESS;
 }
 
@@ -188,6 +196,7 @@ void boot_job_finish(void)
         close(boot_job.status_fd);
         boot_job.status_fd = -1;
     }
+    util_wait_share_cpus(NULL, 0, 0);
     if (boot_job.shared)
         shm_seg_unmap(&boot_job.seg);
     boot_job.shared = NULL;

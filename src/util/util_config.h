@@ -15,7 +15,8 @@
       "polls of a shared word before a waiting rank starts yielding its core")  \
     X(YIELD_US, yield_us, UINT, "1000",                                         \
       "microseconds a waiting rank yields its core before it sleeps in the "    \
-      "kernel")                                                                 \
+      "kernel; beside another rank on its CPU it sleeps at once while other "   \
+      "tasks keep the core (8 of its last 16 yields lost it for over 200 us)")  \
     X(SLEEP_US, sleep_us, UINT, "1000",                                         \
       "longest single sleep of a waiting rank, microseconds")                   \
     X(EAGER, eager, BOOL, "1",                                                  \

@@ -31,8 +31,93 @@ void util_wake_slow(struct util_waitword *w)
     syscall(SYS_futex, (uint32_t *)&w->value, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
 }
 
+/* Waiting beside another rank of the job on one CPU.  Yielding is how it
+ * gets the core -- unless a task that never yields shares the core too
+ * (another job's busy loop): then the scheduler hands that task a whole
+ * time slice at every yield (1-6 ms measured here), the rank we wait for
+ * gets the core a slice later, and an exchange takes milliseconds.  A rank
+ * asleep on a futex instead is woken by its partner's store and, having
+ * slept, preempts the busy task at once (25 us a round trip, two ranks and
+ * four busy loops on one CPU).
+ *
+ * So the process keeps the outcome of its last 16 yields beside such a
+ * rank: lost (over UTIL_YIELD_LOST_NS off the core) or not.  With two
+ * ranks and four busy loops on one CPU, 94% of them were lost; with two
+ * 2-rank jobs sharing 2 CPUs, 0.01-0.2%, in bursts (a rank of the other
+ * job starting, or touching its window) -- and sleeping there costs: a
+ * wake-up per exchange, and wake-ups pull the partners onto one CPU.  When
+ * UTIL_YIELDS_LOST of the 16 were lost, its waits beside such a rank sleep
+ * instead of yielding for UTIL_CONTENDED_NS, then yield again to look,
+ * with the history left one lost yield short of the mark: while the busy
+ * task stays, that yield is lost and renews the period (one lost slice
+ * per period, 1.5-6%); once it has gone, short yields wear the history
+ * down.  A rank whose partners run on other CPUs keeps yielding: there a
+ * long yield says only that other processes wanted the core. */
+#define UTIL_YIELD_LOST_NS UINT64_C(200000)
+#define UTIL_YIELDS_LOST 8
+#define UTIL_CONTENDED_NS UINT64_C(100000000)
+#define UTIL_LOST_PRIMED ((1u << (UTIL_YIELDS_LOST - 1)) - 1)
+
+/* Process-wide, updated racily (a heuristic): the outcomes of the last 16
+ * yields beside a rank on this CPU, 1 bits lost; and the time until which
+ * waits beside one sleep instead of yielding (ns, 0 none). */
+static _Atomic uint32_t util_lost_hist;
+static _Atomic uint64_t util_contended_until;
+
+/* Notes one yield beside a rank on this CPU, from before to after (ns). */
+static void util_note_yield(uint64_t before, uint64_t after)
+{
+    uint32_t hist = atomic_load_explicit(&util_lost_hist, memory_order_relaxed);
+    hist = ((hist << 1) | (after - before > UTIL_YIELD_LOST_NS)) & 0xffffu;
+    if (__builtin_popcount(hist) >= UTIL_YIELDS_LOST) {
+        hist = UTIL_LOST_PRIMED;
+        atomic_store_explicit(&util_contended_until, after + UTIL_CONTENDED_NS, memory_order_relaxed);
+    }
+    atomic_store_explicit(&util_lost_hist, hist, memory_order_relaxed);
+}
+
+int util_wait_contended(void)
+{
+    uint64_t until = atomic_load_explicit(&util_contended_until, memory_order_relaxed);
+    return until && util_time_ns() < until;
+}
+
+static struct {
+    _Atomic uint32_t *cpus;
+    int n, me;
+} util_share;
+
+void util_wait_share_cpus(_Atomic uint32_t *cpus, int n, int me)
+{
+    util_share.cpus = cpus;
+    util_share.n = n;
+    util_share.me = me;
+    if (cpus) {
+        int cpu = sched_getcpu();
+        atomic_store_explicit(&cpus[me], cpu >= 0 ? (uint32_t)cpu + 1 : 0, memory_order_relaxed);
+    }
+}
+
+/* 1 when another rank of the job last waited on the CPU this one runs on
+ * (noting this one's CPU). */
+static int util_cpu_shared(void)
+{
+    _Atomic uint32_t *cpus = util_share.cpus;
+    int cpu = sched_getcpu();
+    if (!cpus || cpu < 0)
+        return 0;
+    uint32_t mine = (uint32_t)cpu + 1;
+    if (atomic_load_explicit(&cpus[util_share.me], memory_order_relaxed) != mine)
+        atomic_store_explicit(&cpus[util_share.me], mine, memory_order_relaxed);
+    for (int r = 0; r < util_share.n; r++)
+        if (r != util_share.me && atomic_load_explicit(&cpus[r], memory_order_relaxed) == mine)
+            return 1;
+    return 0;
+}
+
 /* The spinning and yielding phases shared by every waiter: 1 while they
- * last, 0 once the yielding budget is spent and the caller should sleep. */
+ * last, 0 once the yielding budget is spent, or yielding beside a rank
+ * on this CPU loses the core (above), and the caller should sleep. */
 int util_backoff_relax(struct util_backoff *b)
 {
     if (util_wait_hook && !b->quiet)
@@ -48,9 +133,17 @@ int util_backoff_relax(struct util_backoff *b)
         b->yield_until = util_time_ns() + (uint64_t)util_config.yield_us * 1000;
     }
     if (b->phase == 1) {
-        /* the clock is read every 16 yields only */
-        if (b->step++ % 16 || util_time_ns() < b->yield_until) {
+        /* where this rank runs, now and every 64 yields; the clock every
+         * 16 yields only, or at each beside a rank on this CPU */
+        if (b->step % 64 == 0)
+            b->shared = util_cpu_shared();
+        int timed = b->shared || b->step % 16 == 0;
+        uint64_t now = timed ? util_time_ns() : 0;
+        b->step++;
+        if ((!timed || now < b->yield_until) && !(b->shared && util_wait_contended())) {
             sched_yield();
+            if (b->shared)
+                util_note_yield(now, util_time_ns());
             return 1;
         }
         b->phase = 2;

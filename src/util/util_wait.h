@@ -65,6 +65,8 @@ static inline uint32_t util_wake_add(struct util_waitword *w, uint32_t delta)
 struct util_backoff {
     uint32_t step;
     uint32_t phase;       /* 0 spinning, 1 yielding, 2 sleeping */
+    uint32_t shared;      /* phase 1: another rank of the job last waited
+                             on this CPU */
     uint32_t quiet;       /* 1: never call util_wait_hook -- for a waiter
                              holding a lock that the hook's work may take */
     uint64_t yield_until; /* end of the yielding phase, ns */
@@ -80,8 +82,22 @@ void util_backoff_pause(struct util_backoff *b);
 void util_wait_tune(int ranks_here);
 
 /* The spin and yield phases alone: 1 while they last, 0 once the yielding
- * budget is spent (util_wait_slow then sleeps on its futex). */
+ * budget is spent (util_wait_slow then sleeps on its futex) -- at once
+ * beside another rank of the job on this CPU, when the core is contended.
+ *
+ * Contended: 8 of this process's last 16 yields beside such a rank each
+ * kept it off its core for over 200 us, in the last 100 ms -- a task that
+ * never yields (another job's busy loop) shares the core, and yielding to
+ * it costs a whole time slice where sleeping on a futex costs the
+ * partner's wake-up call (util_wait.c). */
 int util_backoff_relax(struct util_backoff *b);
+int util_wait_contended(void);
+
+/* Where the job's ranks wait: cpus[r] is 1 + the CPU rank r last waited
+ * on (0 unknown), in memory every rank of the machine maps; me is this
+ * rank.  NULL (before the job is joined, after it is left): no rank is
+ * known to share this one's CPU. */
+void util_wait_share_cpus(_Atomic uint32_t *cpus, int n, int me);
 
 static inline void util_cpu_relax(void)
 {

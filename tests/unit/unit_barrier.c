@@ -2,6 +2,7 @@
  * forked processes (1 to 5, more than the cores): after barrier i no process
  * may see another still before it, and nobody may pass early. */
 #include "check.h"
+#include "forked.h"
 #include "shm_barrier.h"
 #include "util_config.h"
 #include "util_time.h"
@@ -14,37 +15,36 @@
 
 #define ROUNDS 2000
 
+struct run_args {
+    char *mem;
+    _Atomic uint32_t *progress;
+    int n;
+};
+
+static int run_child(int r, void *arg)
+{
+    struct run_args *a = arg;
+    uint32_t episode = 0;
+    for (uint32_t i = 1; i <= ROUNDS; i++) {
+        atomic_store(&a->progress[r * 16], i);
+        shm_barrier_wait(a->mem, a->n, r, &episode);
+        for (int q = 0; q < a->n; q++) {
+            uint32_t p = atomic_load(&a->progress[q * 16]);
+            if (p < i || p > i + 1)
+                return 3; /* somebody behind, or two ahead */
+        }
+        shm_barrier_wait(a->mem, a->n, r, &episode);
+    }
+    return 0;
+}
+
 static int run(int n)
 {
     size_t bsize = shm_barrier_size(n);
     char *mem = mmap(NULL, bsize + 64 * 8, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
     CHECK(mem != MAP_FAILED);
-    _Atomic uint32_t *progress = (_Atomic uint32_t *)(mem + bsize);
-    pid_t pids[8];
-    for (int r = 0; r < n; r++) {
-        pids[r] = fork();
-        CHECK(pids[r] >= 0);
-        if (pids[r] == 0) {
-            uint32_t episode = 0;
-            for (uint32_t i = 1; i <= ROUNDS; i++) {
-                atomic_store(&progress[r * 16], i);
-                shm_barrier_wait(mem, n, r, &episode);
-                for (int q = 0; q < n; q++) {
-                    uint32_t p = atomic_load(&progress[q * 16]);
-                    if (p < i || p > i + 1)
-                        _exit(3); /* somebody behind, or two ahead */
-                }
-                shm_barrier_wait(mem, n, r, &episode);
-            }
-            _exit(0);
-        }
-    }
-    int ok = 1;
-    for (int r = 0; r < n; r++) {
-        int st;
-        CHECK(waitpid(pids[r], &st, 0) == pids[r]);
-        ok &= WIFEXITED(st) && WEXITSTATUS(st) == 0;
-    }
+    struct run_args a = {mem, (_Atomic uint32_t *)(mem + bsize), n};
+    int ok = forked_all(n, run_child, &a);
     munmap(mem, bsize + 64 * 8);
     return ok;
 }
