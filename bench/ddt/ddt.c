@@ -92,12 +92,12 @@ static void round_rank0(ddt_run_state *s)
     }
     BENCH_CHECK(orma_win_flush(1, win));
     bench_flag_raise(s->fw.flag[0], ++s->turn);
-    bench_flag_wait(s->fw.flag[1], s->turn);
+    bench_flag_wait(NULL, s->fw.flag[1], s->turn);
 }
 
 static void round_rank1(ddt_run_state *s)
 {
-    bench_flag_wait(s->fw.flag[0], ++s->turn);
+    bench_flag_wait(NULL, s->fw.flag[0], ++s->turn);
     if (s->op == DDT_PACK) {
         size_t pos = 0;
         BENCH_CHECK(orma_unpack(s->w.base + s->dom, s->psize, &pos, s->w.base,

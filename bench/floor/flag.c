@@ -35,7 +35,7 @@ void bench_flag_win_open(size_t bytes, bench_flag_win *fw)
             fw->buf[r] = (unsigned char *)align_up(line + 2 * LINE, PAGE);
     }
     if (rank <= 1) {
-        atomic_store_explicit(fw->flag[rank], 0, memory_order_relaxed);
+        bench_flag_init(fw->flag[rank]);
         /* The owner faults its pages in, as the windows of the orma rows
          * are touched before they are timed. */
         if (bytes > 0)

@@ -4,46 +4,26 @@
  * A flag only grows: a rank stores 1, 2, 3, ... into its own line and the
  * other waits until the value reaches the one it expects, so a waiter that
  * looks late and finds a later value still passes.  The wait and raise are
- * inline: the cache-line floor times ~100 ns round trips of exactly these. */
+ * inline (flagwait.h): the cache-line floor times ~100 ns round trips of
+ * exactly these. */
 #ifndef BENCH_FLAG_H
 #define BENCH_FLAG_H
 
-#include <sched.h>
 #include <stdatomic.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include <orma.h>
 
-/* Polls before yielding (~8 us with a 30 ns pause): a peer on another core
- * answers in well under 1 us, while a peer sharing this core (the machine
- * is busy) cannot answer at all until this rank yields. */
-#define BENCH_FLAG_SPINS 256
+#include "flagwait.h"
 
-static inline void bench_cpu_relax(void)
+/* Waits (acquire) until *peer >= v; mine: the waiter's own flag, or NULL
+ * (flagwait.h). */
+static inline void bench_flag_wait(_Atomic uint64_t *mine, _Atomic uint64_t *peer, uint64_t v)
 {
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-/* Waits (acquire) until *p >= v. */
-static inline void bench_flag_wait(_Atomic uint64_t *p, uint64_t v)
-{
-    unsigned spins = 0;
-    while (atomic_load_explicit(p, memory_order_acquire) < v) {
-        if (++spins > BENCH_FLAG_SPINS)
-            sched_yield();
-        else
-            bench_cpu_relax();
-    }
-}
-
-/* Raises this rank's flag to v (release): what was written before is
- * visible to whoever sees v. */
-static inline void bench_flag_raise(_Atomic uint64_t *p, uint64_t v)
-{
-    atomic_store_explicit(p, v, memory_order_release);
+    bench_flag_waiter w = {.mine = mine};
+    while (atomic_load_explicit(peer, memory_order_acquire) < v)
+        bench_flag_pause(&w, peer, v, 1000);
 }
 
 /* One orma_win_allocate_shared window holding, for ranks 0 and 1, a flag

@@ -38,9 +38,9 @@ static void round_trips(int rank, _Atomic uint64_t *mine,
         uint64_t v = ++*k;
         if (rank == 0) {
             bench_flag_raise(mine, v);
-            bench_flag_wait(peer, v);
+            bench_flag_wait(mine, peer, v);
         } else {
-            bench_flag_wait(peer, v);
+            bench_flag_wait(mine, peer, v);
             bench_flag_raise(mine, v);
         }
     }
@@ -57,7 +57,7 @@ int bench_floor_cacheline(const bench_ctx *ctx)
     if (rank <= 1) {
         mine = line_of(win, rank);
         peer = line_of(win, 1 - rank);
-        atomic_store_explicit(mine, 0, memory_order_relaxed);
+        bench_flag_init(mine);
     }
     BENCH_CHECK(orma_barrier());
 

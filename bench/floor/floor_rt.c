@@ -45,9 +45,9 @@ static double timed(rt_state *s)
     if (s->ctx->rank == 0) {
         rt_send(s, rt->src);
         bench_flag_raise(rt->mine, v);
-        bench_flag_wait(rt->peer, v);
+        bench_flag_wait(rt->mine, rt->peer, v);
     } else {
-        bench_flag_wait(rt->peer, v);
+        bench_flag_wait(rt->mine, rt->peer, v);
         rt_send(s, rt->recv);
         bench_flag_raise(rt->mine, v);
     }
@@ -87,7 +87,7 @@ static void repetition(rt_state *s, double *sec_p)
     prepare(s);
     uint64_t v = ++s->step;
     bench_flag_raise(s->rt->mine, v);
-    bench_flag_wait(s->rt->peer, v);
+    bench_flag_wait(s->rt->mine, s->rt->peer, v);
     if (sec_p != NULL)
         *sec_p = t;
 }

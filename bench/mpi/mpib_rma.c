@@ -14,9 +14,9 @@
  *   calls MPI_Iprobe between polls.  Both MPI backends make this same
  *   call of the host MPI (liborma-mpi leaves point-to-point to it), so
  *   their rows differ only by what serves the one-sided calls. */
-#include <sched.h>
 #include <string.h>
 
+#include "flagwait.h"
 #include "mpib_win.h"
 
 typedef mpib_ctx pp_b_ctx;
@@ -70,33 +70,20 @@ static inline void ppb_flags_close(pp_state *s)
 
 static inline void ppb_flag_raise(pp_state *s)
 {
-    atomic_store_explicit(s->flags.flag[s->me], s->turn,
-                          memory_order_release);
+    bench_flag_raise(s->flags.flag[s->me], s->turn);
 }
 
-/* As flag.h: poll, then yield, so ranks sharing a core make progress. */
-#define FLAG_SPINS 256
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
-#endif
-}
-
-/* Letting MPI progress meanwhile (see the top of the file). */
+/* As flag.h, letting MPI progress meanwhile (see the top of the file): a
+ * sleep lasts 50 us at most. */
 static inline void ppb_flag_wait(pp_state *s)
 {
     _Atomic uint64_t *p = s->flags.flag[s->peer];
-    unsigned spins = 0;
+    bench_flag_waiter w = {.mine = s->flags.flag[s->me]};
     while (atomic_load_explicit(p, memory_order_acquire) < s->turn) {
         int any;
         MPIB_CHECK(MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, MPI_COMM_WORLD,
                               &any, MPI_STATUS_IGNORE));
-        if (++spins > FLAG_SPINS)
-            sched_yield();
-        else
-            cpu_relax();
+        bench_flag_pause(&w, p, s->turn, 50);
     }
 }
 

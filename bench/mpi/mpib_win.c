@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "flagwait.h"
 #include "mpib_win.h"
 
 const char *const mpib_window_kinds[] = {
@@ -105,7 +106,7 @@ void mpib_flags_open(mpib_flags *f)
     }
     int me;
     MPI_Comm_rank(MPI_COMM_WORLD, &me);
-    atomic_store_explicit(f->flag[me], 0, memory_order_release);
+    bench_flag_init(f->flag[me]);
     MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
 }
 

@@ -117,7 +117,7 @@ static void get_batch(ov_phase *ph, uint64_t want)
 
 void ov_measure(ov_phase *ph, ov_samples *smp)
 {
-    bench_flag_wait(ph->flag1, ph->start);
+    bench_flag_wait(NULL, ph->flag1, ph->start);
     while (atomic_load_explicit(ph->flag1, memory_order_acquire) < ph->end) {
         double t[OV_NKIND + 1];
         t[0] = orma_wtime();

@@ -8,6 +8,9 @@
  *   - bar "5x": at 8 B, wherever the host takes more than 1 us, orma-mpi
  *     is at least 5x faster;
  * and once
+ *   - bar "contend" (--contend only): every 8-byte round trip of orma
+ *     at most each host's own, mpi-rma of the same (op, window, sync),
+ *     in this run;
  *   - bar "cma": the put round trip on windows over memory orma cannot map
  *     (create and dynamic on malloc'd memory; sync flush, the epoch that
  *     adds least) within 1.2x of raw process_vm_writev: of cma_rt, the same
@@ -254,6 +257,47 @@ static void bar_cma(const bench_opts *o, const int *vs, int nv)
            pass_2x, n, pass_2x == n ? "PASS" : "FAIL");
 }
 
+/* Under --contend: orma's 8-byte round trips against each host's own in
+ * this run, counted (list 0) or those above it listed (list 1); returns
+ * the number of points compared. */
+static int contend_points(const pp_mpi_axes *ax, const int *vs, int nv, int list, int *pass_p)
+{
+    int n = 0;
+    *pass_p = 0;
+    for (int k = 0; k < nv; k++) {
+        const char *v = pp_mpi_variants[vs[k]].name;
+        for (int op = 0; ax->ops[op] != NULL; op++)
+            for (int w = 0; ax->windows[w] != NULL; w++)
+                for (int m = 0; ax->syncs[m] != NULL; m++) {
+                    const char *o = ax->ops[op], *win = ax->windows[w], *sync = ax->syncs[m];
+                    const bench_result *mine = bench_report_find("orma", o, sync, win, 8);
+                    const bench_result *host = pp_mpi_find("mpi-rma", v, o, sync, win, 8);
+                    if (mine == NULL || host == NULL)
+                        continue;
+                    n++;
+                    if (mine->median_us <= host->median_us)
+                        ++*pass_p;
+                    else if (list)
+                        printf("      %-4s %-9s %-16s orma %9.3f > mpi-rma/%s %9.3f us (%.2fx)\n", o,
+                               sync, win, mine->median_us, v, host->median_us,
+                               mine->median_us / host->median_us);
+                }
+    }
+    return n;
+}
+
+static void bar_contend(const pp_mpi_axes *ax, const int *vs, int nv)
+{
+    int pass;
+    int n = contend_points(ax, vs, nv, 0, &pass);
+    if (n == 0)
+        return;
+    printf("  bar contend: 8 B round trips with busy loops on every core, orma <= each host's "
+           "mpi-rma: %d of %d  %s\n", pass, n, pass == n ? "PASS" : "FAIL");
+    if (pass < n)
+        contend_points(ax, vs, nv, 1, &pass);
+}
+
 void pp_mpi_summary(const bench_ctx *ctx)
 {
     if (ctx->rank != 0)
@@ -275,6 +319,8 @@ void pp_mpi_summary(const bench_ctx *ctx)
     }
     if (nv == 0)
         printf("  (no MPI results)\n");
+    if (ctx->opts->contend)
+        bar_contend(&ax, vs, nv);
     bar_cma(ctx->opts, vs, nv);
     fflush(stdout);
 }

@@ -62,7 +62,7 @@ static inline void ppb_flag_raise(pp_state *s)
 
 static inline void ppb_flag_wait(pp_state *s)
 {
-    bench_flag_wait(s->flags.flag[s->peer], s->turn);
+    bench_flag_wait(s->flags.flag[s->me], s->flags.flag[s->peer], s->turn);
 }
 
 static inline long ppb_bcast(pp_state *s, long v)
