@@ -6,13 +6,15 @@
 
 #include "check.h"
 #include "ctl.h"
+#include "fit.h"
 #include "windows.h"
 
 const char *const bench_window_kinds[] = {
     "allocate", "create", "create_allocmem", "dynamic", "shared", NULL};
 
-int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
-                      bench_window *w)
+/* bench_window_open, with stack's memory (NULL for the other kinds). */
+static int window_open(bench_ctl *ctl, const char *kind, size_t size,
+                       void *stack, bench_window *w)
 {
     int nranks = orma_size();
     void *base = NULL;
@@ -24,8 +26,12 @@ int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
     } else if (strcmp(kind, "shared") == 0) {
         BENCH_CHECK(orma_win_allocate_shared(size, 1, ORMA_INFO_NULL, &base,
                                              &w->win));
-    } else if (strcmp(kind, "create") == 0) {
+    } else if (strcmp(kind, "create") == 0 ||
+               strcmp(kind, "create_fit") == 0) {
         base = w->own = bench_xmalloc(size);
+        BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
+    } else if (strcmp(kind, "stack") == 0 && stack != NULL) {
+        base = stack; /* w->own stays NULL: the caller's frame holds it */
         BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
     } else if (strcmp(kind, "create_private") == 0) {
         /* Shared anonymous memory is never adopted (shm_adopt.h): the
@@ -64,6 +70,39 @@ int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
         w->disp[r] = (orma_aint)bench_ctl_exchange(ctl, mine, r);
     }
     return 0;
+}
+
+int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
+                      bench_window *w)
+{
+    return window_open(ctl, kind, size, NULL, w);
+}
+
+/* bench_window_run's window, for bench_window_live. */
+typedef struct run_window {
+    bench_ctl *ctl;
+    const char *kind;
+    size_t size;
+    bench_window *w;
+} run_window;
+
+static int run_open(void *self, void *stack)
+{
+    run_window *r = self;
+    return window_open(r->ctl, r->kind, r->size, stack, r->w);
+}
+
+static void run_close(void *self)
+{
+    bench_window_close(((run_window *)self)->w);
+}
+
+int bench_window_run(bench_ctl *ctl, const char *kind, size_t size,
+                     bench_window *w, int (*fn)(void *arg), void *arg)
+{
+    run_window r = {ctl, kind, size, w};
+    bench_window_life l = {run_open, run_close, &r};
+    return bench_window_live(kind, size, &l, fn, arg);
 }
 
 void bench_window_close(bench_window *w)

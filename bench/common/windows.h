@@ -2,6 +2,8 @@
  *
  *   allocate         orma_win_allocate
  *   create           orma_win_create on malloc'd (private) memory
+ *   create_fit       the same, opened per point with exactly its bytes
+ *                    (fit.h; not in bench_window_kinds)
  *   create_private   orma_win_create on memory orma never makes shared
  *                    (a MAP_SHARED anonymous mapping of this process
  *                    alone): peers reach it by single-copy system calls
@@ -13,6 +15,9 @@
  *   dynamic_allocmem the same with memory from orma_alloc_mem (the latency
  *                    suite's; not in bench_window_kinds)
  *   shared           orma_win_allocate_shared
+ *   stack            orma_win_create on an array of the calling thread's
+ *                    stack, opened per point by bench_window_run alone
+ *                    (fit.h; not in bench_window_kinds)
  *
  * Every window has size bytes at every rank, displacement unit 1, and its
  * memory is touched once so page faults stay out of the timings. */
@@ -25,8 +30,9 @@
 
 #include "bench.h"
 
-/* The five flavours of pingpong and most suites, NULL-terminated;
- * bench_window_open opens dynamic_allocmem as well. */
+/* The five flavours most suites take, NULL-terminated (pingpong's
+ * defaults, pp_window_kinds); bench_window_open opens dynamic_allocmem,
+ * create_private and create_fit as well. */
 extern const char *const bench_window_kinds[];
 
 typedef struct bench_window {
@@ -38,9 +44,16 @@ typedef struct bench_window {
     orma_aint *disp;     /* disp[r]: displacement of rank r's first byte */
 } bench_window;
 
-/* Collective.  Returns 0, or -1 for an unknown kind (nothing created). */
+/* Collective.  Returns 0, or -1 for an unknown kind or stack (nothing
+ * created). */
 int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
                       bench_window *w);
+
+/* Collective: fn(arg) with *w opened before (any kind, stack too: then
+ * inside the frame that holds its memory) and closed after.  Returns what
+ * fn returns, or -1 for an unknown kind (fn not called). */
+int bench_window_run(bench_ctl *ctl, const char *kind, size_t size,
+                     bench_window *w, int (*fn)(void *arg), void *arg);
 
 /* Collective; call after the last epoch was closed. */
 void bench_window_close(bench_window *w);

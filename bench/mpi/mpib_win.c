@@ -1,11 +1,13 @@
 /* mpib_win.c -- the MPI windows of the pingpong and latency series, one
- * per flavour name (mpib_win.h), made and freed with the functions of a
- * table (mpib_fns.h: the host's or those linked), and the passive modes'
- * flag window. */
+ * per flavour name (mpib_win.h: allocate, shared, create, create_fit,
+ * create_allocmem, dynamic, dynamic_allocmem, stack -- windows.h's), made
+ * and freed with the functions of a table (mpib_fns.h: the host's or
+ * those linked), and the passive modes' flag window. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "fit.h"
 #include "flagwait.h"
 #include "mpib_win.h"
 
@@ -18,8 +20,10 @@ static void errors_return(const mpib_fns *f, MPI_Win win)
     MPIB_CHECK(f->Win_set_errhandler(win, MPI_ERRORS_RETURN));
 }
 
-int mpib_window_open(const char *kind, size_t size, const mpib_fns *f,
-                     mpib_window *w)
+/* A window of kind (stack: on the memory at stack); 0, or -1 for an
+ * unknown kind. */
+static int window_open(const char *kind, size_t size, const mpib_fns *f,
+                       void *stack, mpib_window *w)
 {
     MPI_Comm comm = MPI_COMM_WORLD;
     MPI_Aint sz = (MPI_Aint)size;
@@ -38,8 +42,12 @@ int mpib_window_open(const char *kind, size_t size, const mpib_fns *f,
     } else if (strcmp(kind, "shared") == 0) {
         MPIB_CHECK(f->Win_allocate_shared(lines, 1, MPI_INFO_NULL, comm,
                                           &base, &w->win));
-    } else if (strcmp(kind, "create") == 0) {
+    } else if (strcmp(kind, "create") == 0 ||
+               strcmp(kind, "create_fit") == 0) {
         base = w->own = mpib_xmalloc(size);
+        MPIB_CHECK(f->Win_create(base, sz, 1, MPI_INFO_NULL, comm, &w->win));
+    } else if (strcmp(kind, "stack") == 0 && stack != NULL) {
+        base = stack; /* w->own stays NULL: the caller's frame holds it */
         MPIB_CHECK(f->Win_create(base, sz, 1, MPI_INFO_NULL, comm, &w->win));
     } else if (strcmp(kind, "create_allocmem") == 0) {
         MPIB_CHECK(f->Alloc_mem(sz, MPI_INFO_NULL, &base));
@@ -70,6 +78,12 @@ int mpib_window_open(const char *kind, size_t size, const mpib_fns *f,
     return 0;
 }
 
+int mpib_window_open(const char *kind, size_t size, const mpib_fns *f,
+                     mpib_window *w)
+{
+    return window_open(kind, size, f, NULL, w);
+}
+
 void mpib_window_close(mpib_window *w)
 {
     const mpib_fns *f = w->f;
@@ -83,6 +97,33 @@ void mpib_window_close(mpib_window *w)
         free(w->own);
     w->own = NULL;
     w->base = NULL;
+}
+
+/* mpib_window_run's window, for bench_window_live. */
+typedef struct run_window {
+    const char *kind;
+    size_t size;
+    const mpib_fns *f;
+    mpib_window *w;
+} run_window;
+
+static int run_open(void *self, void *stack)
+{
+    run_window *r = self;
+    return window_open(r->kind, r->size, r->f, stack, r->w);
+}
+
+static void run_close(void *self)
+{
+    mpib_window_close(((run_window *)self)->w);
+}
+
+int mpib_window_run(const char *kind, size_t size, const mpib_fns *f,
+                    mpib_window *w, int (*fn)(void *arg), void *arg)
+{
+    run_window r = {kind, size, f, w};
+    bench_window_life l = {run_open, run_close, &r};
+    return bench_window_live(kind, size, &l, fn, arg);
 }
 
 /* Each rank's segment holds its flag on a cache line of its own: 128

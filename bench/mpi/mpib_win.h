@@ -14,12 +14,17 @@
  * displacement unit 1, memory touched once):
  *   allocate         MPI_Win_allocate
  *   create           MPI_Win_create on malloc'd memory
+ *   create_fit       the same, opened per point with exactly its bytes
+ *                    (fit.h)
  *   create_allocmem  MPI_Win_create on memory from MPI_Alloc_mem
  *   dynamic          MPI_Win_create_dynamic + MPI_Win_attach of malloc'd
  *                    memory; displacements are the targets' addresses
  *   dynamic_allocmem the same with memory from MPI_Alloc_mem (the latency
  *                    suite's; not in mpib_window_kinds)
- *   shared           MPI_Win_allocate_shared */
+ *   shared           MPI_Win_allocate_shared
+ *   stack            MPI_Win_create on an array of the calling thread's
+ *                    stack, opened per point by mpib_window_run alone
+ *                    (fit.h) */
 extern const char *const mpib_window_kinds[]; /* NULL-terminated */
 
 typedef struct mpib_window {
@@ -32,10 +37,16 @@ typedef struct mpib_window {
 } mpib_window;
 
 /* Collective (MPI_COMM_WORLD, 2 ranks), with f's functions (mpib_fns.h;
- * pingpong: mpib_fns_linked).  0, or -1 for an unknown kind. */
+ * pingpong: mpib_fns_linked).  0, or -1 for an unknown kind or stack. */
 int mpib_window_open(const char *kind, size_t size, const mpib_fns *f,
                      mpib_window *w);
 void mpib_window_close(mpib_window *w); /* collective, epochs closed */
+
+/* Collective: fn(arg) with *w opened before (any kind, stack too: then
+ * inside the frame that holds its memory) and closed after.  Returns what
+ * fn returns, or -1 for an unknown kind (fn not called). */
+int mpib_window_run(const char *kind, size_t size, const mpib_fns *f,
+                    mpib_window *w, int (*fn)(void *arg), void *arg);
 
 /* The passive modes' flags: one cache line per rank of a shared window. */
 typedef struct mpib_flags {
