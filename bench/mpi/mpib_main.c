@@ -159,7 +159,7 @@ typedef struct suite_names {
 } suite_names;
 
 static const suite_names suites[] = {
-    {"pingpong", {mpib_window_kinds, ops, pp_sync_names}},
+    {"pingpong", {pp_window_kinds, ops, pp_sync_names}},
     {"latency", {lat_window_kinds, lat_op_names, lat_sync_names}},
     {"multiput", {lat_window_kinds, multiput_op_names, multiput_sync_names}},
     {"ghost", {ghost_windows, ghost_ops, ghost_sync_names}},

@@ -1,6 +1,6 @@
 /* mpib_rma.c -- the mpi-rma and orma-mpi backends of the pingpong series
  * (pp_loop.h): the same round trips, points and checks as orma's, with
- * the plain MPI_ calls on a window of mpib_win.h -- one backend per job,
+ * the plain MPI_ calls on windows of mpib_win.h -- one backend per job,
  * the host's or, preloaded, liborma-mpi's.  Two differences, both the
  * MPI standard's:
  *
@@ -16,6 +16,7 @@
  *   their rows differ only by what serves the one-sided calls. */
 #include <string.h>
 
+#include "fit.h"
 #include "flagwait.h"
 #include "mpib_win.h"
 
@@ -28,6 +29,14 @@ typedef mpib_flags pp_b_flags;
 #include "pp_state.h"
 #define BENCH_RMA_MPI /* pp_calls.h in MPI's names (rma_api.h) */
 #include "pp_calls.h"
+
+/* pingpong calls the plain MPI_ symbols: one backend per job, the host's
+ * or, preloaded, liborma-mpi's. */
+static inline int ppb_window_run(pp_state *s, size_t size,
+                                 int (*fn)(void *))
+{
+    return mpib_window_run(s->kind, size, &mpib_fns_linked, &s->w, fn, s);
+}
 
 static inline double ppb_now(void)
 {
@@ -122,16 +131,10 @@ static int series(const mpib_ctx *ctx, pp_op op, const char *kind)
     s.backend = ctx->rma_backend;
     s.prog = "orma-bench-mpi";
     s.op = op;
+    s.kind = kind;
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
-    /* pingpong calls the plain MPI_ symbols: one backend per job, the
-     * host's or, preloaded, liborma-mpi's. */
-    if (mpib_window_open(kind, bench_opts_max_size(ctx->opts),
-                         &mpib_fns_linked, &s.w) != 0)
-        return BENCH_USAGE; /* filtered before, not reached */
-    int st = pp_series(&s);
-    mpib_window_close(&s.w);
-    return st;
+    return pp_series(&s);
 }
 
 /* As pingpong.c: without --op, put and get. */
@@ -154,9 +157,9 @@ int mpib_rma_run(const mpib_ctx *ctx)
                        pp_op_names[op]);
             continue;
         }
-        for (int k = 0; mpib_window_kinds[k] != NULL && st == BENCH_OK; k++)
-            if (bench_list_has(o->windows, mpib_window_kinds[k]))
-                st = series(ctx, (pp_op)op, mpib_window_kinds[k]);
+        for (int k = 0; pp_window_kinds[k] != NULL && st == BENCH_OK; k++)
+            if (bench_window_selected(o->windows, pp_window_kinds[k]))
+                st = series(ctx, (pp_op)op, pp_window_kinds[k]);
     }
     return st;
 }

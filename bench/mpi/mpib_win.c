@@ -11,9 +11,6 @@
 #include "flagwait.h"
 #include "mpib_win.h"
 
-const char *const mpib_window_kinds[] = {
-    "allocate", "create", "create_allocmem", "dynamic", "shared", NULL};
-
 /* Errors come back to MPIB_CHECK, which names the call. */
 static void errors_return(const mpib_fns *f, MPI_Win win)
 {

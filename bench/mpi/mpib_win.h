@@ -20,12 +20,13 @@
  *   dynamic          MPI_Win_create_dynamic + MPI_Win_attach of malloc'd
  *                    memory; displacements are the targets' addresses
  *   dynamic_allocmem the same with memory from MPI_Alloc_mem (the latency
- *                    suite's; not in mpib_window_kinds)
+ *                    suite's, not pingpong's)
  *   shared           MPI_Win_allocate_shared
  *   stack            MPI_Win_create on an array of the calling thread's
  *                    stack, opened per point by mpib_window_run alone
- *                    (fit.h) */
-extern const char *const mpib_window_kinds[]; /* NULL-terminated */
+ *                    (fit.h)
+ * pingpong's names are pp_window_kinds (pp_def.h), latency's
+ * lat_window_kinds (lat_def.h). */
 
 typedef struct mpib_window {
     const char *kind;

@@ -2,13 +2,13 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "fit.h"
 #include "floor.h"
 #include "pingpong.h"
 #include "pp_def.h"
 #include "pp_mpi.h"
 #include "progress.h"
 #include "report.h"
-#include "windows.h"
 
 static const char *const pp_ops[] = {"put",    "get",   "cacheline",
                                      "memcpy", "cma",   "xcopy",
@@ -16,7 +16,7 @@ static const char *const pp_ops[] = {"put",    "get",   "cacheline",
                                      "fop",    "cas",   NULL};
 
 /* The names of pingpong's one-sided rows, for the side-by-side tables. */
-static const pp_mpi_axes pp_axes = {pp_op_names, bench_window_kinds,
+static const pp_mpi_axes pp_axes = {pp_op_names, pp_window_kinds,
                                     pp_sync_names};
 
 /* The ops a run without --op makes; the accumulate family runs only when
@@ -48,8 +48,8 @@ static int sizes_for(const bench_ctx *ctx, pp_op op)
 static long points(const bench_opts *o)
 {
     long windows = 0, syncs = 0, n = 0;
-    for (int k = 0; bench_window_kinds[k] != NULL; k++)
-        windows += bench_list_has(o->windows, bench_window_kinds[k]);
+    for (int k = 0; pp_window_kinds[k] != NULL; k++)
+        windows += bench_window_selected(o->windows, pp_window_kinds[k]);
     for (int m = 0; m < PP_NSYNC; m++)
         syncs += bench_list_has(o->syncs, pp_sync_names[m]);
     int orma = pp_backend_on(o, "orma");
@@ -81,7 +81,7 @@ static int check_filters(const bench_ctx *ctx)
                     "(orma, mpi-rma, mpi-p2p, orma-mpi)\n", bad);
         return -1;
     }
-    return bench_filters_check("pingpong", ctx->rank, ctx->opts->windows, bench_window_kinds, ctx->opts->ops, pp_ops,
+    return bench_filters_check("pingpong", ctx->rank, ctx->opts->windows, pp_window_kinds, ctx->opts->ops, pp_ops,
                                ctx->opts->syncs, pp_sync_names);
 }
 
@@ -102,10 +102,9 @@ static int orma_backend(const bench_ctx *ctx)
     for (int o = 0; o < PP_NOP && st == BENCH_OK; o++) {
         if (!selected(ops, pp_op_names[o]) || !sizes_for(ctx, (pp_op)o))
             continue;
-        for (int k = 0; bench_window_kinds[k] != NULL && st == BENCH_OK; k++)
-            if (bench_list_has(ctx->opts->windows, bench_window_kinds[k]))
-                st = pp_orma_series(ctx, pp_op_names[o],
-                                    bench_window_kinds[k]);
+        for (int k = 0; pp_window_kinds[k] != NULL && st == BENCH_OK; k++)
+            if (bench_window_selected(ctx->opts->windows, pp_window_kinds[k]))
+                st = pp_orma_series(ctx, pp_op_names[o], pp_window_kinds[k]);
     }
     if (st == BENCH_OK && bench_list_has(ops, "memcpy"))
         st = bench_floor_memcpy(ctx);
@@ -151,6 +150,7 @@ int bench_pingpong_run(const bench_ctx *ctx)
         return BENCH_USAGE;
 
     bench_progress_expect(points(ctx->opts));
+    bench_stack_note(ctx->opts);
     int orma = pp_backend_on(ctx->opts, "orma");
     int mpi = pp_mpi_wanted(ctx->opts);
     int orma_st = orma ? orma_backend(ctx) : BENCH_OK;

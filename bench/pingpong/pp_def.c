@@ -7,6 +7,10 @@
 const char *const pp_sync_names[] = {"fence", "pscw", "lock", "lock_all",
                                      "flush", NULL};
 
+const char *const pp_window_kinds[] = {"allocate", "create",
+                                       "create_allocmem", "dynamic", "shared",
+                                       "create_fit", "stack", NULL};
+
 const char *const pp_op_names[] = {"put", "get", "acc", "gacc", "fop", "cas",
                                    NULL};
 

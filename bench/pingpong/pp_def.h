@@ -28,6 +28,12 @@ typedef enum pp_sync {
 /* Names by pp_sync, NULL-terminated: the --sync names and the rows' sync. */
 extern const char *const pp_sync_names[];
 
+/* The window flavours (windows.h, mpi/mpib_win.h), NULL-terminated: the
+ * --window names and the rows' window.  The five most suites take
+ * (bench_window_kinds), a default run's, and create_fit and stack, made
+ * per point and only when --window names them (fit.h). */
+extern const char *const pp_window_kinds[];
+
 typedef enum pp_op {
     PP_PUT,
     PP_GET,

@@ -59,11 +59,14 @@
  * window take, and what lock_all takes, so lock and lock_all differ only
  * in the calls.
  *
- * A series opens its window once and, for every size, runs one point per
- * selected mode in the order of pp_sync_names, so that the modes of a size
- * are measured seconds apart: on a virtual machine the cross-core latency
- * drifts within seconds, and the modes are compared with each other and
- * with the cache-line floor. */
+ * A series opens its window once, of the largest size, and, for every
+ * size, runs one point per selected mode in the order of pp_sync_names, so
+ * that the modes of a size are measured seconds apart: on a virtual
+ * machine the cross-core latency drifts within seconds, and the modes are
+ * compared with each other and with the cache-line floor.  The flavours
+ * made per point (fit.h: create_fit, stack) open a window of the point's
+ * size for every point instead, in the same order; a stack window too
+ * large for the stack skips its size (noted by the suite). */
 #ifndef BENCH_PP_LOOP_H
 #define BENCH_PP_LOOP_H
 
@@ -72,21 +75,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fit.h"
 #include "opts.h"
 #include "pattern.h"
 #include "pp_state.h"
 
 /* ---- the epochs and the timed round trip ---- */
 
+/* The series' flags, and whether its windows need a PSCW group. */
 static void pp_sync_series_open(pp_state *s, const char *syncs)
 {
-    s->fence_open = 0;
-    s->lock_all_open = 0;
     s->have_group = bench_list_has(syncs, pp_sync_names[PP_PSCW]);
     s->have_flags = 0;
     s->turn = 0;
-    if (s->have_group)
-        ppb_group_open(s);
     for (int m = PP_LOCK; m <= PP_FLUSH; m++)
         if (bench_list_has(syncs, pp_sync_names[m]))
             s->have_flags = 1;
@@ -97,16 +98,30 @@ static void pp_sync_series_open(pp_state *s, const char *syncs)
 
 static void pp_sync_series_close(pp_state *s)
 {
-    /* Close the last fence epoch so the window can be freed. */
+    if (s->have_flags)
+        ppb_flags_close(s);
+    s->have_flags = 0;
+    s->have_group = 0;
+}
+
+/* A window's epochs: its PSCW group made once it is open, ... */
+static void pp_sync_window_open(pp_state *s)
+{
+    s->fence_open = 0;
+    s->lock_all_open = 0;
+    if (s->have_group)
+        ppb_group_open(s);
+}
+
+/* ... and before it is freed its last fence epoch closed, the group
+ * freed. */
+static void pp_sync_window_close(pp_state *s)
+{
     if (s->fence_open)
         ppb_fence(s->w.win, 1);
     s->fence_open = 0;
     if (s->have_group)
         ppb_group_close(s);
-    s->have_group = 0;
-    if (s->have_flags)
-        ppb_flags_close(s);
-    s->have_flags = 0;
 }
 
 /* Untimed, after verification and the next repetition's data: nobody
@@ -438,10 +453,67 @@ static int pp_point(pp_state *s, size_t n, pp_sync sync)
     return ok ? 0 : -1;
 }
 
-/* Collective: the series on s->w, opened by the caller (and closed by it
- * after), with ctx, backend, prog, op, me and peer set and the rest zero.
- * Every size of --sizes that suits the op, each selected mode.  Returns a
- * BENCH_* status, the same on both ranks. */
+/* ppb_window_run's fn: the point s->n, s->sync on the window just
+ * opened for it. */
+static int pp_point_on_window(void *arg)
+{
+    pp_state *s = arg;
+    pp_sync_window_open(s);
+    int st = pp_point(s, s->n, s->sync);
+    pp_sync_window_close(s);
+    return st;
+}
+
+/* Every size of --sizes that suits the op, each selected mode: on s->w,
+ * or, per_point, each point on a window of its own of its size. */
+static int pp_points(pp_state *s, int per_point)
+{
+    const bench_opts *o = s->ctx->opts;
+    int st = BENCH_OK;
+    for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
+        size_t n = o->sizes[i];
+        if (!pp_op_size_ok(s->op, n))
+            continue; /* noted by the caller */
+        /* Both ranks skip alike (noted by the suite). */
+        if (per_point && !ppb_all_ok(s, bench_window_fits(s->kind, n)))
+            continue;
+        for (int m = 0; m < PP_NSYNC && st == BENCH_OK; m++) {
+            if (!bench_list_has(o->syncs, pp_sync_names[m]))
+                continue;
+            char what[96];
+            snprintf(what, sizeof what, "%s %s+%s %s", s->backend,
+                     pp_op_names[s->op], pp_sync_names[m], s->kind);
+            ppb_progress(s, what, n);
+            int rc;
+            if (per_point) {
+                s->n = n;
+                s->sync = (pp_sync)m;
+                rc = ppb_window_run(s, n, pp_point_on_window);
+            } else {
+                rc = pp_point(s, n, (pp_sync)m);
+            }
+            if (rc != 0)
+                st = BENCH_FAIL;
+        }
+    }
+    return st;
+}
+
+/* ppb_window_run's fn: every point on the series' one window. */
+static int pp_points_on_window(void *arg)
+{
+    pp_state *s = arg;
+    pp_sync_window_open(s);
+    int st = pp_points(s, 0);
+    pp_sync_window_close(s);
+    return st;
+}
+
+/* Collective: the series of s->op on windows of s->kind, with ctx,
+ * backend, prog, kind, op, me and peer set and the rest zero: one window
+ * of the largest size for all points, or one per point for the flavours
+ * made so (fit.h).  Every size of --sizes that suits the op, each selected
+ * mode.  Returns a BENCH_* status, the same on both ranks. */
 static int pp_series(pp_state *s)
 {
     const bench_opts *o = s->ctx->opts;
@@ -451,21 +523,13 @@ static int pp_series(pp_state *s)
     memset(s->send, 0, max);
     memset(s->recv, 0, max);
     pp_sync_series_open(s, o->syncs);
-    int st = BENCH_OK;
-    for (int i = 0; i < o->nsizes && st == BENCH_OK; i++) {
-        if (!pp_op_size_ok(s->op, o->sizes[i]))
-            continue; /* noted by the caller */
-        for (int m = 0; m < PP_NSYNC && st == BENCH_OK; m++) {
-            if (!bench_list_has(o->syncs, pp_sync_names[m]))
-                continue;
-            char what[96];
-            snprintf(what, sizeof what, "%s %s+%s %s", s->backend,
-                     pp_op_names[s->op], pp_sync_names[m], s->w.kind);
-            ppb_progress(s, what, o->sizes[i]);
-            if (pp_point(s, o->sizes[i], (pp_sync)m) != 0)
-                st = BENCH_FAIL;
-        }
-    }
+    int st;
+    if (bench_window_per_point(s->kind))
+        st = pp_points(s, 1);
+    else
+        st = ppb_window_run(s, max, pp_points_on_window) == BENCH_OK
+                 ? BENCH_OK
+                 : BENCH_FAIL;
     pp_sync_series_close(s);
     free(s->send);
     free(s->recv);

@@ -12,8 +12,9 @@
  *     at most each host's own, mpi-rma of the same (op, window, sync),
  *     in this run;
  *   - bar "cma": the put round trip on windows over memory orma cannot map
- *     (create and dynamic on malloc'd memory; sync flush, the epoch that
- *     adds least) within 1.2x of raw process_vm_writev: of cma_rt, the same
+ *     (create and dynamic on malloc'd memory, and when --window names them
+ *     create_fit and stack, fit.h; sync flush, the epoch that adds least)
+ *     within 1.2x of raw process_vm_writev: of cma_rt, the same
  *     round trip with raw calls and flags, and of 2 x cma, the two calls
  *     alone -- for orma and for orma-mpi of every variant.
  * As for the other bars, a FAIL is reported, the exit status is not
@@ -25,7 +26,6 @@
 #include "pp_def.h"
 #include "pp_mpi.h"
 #include "report.h"
-#include "windows.h"
 
 #define BAR_5X_HOST_US 1.0
 #define BAR_5X 5.0
@@ -198,10 +198,13 @@ static const char *cma_sync(const bench_opts *o)
 
 static void bar_cma(const bench_opts *o, const int *vs, int nv)
 {
-    static const char *const wins[] = {"create", "dynamic"};
+    static const char *const wins[] = {"create", "dynamic", "create_fit",
+                                       "stack"};
     const char *sync = cma_sync(o);
     int n = 0, pass_rt = 0, pass_2x = 0, head = 0;
-    for (int w = 0; w < 2; w++) {
+    char names[64] = ""; /* the windows of the bar's points, "a/b" */
+    for (int w = 0; w < 4; w++) {
+        int shown = 0;
         for (int i = 0; i < o->nsizes; i++) {
             size_t sz = o->sizes[i];
             const bench_result *cma = bench_report_find("floor", "cma", NULL,
@@ -224,16 +227,22 @@ static void bar_cma(const bench_opts *o, const int *vs, int nv)
             if (!head++) {
                 printf("  put+%s round trip on memory orma cannot map vs raw "
                        "process_vm_writev: median us (x cma_rt)\n"
-                       "    %-8s %6s %9s %9s  %-18s", sync, "window", "bytes",
+                       "    %-10s %6s %9s %9s  %-18s", sync, "window", "bytes",
                        "2 x cma", "cma_rt", "orma");
                 for (int k = 0; k < nv; k++)
                     printf(" orma-mpi/%-9s", pp_mpi_variants[vs[k]].name);
                 putchar('\n');
             }
+            if (!shown++) {
+                size_t used = strlen(names);
+                snprintf(names + used, sizeof names - used, "%s%s",
+                         used ? "/" : "", wins[w]);
+            }
             char s[24];
             bench_format_size(sz, s, sizeof s);
             double two = 2.0 * cma->median_us;
-            printf("    %-8s %6s %9.3f %9.3f ", wins[w], s, two, rt->median_us);
+            printf("    %-10s %6s %9.3f %9.3f ", wins[w], s, two,
+                   rt->median_us);
             for (int k = 0; k < nr; k++) {
                 char c[32] = "-";
                 if (r[k] != NULL) {
@@ -250,11 +259,11 @@ static void bar_cma(const bench_opts *o, const int *vs, int nv)
     }
     if (n == 0)
         return;
-    printf("  bar cma: put+%s on create/dynamic <= %.1f x cma_rt: %d of %d  "
-           "%s\n", sync, BAR_CMA, pass_rt, n, pass_rt == n ? "PASS" : "FAIL");
-    printf("  bar cma: put+%s on create/dynamic <= %.1f x (2 x cma), the "
-           "calls without notification: %d of %d  %s\n", sync, BAR_CMA,
-           pass_2x, n, pass_2x == n ? "PASS" : "FAIL");
+    printf("  bar cma: put+%s on %s <= %.1f x cma_rt: %d of %d  %s\n", sync,
+           names, BAR_CMA, pass_rt, n, pass_rt == n ? "PASS" : "FAIL");
+    printf("  bar cma: put+%s on %s <= %.1f x (2 x cma), the calls without "
+           "notification: %d of %d  %s\n", sync, names, BAR_CMA, pass_2x, n,
+           pass_2x == n ? "PASS" : "FAIL");
 }
 
 /* Under --contend: orma's 8-byte round trips against each host's own in
@@ -302,7 +311,7 @@ void pp_mpi_summary(const bench_ctx *ctx)
 {
     if (ctx->rank != 0)
         return;
-    const pp_mpi_axes ax = {pp_op_names, bench_window_kinds, pp_sync_names};
+    const pp_mpi_axes ax = {pp_op_names, pp_window_kinds, pp_sync_names};
     int vs[8], nv = 0;
     printf("\nsummary of the MPI backends (medians of this run)\n");
     for (int v = 0; pp_mpi_variants[v].name != NULL && nv < 8; v++) {

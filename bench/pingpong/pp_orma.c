@@ -1,5 +1,5 @@
 /* pp_orma.c -- the orma backend of the pingpong series (pp_loop.h): its
- * calls are orma's on a window of windows.h, the flags those of flag.h,
+ * calls are orma's on windows of windows.h, the flags those of flag.h,
  * the agreements those of the control window (ctl.h), the rows report.h's
  * under backend "orma".  Between repetitions the window's local stores
  * are published with orma_win_sync, which orma allows in any epoch. */
@@ -22,6 +22,12 @@ typedef bench_flag_win pp_b_flags;
 
 #include "pp_state.h"
 #include "pp_calls.h"
+
+static inline int ppb_window_run(pp_state *s, size_t size,
+                                 int (*fn)(void *))
+{
+    return bench_window_run(s->ctx->ctl, s->kind, size, &s->w, fn, s);
+}
 
 static inline double ppb_now(void)
 {
@@ -100,12 +106,8 @@ int pp_orma_series(const bench_ctx *ctx, const char *op, const char *kind)
     s.op = pp_op_by_name(op);
     if (s.op == PP_NOP)
         return BENCH_USAGE; /* filtered before, not reached */
+    s.kind = kind;
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
-    if (bench_window_open(ctx->ctl, kind, bench_opts_max_size(ctx->opts),
-                          &s.w) != 0)
-        return BENCH_USAGE; /* unknown kind: filtered before, not reached */
-    int st = pp_series(&s);
-    bench_window_close(&s.w);
-    return st;
+    return pp_series(&s);
 }

@@ -3,8 +3,8 @@
  *
  * The includer's types, before the #include:
  *   pp_b_ctx     the run: its opts and rank are read
- *   pp_b_window  the series' window: kind, win, base and disp[rank] as
- *                windows.h's bench_window
+ *   pp_b_window  the window of the series or of the point: kind, win,
+ *                base and disp[rank] as windows.h's bench_window
  *   pp_b_win     the library's window handle (the type of win)
  *   pp_b_group   a group handle (PSCW's {peer})
  *   pp_b_flags   the passive modes' flag window
@@ -14,6 +14,11 @@
  * are one library call each, the same in orma's and MPI's names -- the
  * epochs', the ops and ppb_group_open/close -- pp_calls.h defines once
  * for both; the includer defines the others:
+ *   int ppb_window_run(s, size, fn)
+ *                              collective: fn(s) with s->w a window of
+ *                              s->kind of size bytes, opened before and
+ *                              closed after (windows.h's
+ *                              bench_window_run); what fn returns
  *   double ppb_now(void)       seconds of CLOCK_MONOTONIC
  *   void *ppb_xmalloc(n)       malloc that ends the job when it fails
  *   the epochs' calls on window win, with the library's arguments but
@@ -62,7 +67,8 @@ typedef struct pp_state {
     const pp_b_ctx *ctx;
     const char *backend;  /* the rows' backend: "orma", "mpi-rma/openmpi" */
     const char *prog;     /* the program, first word of its messages */
-    pp_b_window w;
+    const char *kind;     /* the window flavour */
+    pp_b_window w;        /* the window of the series or of the point */
     pp_op op;
     int me, peer;
     pp_sync sync;         /* mode of the current point */

@@ -20,13 +20,18 @@ static const bench_result *find8(const char *op, pp_sync m, const char *win)
     return bench_report_find("orma", op, pp_sync_names[m], win, 8);
 }
 
+/* The rows: put and get on each of these windows (create_fit and stack
+ * run only when --window names them, fit.h). */
+static const char *const row_ops[] = {"put", "get"};
+static const char *const row_wins[] = {"allocate", "create", "create_fit",
+                                       "stack"};
+#define ROWS 8
+
 /* Columns: the modes with an 8 B result on some row. */
 static int has_mode(pp_sync m)
 {
-    static const char *const ops[] = {"put", "get"};
-    static const char *const wins[] = {"allocate", "create"};
-    for (int i = 0; i < 4; i++)
-        if (find8(ops[i / 2], m, wins[i % 2]) != NULL)
+    for (int i = 0; i < ROWS; i++)
+        if (find8(row_ops[i / 4], m, row_wins[i % 4]) != NULL)
             return 1;
     return 0;
 }
@@ -104,10 +109,8 @@ int pp_sync_summary(const bench_ctx *ctx)
     }
     if (shown) {
         putchar('\n');
-        static const char *const ops[] = {"put", "get"};
-        static const char *const wins[] = {"allocate", "create"};
-        for (int i = 0; i < 4; i++)
-            shown += row(ops[i / 2], wins[i % 2], cl_us);
+        for (int i = 0; i < ROWS; i++)
+            shown += row(row_ops[i / 4], row_wins[i % 4], cl_us);
     }
     const bench_result *lk = find8("put", PP_LOCK, "allocate");
     if (lk != NULL && cl_us > 0.0) {
