@@ -12,14 +12,22 @@ const char *const lat_op_names[] = {"put", "get", "acc", NULL};
 
 const char *const lat_window_kinds[] = {"allocate", "create",
                                         "create_allocmem", "dynamic",
-                                        "dynamic_allocmem", "shared", NULL};
+                                        "dynamic_allocmem", "shared",
+                                        "create_fit", "stack", NULL};
 
 int lat_window_direct(const char *kind)
 {
+    if (strcmp(kind, "create_fit") == 0 || strcmp(kind, "stack") == 0)
+        return 0;
     const char *adopt = getenv("ORMA_ADOPT");
     if (adopt == NULL || strcmp(adopt, "0") != 0)
         return 1;
     return strcmp(kind, "create") != 0 && strcmp(kind, "dynamic") != 0;
+}
+
+size_t lat_window_guard(const char *kind)
+{
+    return strcmp(kind, "create_fit") == 0 ? 0 : LAT_GUARD;
 }
 
 int lat_ops_per_iter(lat_sync sync)

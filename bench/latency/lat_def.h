@@ -51,7 +51,9 @@ extern const char *const lat_op_names[];
 /* The window flavours (windows.h, mpi/mpib_win.h), NULL-terminated.  The
  * pingpong suite's five and dynamic_allocmem: a dynamic window whose
  * attached memory comes from orma_alloc_mem (MPI_Alloc_mem), which orma
- * maps, where dynamic attaches malloc'd memory, which it cannot. */
+ * maps, where dynamic attaches malloc'd memory, which it cannot; then
+ * create_fit and stack, made per point and only when --window names them
+ * (fit.h). */
 extern const char *const lat_window_kinds[];
 
 /* 1 when orma reaches the target memory of a window of this flavour with
@@ -60,16 +62,27 @@ extern const char *const lat_window_kinds[];
  * orma_alloc_mem (MPI_Win_allocate(_shared), MPI_Alloc_mem under
  * liborma-mpi) are mapped; malloc'd memory (create, dynamic) is too, its
  * whole pages adopted into shared segments (the bench's target regions
- * lie inside them), unless the run sets ORMA_ADOPT=0. */
+ * lie inside them), unless the run sets ORMA_ADOPT=0.  Never the stack
+ * (orma adopts none of it), nor create_fit: its small points are blocks
+ * inside a page, which orma cannot adopt (at a few pages and more it does
+ * adopt their whole pages, and a block in a mapping of its own whole). */
 int lat_window_direct(const char *kind);
+
+/* The bytes before and after the target region in a window of this
+ * flavour: LAT_GUARD, or 0 for create_fit, whose window is exactly the
+ * point's bytes. */
+size_t lat_window_guard(const char *kind);
 
 /* Operations one loop iteration makes on rank 0's clock: 2 for fence and
  * pscw, 1 for the others. */
 int lat_ops_per_iter(lat_sync sync);
 
-/* The target region of every window starts LAT_GUARD bytes into it and is
+/* The target region of a window starts LAT_GUARD bytes into it and is
  * followed by LAT_GUARD more: a window (and get's result buffer) is
- * max + 2 x LAT_GUARD bytes, and a stray byte on either side shows. */
+ * max + 2 x LAT_GUARD bytes, and a stray byte on either side shows.  The
+ * flavours made per point (fit.h) are sized to the point instead: a stack
+ * window n + 2 x LAT_GUARD bytes, a create_fit window n (no guard,
+ * lat_window_guard). */
 #define LAT_GUARD 4096
 
 /* OSU's warm-up (skip) and iteration counts: 100 and 10000 up to 8 KB,

@@ -23,14 +23,25 @@
  *   lat_b_put(h, src, n, t, disp), lat_b_get(h, dst, n, t, disp),
  *   lat_b_acc(h, src, words, t, disp)
  *                                 n bytes, or words uint64 elements, SUM
+ *   int lat_b_window_run(s, bytes, fn, arg)
+ *                                 collective: fn(arg) with s's window, of
+ *                                 s->kind and bytes, opened before and
+ *                                 freed after (bench_window_run); what fn
+ *                                 returns
+ *   unsigned char *lat_b_window_base(s)
+ *                                 this rank's memory of that window
+ *   lat_b_group_open(s), lat_b_group_close(s)
+ *                                 collective: s's PSCW group {peer} of
+ *                                 that window made, freed
  *   lat_b_win_sync(s)             untimed: this rank's stores into its
  *                                 window visible to the peer's accesses
  *                                 and the peer's to this rank (a memory
  *                                 barrier; s->lock_open: rank 0 holds the
  *                                 flush modes' lock)
  *   lat_b_barrier(void)           both ranks meet
- * It then builds its lat_rma_ops from lat_settle, lat_point_begin,
- * lat_point_end and lat_loop, and its own collectives.
+ * It then builds its lat_rma_ops from lat_window_run, lat_window_begin,
+ * lat_window_end, lat_settle, lat_point_begin, lat_point_end and lat_loop,
+ * and its own collectives.
  *
  * Between batches (settle) the ranks meet in a barrier between two window
  * syncs (the stores before are published, the peer's seen after), or in a
@@ -41,6 +52,28 @@
 #define BENCH_LAT_LOOP_H
 
 #include "lat_rma.h"
+
+static int lat_window_run(lat_rma *s, size_t bytes, int (*fn)(void *),
+                          void *arg)
+{
+    return lat_b_window_run(s, bytes, fn, arg);
+}
+
+/* The window just opened: its memory, and PSCW's group when the run
+ * measures pscw. */
+static void lat_window_begin(lat_rma *s)
+{
+    s->win = lat_b_window_base(s);
+    if (bench_list_has(s->opts->syncs, lat_sync_names[LAT_PSCW]))
+        lat_b_group_open(s);
+}
+
+static void lat_window_end(lat_rma *s)
+{
+    if (bench_list_has(s->opts->syncs, lat_sync_names[LAT_PSCW]))
+        lat_b_group_close(s);
+    s->win = NULL;
+}
 
 static void lat_settle(lat_rma *s)
 {
@@ -103,7 +136,7 @@ static void lat_op(lat_rma *s, lat_b_h h, lat_b_aint disp)
 static double lat_loop(lat_rma *s, long iters)
 {
     lat_b_h h = lat_b_handles(s);
-    lat_b_aint disp = lat_b_disp(s) + (lat_b_aint)lat_rma_disp();
+    lat_b_aint disp = lat_b_disp(s) + (lat_b_aint)lat_rma_disp(s);
     int t = s->peer;
     if (s->me != 0 && s->sync != LAT_FENCE && s->sync != LAT_PSCW)
         return 0.0; /* the target waits in the next settle */

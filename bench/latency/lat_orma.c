@@ -1,6 +1,6 @@
 /* lat_orma.c -- the orma backend of the latency and multiput suites:
- * lat_loop.h's epochs and loops with orma's own calls, and a series on
- * one window. */
+ * lat_loop.h's epochs and loops with orma's own calls, its windows
+ * (windows.h), and a series of one window flavour. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -119,6 +119,31 @@ static inline void lat_b_acc(lat_b_h h, const void *src, size_t words,
                                 ORMA_UINT64, ORMA_SUM, h.win));
 }
 
+static inline int lat_b_window_run(lat_rma *s, size_t bytes,
+                                   int (*fn)(void *), void *arg)
+{
+    lat_orma *o = impl(s);
+    return bench_window_run(o->ctx->ctl, s->kind, bytes, &o->w, fn, arg);
+}
+
+static inline unsigned char *lat_b_window_base(lat_rma *s)
+{
+    return impl(s)->w.base;
+}
+
+static inline void lat_b_group_open(lat_rma *s)
+{
+    orma_group all;
+    BENCH_CHECK(orma_win_get_group(impl(s)->w.win, &all));
+    BENCH_CHECK(orma_group_incl(all, 1, &s->peer, &impl(s)->peer_group));
+    BENCH_CHECK(orma_group_free(&all));
+}
+
+static inline void lat_b_group_close(lat_rma *s)
+{
+    BENCH_CHECK(orma_group_free(&impl(s)->peer_group));
+}
+
 /* orma allows orma_win_sync in any epoch. */
 static inline void lat_b_win_sync(lat_rma *s)
 {
@@ -142,8 +167,10 @@ static int all_ok(lat_rma *s, int ok)
     return bench_ctl_all_ok(impl(s)->ctx->ctl, ok);
 }
 
-static const lat_rma_ops orma_ops = {lat_settle, lat_point_begin,
-                                     lat_point_end, lat_loop, bcast, all_ok};
+static const lat_rma_ops orma_ops = {lat_window_run, lat_window_begin,
+                                     lat_window_end, lat_settle,
+                                     lat_point_begin, lat_point_end,
+                                     lat_loop, bcast, all_ok};
 
 int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
                     lat_rma_series_fn series)
@@ -154,8 +181,6 @@ int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
     memset(&o, 0, sizeof o);
     o.ctx = ctx;
     o.peer_group = ORMA_GROUP_NULL;
-    if (bench_window_open(ctx->ctl, kind, bytes, &o.w) != 0)
-        return BENCH_USAGE; /* filtered before, not reached */
     lat_rma s;
     memset(&s, 0, sizeof s);
     s.ops = &orma_ops;
@@ -168,22 +193,12 @@ int lat_orma_series(const bench_ctx *ctx, pp_op opn, const char *kind,
     s.op = opn;
     s.me = ctx->rank;
     s.peer = 1 - ctx->rank;
-    s.win = o.w.base;
     s.send = lat_rma_buffer(max);
     s.recv = lat_rma_buffer(bytes);
     memset(s.send, 0, max);
     memset(s.recv, 0, bytes);
-    if (bench_list_has(ctx->opts->syncs, "pscw")) {
-        orma_group all;
-        BENCH_CHECK(orma_win_get_group(o.w.win, &all));
-        BENCH_CHECK(orma_group_incl(all, 1, &s.peer, &o.peer_group));
-        BENCH_CHECK(orma_group_free(&all));
-    }
     lat_rma_set set = {{&s}, 1, 0};
-    int st = series(&set);
-    if (o.peer_group != ORMA_GROUP_NULL)
-        BENCH_CHECK(orma_group_free(&o.peer_group));
-    bench_window_close(&o.w);
+    int st = lat_rma_run(&set, series);
     lat_rma_buffer_free(s.send);
     lat_rma_buffer_free(s.recv);
     return st;

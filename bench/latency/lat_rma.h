@@ -12,11 +12,20 @@
  * point their batches alternate (lat_point.h); everything below -- data,
  * checks, rows -- is per backend, as when it runs alone.
  *
+ * Windows: a backend's window of a series is opened once for all its
+ * points, max + 2 x LAT_GUARD bytes -- or, for the flavours made per point
+ * (fit.h: create_fit, stack), once per point, sized to it (lat_def.h:
+ * n + 2 x lat_window_guard); a stack window too large for the stack skips
+ * its point on every backend (noted by the suite).  In a set, each
+ * backend's window is opened inside the previous one's run (a stack
+ * window's frame holds the others' and the points).
+ *
  * Roles: rank 0 is the origin and rank 1 the target in the passive modes;
- * in fence and pscw both ranks are both (OSU's loops, lat_def.h).  Every
- * window and get's result buffer is max + 2 x LAT_GUARD bytes, the
- * target region [LAT_GUARD, LAT_GUARD + n).  Per point each rank fills
- * them whole with a background byte; per batch, untimed:
+ * in fence and pscw both ranks are both (OSU's loops, lat_def.h).  The
+ * target region of a window is [guard, guard + n), guard its flavour's
+ * lat_window_guard; get's result buffer is max + 2 x LAT_GUARD bytes, its
+ * region [LAT_GUARD, LAT_GUARD + n).  Per point each rank fills window
+ * and result buffer whole with a background byte; per batch, untimed:
  *
  *   before  put: each origin writes a fresh pattern into its send buffer;
  *           get: each target writes one into its region;
@@ -27,7 +36,7 @@
  *           target's region its own still;
  *           acc: each target's word i P_i + iters x S_i (modulo 2^64: the
  *           loop added S once per iteration);
- *           and the LAT_GUARD bytes before and after each region (window,
+ *           and the guard bytes before and after each region (window,
  *           result buffer) the background.
  * At the end of the point every byte of the windows and result buffers
  * outside the checked regions must still be the background (a rank that
@@ -55,6 +64,16 @@
 typedef struct lat_rma lat_rma;
 
 typedef struct lat_rma_ops {
+    /* Collective: fn(arg) with a window of s->kind of bytes, opened before
+     * and freed after (windows.h's bench_window_run); what fn returns, or
+     * -1 for an unknown kind (fn not called). */
+    int (*window_run)(lat_rma *s, size_t bytes, int (*fn)(void *arg),
+                      void *arg);
+    /* Collective, on the window window_run just opened and before it is
+     * freed: s->win := its memory at this rank, and what the points need
+     * of it made (PSCW's group {peer}) and freed. */
+    void (*window_begin)(lat_rma *s);
+    void (*window_end)(lat_rma *s);
     /* Collective: this rank's stores into its window and buffers are
      * visible to the peer and every operation of the peer's last loop is
      * complete here, and nobody goes on before both ranks arrived (fence:
@@ -66,7 +85,7 @@ typedef struct lat_rma_ops {
     void (*point_begin)(lat_rma *s);
     void (*point_end)(lat_rma *s);
     /* Collective: iters iterations of the mode's loop (lat_def.h), op to
-     * lat_rma_disp() from lat_rma_origin() (get: into lat_rma_result());
+     * lat_rma_disp(s) from lat_rma_origin() (get: into lat_rma_result());
      * rank 0's elapsed seconds.  flush_local completes the last operation
      * at the target (a flush) after the clock stopped. */
     double (*loop)(lat_rma *s, long iters);
@@ -87,7 +106,10 @@ struct lat_rma {
     const char *op_name;   /* the rows' op, set per point: pp_op_names[op],
                               or multiput's put<k> */
     int me, peer;          /* ranks 0 and 1 */
-    unsigned char *win;    /* this rank's window memory, lat_rma_bytes() */
+    unsigned char *win;    /* this rank's window memory, win_size bytes */
+    size_t win_size;       /* set with the window: lat_rma_bytes(max), or
+                              the point's n + 2 x guard */
+    size_t guard;          /* lat_window_guard(kind) */
     unsigned char *send;   /* origin data, max bytes */
     unsigned char *recv;   /* get's result buffer, lat_rma_bytes() */
     /* state of the current point */
@@ -97,7 +119,7 @@ struct lat_rma {
     int pieces;            /* puts that make the put of n bytes: 1, or
                               the multiput suite's k */
     size_t piece;          /* bytes of each but the last: n / pieces */
-    size_t size;           /* lat_rma_bytes(max) */
+    size_t size;           /* lat_rma_bytes(max): recv's */
     uint64_t batch;        /* batches so far (seeds), across points */
     unsigned points;       /* points so far (background byte) */
     int ok;                /* nothing wrong yet in the current point */
@@ -111,9 +133,9 @@ static inline size_t lat_rma_bytes(size_t max)
 
 /* The operation's target displacement past the target's first byte, its
  * origin buffer and get's result buffer. */
-static inline size_t lat_rma_disp(void)
+static inline size_t lat_rma_disp(const lat_rma *s)
 {
-    return LAT_GUARD;
+    return s->guard;
 }
 
 static inline const void *lat_rma_origin(const lat_rma *s)
@@ -147,14 +169,22 @@ typedef struct lat_rma_set {
 /* One point of every backend of the set: n bytes in mode sync, the put
  * made as pieces puts (1 for get and acc, and for a put in one piece);
  * rows reported with op_name.  The backend whose batches go first turns
- * from one point to the next.  Collective; 0, or -1 on both ranks when
- * some backend's data did not verify (reported; the others' rows are
- * reported all the same). */
+ * from one point to the next.  The flavours made per point open their
+ * windows here (a stack window that does not fit: no point, 0).
+ * Collective; 0, or -1 on both ranks when some backend's data did not
+ * verify (reported; the others' rows are reported all the same). */
 int lat_rma_point(lat_rma_set *set, const char *op_name, size_t n,
                   lat_sync sync, int pieces);
 
-/* A series: the points of one op on one window, in a suite's order. */
+/* A series: the points of one op on one window flavour, in a suite's
+ * order. */
 typedef int (*lat_rma_series_fn)(lat_rma_set *set);
+
+/* What a backend runs once its set is set up (without windows): series on
+ * every backend's window of the series, opened before and freed after --
+ * or, for the flavours made per point, on theirs, opened by each point.
+ * Collective; series' BENCH_* status. */
+int lat_rma_run(lat_rma_set *set, lat_rma_series_fn series);
 
 /* The latency suite's series: every size that suits the op and selected
  * mode of --sync, one point each, the modes of a size one after the

@@ -10,6 +10,7 @@
 
 #include "bind.h"
 #include "ctl.h"
+#include "fit.h"
 #include "floor.h"
 #include "lat_def.h"
 #include "latency.h"
@@ -72,7 +73,7 @@ static int orma_backend(const bench_ctx *ctx)
             !sizes_for(ctx, op))
             continue;
         for (int k = 0; lat_window_kinds[k] != NULL && st == BENCH_OK; k++)
-            if (bench_list_has(ctx->opts->windows, lat_window_kinds[k]))
+            if (bench_window_selected(ctx->opts->windows, lat_window_kinds[k]))
                 st = lat_orma_series(ctx, op, lat_window_kinds[k],
                                      lat_rma_series);
     }
@@ -87,6 +88,7 @@ int bench_latency_run(const bench_ctx *ctx)
     int mpi = pp_mpi_wanted(ctx->opts);
     cpu_set_t saved;
     lat_pin_ranks(ctx, &saved);
+    bench_stack_note(ctx->opts);
     /* A point that did not verify ends orma's series collectively; the
      * floors and the MPI backends run all the same. */
     int st = orma ? orma_backend(ctx) : BENCH_OK;

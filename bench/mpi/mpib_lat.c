@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fit.h"
 #include "lat_rma.h"
 #include "mpib.h"
 #include "mpib_win.h"
@@ -133,6 +134,32 @@ static inline void lat_b_acc(lat_b_h h, const void *src, size_t words,
                                MPI_UINT64_T, MPI_SUM, h.win));
 }
 
+/* The backend's windows, made with its functions. */
+static inline int lat_b_window_run(lat_rma *s, size_t bytes,
+                                   int (*fn)(void *), void *arg)
+{
+    mpib_lat *m = impl(s);
+    return mpib_window_run(s->kind, bytes, m->f, &m->w, fn, arg);
+}
+
+static inline unsigned char *lat_b_window_base(lat_rma *s)
+{
+    return impl(s)->w.base;
+}
+
+static inline void lat_b_group_open(lat_rma *s)
+{
+    MPI_Group all;
+    MPIB_CHECK(impl(s)->f->Win_get_group(impl(s)->w.win, &all));
+    MPIB_CHECK(MPI_Group_incl(all, 1, &s->peer, &impl(s)->peer_group));
+    MPIB_CHECK(MPI_Group_free(&all));
+}
+
+static inline void lat_b_group_close(lat_rma *s)
+{
+    MPIB_CHECK(MPI_Group_free(&impl(s)->peer_group));
+}
+
 /* MPI_Win_sync only inside a passive epoch (see the top of the file). */
 static inline void lat_b_win_sync(lat_rma *s)
 {
@@ -166,12 +193,14 @@ static int all_ok(lat_rma *s, int ok)
     return mpib_all_ok(ok);
 }
 
-static const lat_rma_ops mpi_ops = {lat_settle, lat_point_begin,
-                                    lat_point_end, lat_loop, bcast, all_ok};
+static const lat_rma_ops mpi_ops = {lat_window_run, lat_window_begin,
+                                    lat_window_end, lat_settle,
+                                    lat_point_begin, lat_point_end, lat_loop,
+                                    bcast, all_ok};
 
-/* One backend's state for a series of op on a window of flavour kind,
- * with f's functions; collective.  0, or -1 for an unknown kind. */
-static int backend_open(const mpib_ctx *ctx, const char *backend,
+/* One backend's state for a series of op on windows of flavour kind, with
+ * f's functions (the windows: lat_rma_run). */
+static void backend_open(const mpib_ctx *ctx, const char *backend,
                          const mpib_fns *f, pp_op opn, const char *kind,
                          mpib_lat *m, lat_rma *s)
 {
@@ -181,8 +210,6 @@ static int backend_open(const mpib_ctx *ctx, const char *backend,
     m->ctx = ctx;
     m->f = f;
     m->peer_group = MPI_GROUP_NULL;
-    if (mpib_window_open(kind, bytes, f, &m->w) != 0)
-        return -1; /* filtered before, not reached */
     memset(s, 0, sizeof *s);
     s->ops = &mpi_ops;
     s->impl = m;
@@ -194,25 +221,14 @@ static int backend_open(const mpib_ctx *ctx, const char *backend,
     s->op = opn;
     s->me = ctx->rank;
     s->peer = 1 - ctx->rank;
-    s->win = m->w.base;
     s->send = lat_rma_buffer(max);
     s->recv = lat_rma_buffer(bytes);
     memset(s->send, 0, max);
     memset(s->recv, 0, bytes);
-    if (bench_list_has(ctx->opts->syncs, "pscw")) {
-        MPI_Group all;
-        MPIB_CHECK(f->Win_get_group(m->w.win, &all));
-        MPIB_CHECK(MPI_Group_incl(all, 1, &s->peer, &m->peer_group));
-        MPIB_CHECK(MPI_Group_free(&all));
-    }
-    return 0;
 }
 
-static void backend_close(mpib_lat *m, lat_rma *s)
+static void backend_close(lat_rma *s)
 {
-    if (m->peer_group != MPI_GROUP_NULL)
-        MPIB_CHECK(MPI_Group_free(&m->peer_group));
-    mpib_window_close(&m->w);
     lat_rma_buffer_free(s->send);
     lat_rma_buffer_free(s->recv);
 }
@@ -228,17 +244,14 @@ static int series(const mpib_ctx *ctx, pp_op opn, const char *kind,
     lat_rma s[2];
     lat_rma_set set = {{&s[0], &s[1]}, ctx->pair_backend != NULL ? 2 : 1,
                        0};
-    if (backend_open(ctx, ctx->rma_backend, ctx->rma_fns, opn, kind, &m[0],
-                     &s[0]) != 0)
-        return BENCH_USAGE;
-    if (set.k == 2 && backend_open(ctx, ctx->pair_backend, ctx->pair_fns,
-                                   opn, kind, &m[1], &s[1]) != 0) {
-        backend_close(&m[0], &s[0]);
-        return BENCH_USAGE;
-    }
-    int st = order(&set);
+    backend_open(ctx, ctx->rma_backend, ctx->rma_fns, opn, kind, &m[0],
+                 &s[0]);
+    if (set.k == 2)
+        backend_open(ctx, ctx->pair_backend, ctx->pair_fns, opn, kind, &m[1],
+                     &s[1]);
+    int st = lat_rma_run(&set, order);
     for (int i = set.k - 1; i >= 0; i--)
-        backend_close(&m[i], &s[i]);
+        backend_close(&s[i]);
     return st;
 }
 
@@ -256,7 +269,7 @@ int mpib_lat_run(const mpib_ctx *ctx)
             continue;
         }
         for (int w = 0; lat_window_kinds[w] != NULL && st == BENCH_OK; w++)
-            if (bench_list_has(o->windows, lat_window_kinds[w]))
+            if (bench_window_selected(o->windows, lat_window_kinds[w]))
                 st = series(ctx, op, lat_window_kinds[w], lat_rma_series);
     }
     return st;
@@ -266,7 +279,7 @@ int mpib_multiput_run(const mpib_ctx *ctx)
 {
     int st = BENCH_OK;
     for (int w = 0; lat_window_kinds[w] != NULL && st == BENCH_OK; w++)
-        if (bench_list_has(ctx->opts->windows, lat_window_kinds[w]))
+        if (bench_window_selected(ctx->opts->windows, lat_window_kinds[w]))
             st = series(ctx, PP_PUT, lat_window_kinds[w], multiput_series);
     return st;
 }

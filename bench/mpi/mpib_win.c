@@ -75,13 +75,8 @@ static int window_open(const char *kind, size_t size, const mpib_fns *f,
     return 0;
 }
 
-int mpib_window_open(const char *kind, size_t size, const mpib_fns *f,
-                     mpib_window *w)
-{
-    return window_open(kind, size, f, NULL, w);
-}
-
-void mpib_window_close(mpib_window *w)
+/* Collective, epochs closed. */
+static void window_close(mpib_window *w)
 {
     const mpib_fns *f = w->f;
     if (strncmp(w->kind, "dynamic", 7) == 0)
@@ -112,7 +107,7 @@ static int run_open(void *self, void *stack)
 
 static void run_close(void *self)
 {
-    mpib_window_close(((run_window *)self)->w);
+    window_close(((run_window *)self)->w);
 }
 
 int mpib_window_run(const char *kind, size_t size, const mpib_fns *f,

@@ -23,8 +23,7 @@
  *                    suite's, not pingpong's)
  *   shared           MPI_Win_allocate_shared
  *   stack            MPI_Win_create on an array of the calling thread's
- *                    stack, opened per point by mpib_window_run alone
- *                    (fit.h)
+ *                    stack, opened per point (fit.h)
  * pingpong's names are pp_window_kinds (pp_def.h), latency's
  * lat_window_kinds (lat_def.h). */
 
@@ -38,14 +37,10 @@ typedef struct mpib_window {
 } mpib_window;
 
 /* Collective (MPI_COMM_WORLD, 2 ranks), with f's functions (mpib_fns.h;
- * pingpong: mpib_fns_linked).  0, or -1 for an unknown kind or stack. */
-int mpib_window_open(const char *kind, size_t size, const mpib_fns *f,
-                     mpib_window *w);
-void mpib_window_close(mpib_window *w); /* collective, epochs closed */
-
-/* Collective: fn(arg) with *w opened before (any kind, stack too: then
- * inside the frame that holds its memory) and closed after.  Returns what
- * fn returns, or -1 for an unknown kind (fn not called). */
+ * pingpong: mpib_fns_linked): fn(arg) with *w a window of kind, opened
+ * before (stack: inside the frame that holds its memory, fit.h) and
+ * closed after.  Returns what fn returns, or -1 for an unknown kind (fn
+ * not called). */
 int mpib_window_run(const char *kind, size_t size, const mpib_fns *f,
                     mpib_window *w, int (*fn)(void *arg), void *arg);
 

@@ -10,6 +10,7 @@
 #include <stdio.h>
 
 #include "bind.h"
+#include "fit.h"
 #include "lat_def.h"
 #include "latency.h"
 #include "multiput.h"
@@ -49,11 +50,11 @@ static int orma_backend(const bench_ctx *ctx)
     const bench_opts *o = ctx->opts;
     int windows = 0;
     for (int k = 0; lat_window_kinds[k] != NULL; k++)
-        windows += bench_list_has(o->windows, lat_window_kinds[k]);
+        windows += bench_window_selected(o->windows, lat_window_kinds[k]);
     bench_progress_expect(windows * points(o, 0));
     int st = BENCH_OK;
     for (int k = 0; lat_window_kinds[k] != NULL && st == BENCH_OK; k++)
-        if (bench_list_has(o->windows, lat_window_kinds[k]))
+        if (bench_window_selected(o->windows, lat_window_kinds[k]))
             st = lat_orma_series(ctx, PP_PUT, lat_window_kinds[k],
                                  multiput_series);
     return st;
@@ -82,6 +83,7 @@ int bench_multiput_run(const bench_ctx *ctx_in)
     }
     cpu_set_t saved;
     lat_pin_ranks(ctx, &saved);
+    bench_stack_note(&o);
     int st = pp_backend_on(&o, "orma") ? orma_backend(ctx) : BENCH_OK;
     /* mpirun and the MPI ranks would inherit rank 0's single CPU. */
     bench_bind_restore(&saved);
