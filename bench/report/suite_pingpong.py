@@ -11,13 +11,15 @@ from blocks import (HeatMap, Heading, Line, Listing, Ratio,
 from results import format_size, format_us, select, series, uniq
 
 # The same-pattern floor of each window (floor.h): xcopy where orma maps
-# the memory, cma_rt on malloc'd memory (create, dynamic).
+# the memory, cma_rt on malloc'd memory (create, dynamic; create_fit, a
+# window per point of exactly its bytes) and on the stack.
 FLOOR_OF = {"allocate": "xcopy", "shared": "xcopy",
             "create_allocmem": "xcopy", "create": "cma_rt",
-            "dynamic": "cma_rt"}
+            "dynamic": "cma_rt", "create_fit": "cma_rt", "stack": "cma_rt"}
 FLOORS = ("cacheline", "memcpy", "cma", "xcopy", "cma_rt")
 SYNCS = ("fence", "pscw", "lock", "lock_all", "flush")
-WINDOWS = ("allocate", "create", "create_allocmem", "dynamic", "shared")
+WINDOWS = ("allocate", "create", "create_allocmem", "dynamic", "shared",
+           "create_fit", "stack")
 MB = 1 << 20
 SLOWER_SHOWN = 10
 
