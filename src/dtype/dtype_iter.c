@@ -434,9 +434,6 @@ static __attribute__((noinline)) void dtype_copy_uniform(char *dst, const struct
 /* dtype_copy between two flat layouts: the two walks and the pieces in
  * locals, so that the stores of the copy (through char pointers, which
  * may alias anything in memory) do not force them to be reloaded. */
-/* dtype_copy between two flat layouts: the two walks and the pieces in
- * locals, so that the stores of the copy (through char pointers, which
- * may alias anything in memory) do not force them to be reloaded. */
 /* One element of a sequence of leaves on each side, runs of any lengths
  * (indexed types whose neighbouring blocks merged: SPECFEM3D's points,
  * LAMMPS's atoms into its contiguous arrays).  The general loop below keeps
@@ -480,6 +477,9 @@ static __attribute__((noinline)) void dtype_copy_seqs(char *dst, const struct dt
     }
 }
 
+/* dtype_copy between two flat layouts: the two walks and the pieces in
+ * locals, so that the stores of the copy (through char pointers, which
+ * may alias anything in memory) do not force them to be reloaded. */
 static void dtype_copy_flat(char *dst, struct dtype_flat_walk dw, const char *src, struct dtype_flat_walk sw)
 {
     if (dw.len && dw.len == sw.len) {
@@ -578,6 +578,8 @@ size_t dtype_pair_iov(struct dtype_pair *p, char *abase, char *bbase, struct iov
     return n;
 }
 
+static int dtype_node_equal(const struct dtype_node *a, const struct dtype_node *b);
+
 /* Whether layout b is layout a moved by *delta_p bytes (set here when the
  * first displacement that can differ is met; it starts at 0): the same
  * tree but for a sequence's displacements, all moved alike.  What a halo
@@ -596,13 +598,8 @@ static int dtype_node_shifted(const struct dtype_node *a, const struct dtype_nod
     case DN_LOOP:
         if (a->u.loop.count != b->u.loop.count || a->u.loop.stride != b->u.loop.stride)
             return 0;
-        if (a->u.loop.child == b->u.loop.child)
-            return 1; /* moved by whatever the level above says */
-        {
-            ptrdiff_t d = 0;
-            int set = 1;
-            return dtype_node_shifted(a->u.loop.child, b->u.loop.child, &d, &set);
-        }
+        /* the same child: moved by whatever the level above says */
+        return dtype_node_equal(a->u.loop.child, b->u.loop.child);
     default:
         if (a->u.seq.n != b->u.seq.n)
             return 0;
@@ -614,14 +611,28 @@ static int dtype_node_shifted(const struct dtype_node *a, const struct dtype_nod
             } else if (d != *delta_p) {
                 return 0;
             }
-            ptrdiff_t zero = 0;
-            int set = 1;
-            if (a->u.seq.e[i].child != b->u.seq.e[i].child &&
-                !dtype_node_shifted(a->u.seq.e[i].child, b->u.seq.e[i].child, &zero, &set))
+            if (!dtype_node_equal(a->u.seq.e[i].child, b->u.seq.e[i].child))
                 return 0;
         }
         return 1;
     }
+}
+
+/* Whether b is layout a itself, moved by nothing. */
+static int dtype_node_equal(const struct dtype_node *a, const struct dtype_node *b)
+{
+    ptrdiff_t zero = 0;
+    int set = 1;
+    return dtype_node_shifted(a, b, &zero, &set);
+}
+
+/* Every run of one walk, from src + off to dst + off. */
+static void dtype_copy_walk(char *dst, const char *src, struct dtype_iter *it)
+{
+    ptrdiff_t off;
+    size_t len;
+    while (dtype_iter_next(it, SIZE_MAX, &off, &len))
+        dtype_move(dst + off, src + off, len);
 }
 
 /* Two structs of the same fields, each field's layout the same on both
@@ -636,22 +647,15 @@ static int dtype_copy_fields(void *dst, size_t dcount, orma_type dtype, const vo
     if (a->kind != DN_SEQ || b->kind != DN_SEQ || a->u.seq.n != b->u.seq.n || dcount != scount ||
         (scount > 1 && sext != dext) || a->u.seq.n > 64)
         return 0;
-    for (size_t i = 0; i < a->u.seq.n; i++) {
-        ptrdiff_t zero = 0;
-        int set = 1;
-        const struct dtype_node *ca = a->u.seq.e[i].child, *cb = b->u.seq.e[i].child;
-        if (ca != cb && !dtype_node_shifted(ca, cb, &zero, &set))
+    for (size_t i = 0; i < a->u.seq.n; i++)
+        if (!dtype_node_equal(a->u.seq.e[i].child, b->u.seq.e[i].child))
             return 0;
-    }
     for (size_t k = 0; k < scount; k++) {
         for (size_t i = 0; i < a->u.seq.n; i++) {
             const char *sp = (const char *)src + dtype_off_step(a->u.seq.e[i].disp, k, sext);
             char *dp = (char *)dst + dtype_off_step(b->u.seq.e[i].disp, k, dext);
             struct dtype_iter it = {.root = a->u.seq.e[i].child, .count = 1};
-            ptrdiff_t off;
-            size_t len;
-            while (dtype_iter_next(&it, SIZE_MAX, &off, &len))
-                dtype_move(dp + off, sp + off, len);
+            dtype_copy_walk(dp, sp, &it);
         }
     }
     return 1;
@@ -686,11 +690,7 @@ void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size
         dtype_node_shifted(dtype_walk_layout(stype), dtype_walk_layout(dtype), &delta, &set)) {
         struct dtype_iter it;
         dtype_iter_init(&it, stype, scount);
-        char *d = (char *)dst + delta;
-        ptrdiff_t off;
-        size_t len;
-        while (dtype_iter_next(&it, SIZE_MAX, &off, &len))
-            dtype_move(d + off, (const char *)src + off, len);
+        dtype_copy_walk((char *)dst + delta, src, &it);
         return;
     }
     if (dtype_copy_fields(dst, dcount, dtype, src, scount, stype))
