@@ -76,10 +76,16 @@ static void util_note_yield(uint64_t before, uint64_t after)
     atomic_store_explicit(&util_lost_hist, hist, memory_order_relaxed);
 }
 
-int util_wait_contended(void)
+/* Whether waits beside a rank on this CPU sleep at time now (ns). */
+static int util_contended_at(uint64_t now)
 {
     uint64_t until = atomic_load_explicit(&util_contended_until, memory_order_relaxed);
-    return until && util_time_ns() < until;
+    return until && now < until;
+}
+
+int util_wait_contended(void)
+{
+    return util_contended_at(util_time_ns());
 }
 
 static struct {
@@ -140,7 +146,7 @@ int util_backoff_relax(struct util_backoff *b)
         int timed = b->shared || b->step % 16 == 0;
         uint64_t now = timed ? util_time_ns() : 0;
         b->step++;
-        if ((!timed || now < b->yield_until) && !(b->shared && util_wait_contended())) {
+        if ((!timed || now < b->yield_until) && !(b->shared && util_contended_at(now))) {
             sched_yield();
             if (b->shared)
                 util_note_yield(now, util_time_ns());
