@@ -119,6 +119,7 @@ int orma_win_test(orma_win handle, int *flag_p)
         return status;
     if (rma_epoch_peek(win->epoch_state, RMA_EV_TEST) < 0)
         return rma_epoch_event(win, RMA_EV_TEST);
+    rma_box_serve(win); /* boxes an origin's complete offers us (rma_box.h) */
     if (!rma_exposure_done(win)) {
         *flag_p = 0;
         return ORMA_SUCCESS;
@@ -224,5 +225,6 @@ int orma_win_sync(orma_win handle)
     if (status)
         return status;
     atomic_thread_fence(memory_order_seq_cst);
+    rma_box_serve(win); /* puts of passive epochs offered to us (rma_box.h) */
     return ORMA_SUCCESS;
 }

@@ -1,9 +1,12 @@
-/* rma_box.c -- small puts through the target's boxes (rma_box.h). */
+/* rma_box.c -- small puts, and gets of passive epochs, through the
+ * target's boxes (rma_box.h). */
 #include "rma_box.h"
 #include "rma_comm.h"
 #include "util_status.h"
+#include "util_time.h"
 #include "util_wait.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define RMA_BOX_MAX_ENTRIES (sizeof(((struct rma_box *)0)->data) / sizeof(struct rma_box_entry))
@@ -13,38 +16,157 @@ static size_t rma_box_entry_bytes(size_t len)
     return sizeof(struct rma_box_entry) + ((len + 7) & ~(size_t)7);
 }
 
-/* Append a put of len bytes at offset (it fits). */
-static void rma_box_add(struct rma_box *b, size_t offset, const void *origin, size_t len)
+/* Append an entry for len bytes at offset (it fits): a put of origin's
+ * bytes, or (origin NULL) room for a get's.  Where its bytes are. */
+static uint32_t rma_box_add(struct rma_box *b, size_t offset, const void *origin, size_t len)
 {
-    struct rma_box_entry e = {.offset = offset, .len = (uint32_t)len};
+    struct rma_box_entry e = {.offset = offset, .len = (uint32_t)len, .get = origin == NULL};
+    uint32_t pos = b->used + (uint32_t)sizeof e;
     memcpy(b->data + b->used, &e, sizeof e);
-    memcpy(b->data + b->used + sizeof e, origin, len);
+    if (origin)
+        memcpy(b->data + pos, origin, len);
     b->used += (uint32_t)rma_box_entry_bytes(len);
+    return pos;
 }
 
-/* b's entries as pieces, in order: how many. */
-static size_t rma_box_pieces(struct rma_box *b, struct xport_piece *p)
+/* The entries of our box at target, its first used bytes, carried out by
+ * us: one system call for each run of puts or of gets, in order. */
+static int rma_box_carry(struct rma_win *win, int target, size_t used)
 {
+    struct rma_box *b = win->targets[target].box;
+    struct xport_piece p[RMA_BOX_MAX_ENTRIES];
     size_t n = 0;
-    for (size_t pos = 0; pos < b->used; n++) {
+    uint32_t get = 0;
+    int status = ORMA_SUCCESS;
+    for (size_t pos = 0; pos < used && !status;) {
         struct rma_box_entry e;
         memcpy(&e, b->data + pos, sizeof e);
-        p[n] = (struct xport_piece){b->data + pos + sizeof e, (size_t)e.offset, e.len};
+        if (n && e.get != get) {
+            status = rma_far_pieces(win, target, !get, p, n);
+            n = 0;
+        }
+        get = e.get;
+        p[n++] = (struct xport_piece){b->data + pos + sizeof e, (size_t)e.offset, e.len};
         pos += rma_box_entry_bytes(e.len);
     }
-    return n;
+    return n && !status ? rma_far_pieces(win, target, !get, p, n) : status;
+}
+
+/* Wait up to RMA_BOX_WAIT_NS for the target to empty b: 1 when it has. */
+static int rma_box_served(struct rma_box *b)
+{
+    uint64_t end = util_time_ns() + RMA_BOX_WAIT_NS;
+    for (unsigned i = 1;; i++) {
+        if (!atomic_load_explicit(&b->tail, memory_order_acquire))
+            return 1;
+        util_cpu_relax();
+        if (!(i & 15) && util_time_ns() > end)
+            return 0;
+    }
+}
+
+/* A passive epoch's box at target, offered to it, taken back and written
+ * out by us unless it empties it meanwhile (rma_box.h). */
+static int rma_box_offer(struct rma_win *win, int target)
+{
+    struct rma_target *t = &win->targets[target];
+    struct rma_box *b = t->box;
+    if (t->box_skip) { /* it left the last offers waiting */
+        t->box_skip--;
+        return rma_box_carry(win, target, b->used);
+    }
+    atomic_store_explicit(&b->tail, b->used, memory_order_seq_cst);
+    /* pairs with rma_box_serve's exchange: it sees tail, or we see it clear */
+    if (win->nranks > RMA_BOX_SCAN_MAX && !atomic_load_explicit(&t->ctl->pbox_dirty, memory_order_seq_cst))
+        atomic_store_explicit(&t->ctl->pbox_dirty, 1, memory_order_seq_cst);
+    if (rma_box_served(b)) {
+        t->box_misses = 0;
+        return ORMA_SUCCESS;
+    }
+    if (t->box_misses < 8)
+        t->box_misses++;
+    t->box_skip = (uint16_t)(1u << t->box_misses);
+    if (t->box_skip > RMA_BOX_SKIP_MAX)
+        t->box_skip = RMA_BOX_SKIP_MAX;
+    struct util_backoff bo = {0};
+    for (;;) {
+        uint32_t free_ = RMA_BOX_FREE;
+        if (atomic_compare_exchange_strong_explicit(&b->claim, &free_, RMA_BOX_ORIGIN, memory_order_acquire,
+                                                    memory_order_relaxed))
+            break;
+        if (!atomic_load_explicit(&b->tail, memory_order_acquire))
+            return ORMA_SUCCESS; /* the target emptied it after all */
+        util_backoff_pause(&bo);
+    }
+    uint32_t used = atomic_load_explicit(&b->tail, memory_order_relaxed);
+    int status = used ? rma_box_carry(win, target, used) : ORMA_SUCCESS;
+    atomic_store_explicit(&b->tail, 0, memory_order_release);
+    atomic_store_explicit(&b->claim, RMA_BOX_FREE, memory_order_release);
+    return status;
+}
+
+/* The gets of our box at t, once it has been emptied (status 0): their
+ * bytes where they go. */
+static void rma_box_replies(struct rma_win *win, struct rma_target *t, int status)
+{
+    struct rma_box_gets *gs = t->box_gets;
+    if (!gs || !gs->n)
+        return;
+    for (uint32_t i = 0; i < gs->n && !status; i++)
+        memcpy(gs->g[i].dst, t->box->data + gs->g[i].pos, gs->g[i].len);
+    gs->n = 0;
+    if (!t->box_offered)
+        win->nboxgets--;
 }
 
 int rma_box_flush(struct rma_win *win, int target)
 {
     struct rma_target *t = &win->targets[target];
-    struct xport_piece p[RMA_BOX_MAX_ENTRIES];
-    size_t n = rma_box_pieces(t->box, p);
+    if (!t->box_offered) { /* fence or PSCW, and nothing offered: at once */
+        size_t used = t->box->used;
+        t->box->used = 0;
+        int status = rma_box_carry(win, target, used);
+        rma_box_replies(win, t, status);
+        return status;
+    }
+    int status = rma_box_offer(win, target);
+    rma_box_replies(win, t, status);
     t->box->used = 0;
-    return rma_far_pieces(win, target, 1, p, n);
+    t->box_offered = 0;
+    win->nboxed--;
+    return status;
 }
 
-int rma_box_put(struct rma_win *win, int target, size_t offset, const void *origin, size_t len)
+int rma_box_fence_gets(struct rma_win *win)
+{
+    for (int r = 0; r < win->nranks && win->nboxgets; r++) {
+        struct rma_target *t = &win->targets[r];
+        if (!rma_box_getting(t) || t->box_offered)
+            continue;
+        rma_box_settle(win, t);
+        rma_box_replies(win, t, ORMA_SUCCESS);
+    }
+    return ORMA_SUCCESS;
+}
+
+int rma_box_sync(struct rma_win *win, int target, int local)
+{
+    int status = ORMA_SUCCESS;
+    int lo = target < 0 ? 0 : target, hi = target < 0 ? win->nranks : target + 1;
+    for (int r = lo; r < hi && win->nboxed; r++) {
+        struct rma_target *t = &win->targets[r];
+        if (!rma_box_pending(t) || (local && !rma_box_getting(t)))
+            continue;
+        int rc = rma_box_flush(win, r);
+        if (!status)
+            status = rc;
+    }
+    return status;
+}
+
+/* Room in target's box for an entry of len bytes: the box emptied first
+ * when it is full; a box begun in a passive epoch is offered when emptied. */
+static int rma_box_room(struct rma_win *win, int target, size_t len)
 {
     struct rma_target *t = &win->targets[target];
     struct rma_box *b = t->box;
@@ -53,28 +175,69 @@ int rma_box_put(struct rma_win *win, int target, size_t offset, const void *orig
         if (status)
             return status;
     }
-    if (!b->used)
-        atomic_store_explicit(&t->ctl->box_dirty, 1, memory_order_relaxed);
-    rma_box_add(b, offset, origin, len);
+    if (!b->used) {
+        if ((t->box_offered = (uint8_t)rma_box_passive(win)))
+            win->nboxed++; /* offered at flush or unlock */
+        else
+            atomic_store_explicit(&t->ctl->box_dirty, 1, memory_order_relaxed);
+    }
     return ORMA_SUCCESS;
 }
 
-/* Origin o's entries into our memory. */
-static void rma_box_apply(struct rma_win *win, int o, struct rma_box *b)
+int rma_box_put(struct rma_win *win, int target, size_t offset, const void *origin, size_t len)
 {
-    for (size_t pos = 0; pos + sizeof(struct rma_box_entry) <= b->used;) {
+    int status = rma_box_room(win, target, len);
+    if (!status)
+        rma_box_add(win->targets[target].box, offset, origin, len);
+    return status;
+}
+
+int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_t len)
+{
+    struct rma_target *t = &win->targets[target];
+    if (!t->box_gets && !(t->box_gets = calloc(1, sizeof *t->box_gets))) { /* no room to note it: now */
+        int status = rma_box_pending(t) ? rma_box_flush(win, target) : ORMA_SUCCESS;
+        struct xport_piece now = {dst, offset, len};
+        return status ? status : rma_far_pieces(win, target, 0, &now, 1);
+    }
+    int status = rma_box_room(win, target, len);
+    if (status)
+        return status;
+    /* PSCW: the target may not empty its boxes before our complete, which
+     * cannot wait for its wait -- offered then, as in passive epochs */
+    if (!t->box_offered && RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_START) {
+        t->box_offered = 1;
+        win->nboxed++;
+    }
+    struct rma_box_gets *gs = t->box_gets;
+    if (!gs->n && !t->box_offered)
+        win->nboxgets++; /* fence: filled when the target empties its boxes */
+    uint32_t pos = rma_box_add(t->box, offset, NULL, len);
+    gs->g[gs->n].pos = pos;
+    gs->g[gs->n].len = (uint32_t)len;
+    gs->g[gs->n].dst = dst;
+    gs->n++;
+    return ORMA_SUCCESS;
+}
+
+/* The entries of origin o's box, its first used bytes, into our memory. */
+static void rma_box_apply(struct rma_win *win, int o, struct rma_box *b, size_t used)
+{
+    for (size_t pos = 0; pos + sizeof(struct rma_box_entry) <= used;) {
         struct rma_box_entry e;
         memcpy(&e, b->data + pos, sizeof e);
         size_t step = rma_box_entry_bytes(e.len);
-        if (step > b->used - pos || e.offset > win->size || e.len > win->size - e.offset) {
+        if (step > used - pos || e.offset > win->size || e.len > win->size - e.offset) {
             util_error(ORMA_ERR_PEER, "window %u: rank %d's box at rank %d holds a put of %u bytes at %llu, outside "
                        "the window", win->id, o, win->rank, e.len, (unsigned long long)e.offset);
             break;
         }
-        memcpy((char *)win->base + e.offset, b->data + pos + sizeof e, e.len);
+        if (e.get)
+            memcpy(b->data + pos + sizeof e, (char *)win->base + e.offset, e.len);
+        else
+            memcpy((char *)win->base + e.offset, b->data + pos + sizeof e, e.len);
         pos += step;
     }
-    b->used = 0;
 }
 
 void rma_box_drain(struct rma_win *win)
@@ -93,6 +256,42 @@ void rma_box_drain(struct rma_win *win)
     for (int o = 0; o < win->nranks; o++) {
         struct rma_box *b = rma_ctl_box(win->ctl, win->rank, o);
         if (b->used)
-            rma_box_apply(win, o, b);
+            rma_box_apply(win, o, b, b->used);
+        b->used = 0;
     }
+}
+
+void rma_box_serve(struct rma_win *win)
+{
+    struct rma_ctl_rank *c = win->my_ctl;
+    if (!win->box_in)
+        return;
+    if (win->nranks > RMA_BOX_SCAN_MAX) { /* else a look at each box costs what one at pbox_dirty would */
+        if (!atomic_load_explicit(&c->pbox_dirty, memory_order_relaxed))
+            return;
+        atomic_exchange_explicit(&c->pbox_dirty, 0, memory_order_seq_cst);
+    }
+    for (int o = 0; o < win->nranks; o++) {
+        struct rma_box *b = rma_ctl_box(win->ctl, win->rank, o);
+        if (!atomic_load_explicit(&b->tail, memory_order_seq_cst))
+            continue;
+        uint32_t free_ = RMA_BOX_FREE;
+        if (!atomic_compare_exchange_strong_explicit(&b->claim, &free_, RMA_BOX_TARGET, memory_order_acquire,
+                                                     memory_order_relaxed))
+            continue; /* its origin took it back */
+        /* Its origin may have taken it back and emptied it since: then it
+         * may offer it again at any moment, and tail is its own. */
+        uint32_t used = atomic_load_explicit(&b->tail, memory_order_acquire);
+        if (used) {
+            rma_box_apply(win, o, b, used);
+            atomic_store_explicit(&b->tail, 0, memory_order_release);
+        }
+        atomic_store_explicit(&b->claim, RMA_BOX_FREE, memory_order_release);
+    }
+}
+
+void rma_box_serve_all(void)
+{
+    if (atomic_load_explicit(&rma_box_windows, memory_order_relaxed))
+        rma_win_foreach(rma_box_serve);
 }

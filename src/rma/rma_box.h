@@ -1,5 +1,5 @@
-/* rma_box.h -- small puts to memory this process cannot map, carried by
- * the target itself.
+/* rma_box.h -- small puts and gets to memory this process cannot map,
+ * carried out by the target itself.
  *
  * A target exposing private memory (a create window on malloc'd memory,
  * the partial pages at its ends) is reached by process_vm_writev, about
@@ -11,7 +11,10 @@
  * says every origin has written its boxes; at wait (or a test that finds
  * the epoch complete), once every origin has completed.  An origin whose
  * box fills up writes its entries itself, in one system call of many
- * iovecs, and begins again.  [004] names the same trade for small
+ * iovecs, and begins again.  A small get goes in the box as room for its
+ * bytes, which the target fills when it empties the box; at a fence the
+ * origin waits, after the barrier, until each target it got from has
+ * (box_drained), and copies them out.  [004] names the same trade for small
  * messages; MPICH's shared-memory queues and liborma-bsp's put box are
  * the same idea.
  *
@@ -21,8 +24,29 @@
  * control block) it has done so for every fence that closed.  PSCW needs
  * nothing more: the target copies before wait returns, and an origin
  * reaches it again only after its next post, or by a synchronization that
- * follows its wait.  Puts in passive epochs do not use boxes: the target
- * takes no part in them.
+ * follows its wait.  But a PSCW origin's gets must be done when complete
+ * returns, which cannot wait for the target's wait (the target may wait
+ * only after an access epoch of its own that needs our next post): a box
+ * holding gets is offered at complete, as in passive epochs below, and a
+ * target in wait or test empties it.
+ *
+ * Passive epochs.  The target takes no part in them, but it is often
+ * inside orma meanwhile -- polling with MPI_Win_sync, MPI_Iprobe or
+ * MPI_Test for the data to arrive, or waiting in a barrier.  So a small put
+ * or get of a lock or lock_all epoch goes in the box too (a get as room
+ * for its bytes, which whoever empties the box fills, and the origin
+ * copies out), and the flush or unlock that must complete it
+ * offers the box to the target (tail: the bytes offered, and pbox_dirty in
+ * its control block): a target serving it (rma_box_serve, in those calls)
+ * copies the entries into its memory and clears tail.  An origin not
+ * served within RMA_BOX_WAIT_NS takes the box back and writes it out
+ * itself, in one system call.  Whoever empties a box first takes its claim
+ * word, so each entry is applied exactly once (an accumulate could not be
+ * applied twice; a put applied late would overwrite a later one); the
+ * origin's completion never depends on the target.  An origin the target
+ * left waiting offers the next 2, 4, ... 256 boxes to nobody, then tries
+ * again.  MPICH's shared-memory queues complete such puts by the target's
+ * progress too, but wait for it without bound.
  *
  * The boxes of a window: nranks * nranks of RMA_BOX_BYTES, after the rank
  * blocks and the barrier (rma_ctl.h), in create windows of up to
@@ -32,6 +56,7 @@
 
 #include "rma_ctl.h"
 #include "rma_win.h"
+#include "util_config.h"
 
 #include <stddef.h>
 #include <stdint.h>
@@ -40,13 +65,23 @@
 #define RMA_BOX_BYTES 4096
 #define RMA_BOX_MAX_RANKS 64
 #define RMA_BOX_PUT_MAX 256 /* larger puts: one system call is worth it */
+#define RMA_BOX_WAIT_NS 3000 /* an offered box: then the origin empties it */
+#define RMA_BOX_SKIP_MAX 256 /* boxes an origin left waiting offers to nobody */
+#define RMA_BOX_SCAN_MAX 8   /* windows of more ranks: pbox_dirty says which
+                                target to look at; else it scans the boxes */
+enum { RMA_BOX_FREE, RMA_BOX_TARGET, RMA_BOX_ORIGIN };
 
 /* One box: writer the origin while its epoch is open, then the target,
  * which empties it when it closes its own. */
 struct rma_box {
-    uint32_t used; /* bytes of entries */
-    uint32_t pad[15];
-    unsigned char data[RMA_BOX_BYTES - RMA_LINE];
+    uint32_t used;          /* bytes of entries */
+    _Atomic uint32_t tail;  /* passive epochs: the bytes offered to the
+                               target, 0 once they are in its memory */
+    _Atomic uint32_t claim; /* passive epochs: RMA_BOX_* emptying it now */
+    uint32_t pad;
+    /* from here: the first entries share the header's cache line, so an
+     * offered box of one small put is one line for the target to fetch */
+    unsigned char data[RMA_BOX_BYTES - 16];
 };
 _Static_assert(sizeof(struct rma_box) == RMA_BOX_BYTES, "a box is RMA_BOX_BYTES");
 
@@ -54,7 +89,18 @@ _Static_assert(sizeof(struct rma_box) == RMA_BOX_BYTES, "a box is RMA_BOX_BYTES"
 struct rma_box_entry {
     uint64_t offset; /* in the target's window */
     uint32_t len;
-    uint32_t pad;
+    uint32_t get;    /* 0: a put, its bytes follow; 1 (passive epochs): a
+                        get, whoever empties the box writes them there */
+};
+
+/* The gets in our box at a target, in order: where each one's bytes are in
+ * the box, and where they go once it has been emptied. */
+struct rma_box_gets {
+    uint32_t n;
+    struct {
+        uint32_t pos, len;
+        void *dst;
+    } g[(RMA_BOX_BYTES - 16) / (sizeof(struct rma_box_entry) + 8)];
 };
 
 /* The box of origin o at target t. */
@@ -63,13 +109,24 @@ static inline struct rma_box *rma_ctl_box(struct rma_ctl_header *h, int t, int o
     return (struct rma_box *)((char *)h + h->box_off) + (size_t)t * h->nranks + (size_t)o;
 }
 
-/* Whether a put of len bytes to t may go in its box now (fence and PSCW
- * epochs). */
-static inline int rma_box_takes(const struct rma_win *win, const struct rma_target *t, size_t len)
+/* Whether the open access epoch is passive: its boxes are offered at flush
+ * and unlock. */
+static inline int rma_box_passive(const struct rma_win *win)
+{
+    int acc = RMA_EPOCH_ACCESS(win->epoch_state);
+    return acc == RMA_ACC_LOCK || acc == RMA_ACC_LOCK_ALL;
+}
+
+/* Whether a put (put != 0) or get of len bytes to t may go in its box now:
+ * puts in every epoch, gets too (fence: filled when the target empties
+ * its boxes; PSCW, passive: offered). */
+static inline int rma_box_takes(const struct rma_win *win, const struct rma_target *t, size_t len, int put)
 {
     int acc = RMA_EPOCH_ACCESS(win->epoch_state);
     return t->box && len <= RMA_BOX_PUT_MAX &&
-           (acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE || acc == RMA_ACC_START);
+           (acc == RMA_ACC_LOCK || acc == RMA_ACC_LOCK_ALL ? util_config.passive_box
+            : acc == RMA_ACC_START                          ? put || util_config.passive_box
+                                                           : acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE);
 }
 
 /* Whether t has emptied its boxes after every fence that closed: a later
@@ -86,18 +143,35 @@ static inline void rma_box_settle(const struct rma_win *win, const struct rma_ta
     if (!rma_box_settled(win, t))
         util_wait_geq(&t->ctl->box_drained, win->fence_closes);
 }
-/* Whether our box at t holds puts. */
+/* Whether our box at t holds operations; gets among them. */
 static inline int rma_box_pending(const struct rma_target *t)
 {
     return t->box && t->box->used;
 }
+static inline int rma_box_getting(const struct rma_target *t)
+{
+    return t->box_gets && t->box_gets->n;
+}
 
-/* The origin writes its box at target itself, all at once, and empties it
- * (it is full, or an operation that cannot go in it must follow its puts). */
+/* Our box at target emptied now (it is full, an operation that cannot go
+ * in it must follow its puts, or a passive epoch's flush or unlock
+ * completes them): fence and PSCW epochs write it out at once, in one
+ * system call; passive ones offer it to the target first. */
 int rma_box_flush(struct rma_win *win, int target);
-/* The put, into target's box (1 when written; else the put fails with
- * *status_p). */
+/* A closing fence, after its barrier and our own boxes: the gets in our
+ * boxes filled, once each target has emptied its boxes. */
+int rma_box_fence_gets(struct rma_win *win);
+/* Passive epochs: our boxes at target (-1: every target) emptied -- only
+ * those holding gets when local (flush_local: boxed puts were copied). */
+int rma_box_sync(struct rma_win *win, int target, int local);
+/* The target's part in passive epochs: the boxes offered to us emptied
+ * into our memory -- those of win, or of every window of this process. */
+void rma_box_serve(struct rma_win *win);
+void rma_box_serve_all(void);
+extern _Atomic uint32_t rma_box_windows; /* windows of ours with boxes (rma_table.c) */
+/* The put, or the get (passive epochs), into target's box. */
 int rma_box_put(struct rma_win *win, int target, size_t offset, const void *origin, size_t len);
+int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_t len);
 /* The target's part at a closing synchronization: every box emptied into
  * our memory (fence: then box_drained says so). */
 void rma_box_drain(struct rma_win *win);

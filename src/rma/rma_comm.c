@@ -81,11 +81,18 @@ static int rma_op_execute(struct rma_win *win, const struct xport_op *op, const 
 {
     struct rma_target *t = &win->targets[op->target];
     int put = op->kind == XPORT_OP_PUT, contig = !op->ttype && (put || op->kind == XPORT_OP_GET);
-    if (!w->at.ops->mapped && contig && put && rma_box_takes(win, t, op->len))
-        return rma_box_put(win, op->target, op->offset, op->origin, op->len);
-    /* the box's puts land when the target closes its epoch: before anything
-     * else of ours, which may land earlier */
-    int status = rma_box_pending(t) ? rma_box_flush(win, op->target) : ORMA_SUCCESS;
+    /* Our box and our gather at t are never both pending: each is emptied
+     * before the other takes an operation, so they land in issue order. */
+    int status;
+    if (!w->at.ops->mapped && contig && rma_box_takes(win, t, op->len, put)) {
+        if (rma_gathered(t) && (status = rma_gather_complete(win, op->target)))
+            return status;
+        return put ? rma_box_put(win, op->target, op->offset, op->origin, op->len)
+                   : rma_box_get(win, op->target, op->offset, op->origin, op->len);
+    }
+    /* the box's puts land when the target closes its epoch (or serves the
+     * box): before anything else of ours, which may land earlier */
+    status = rma_box_pending(t) ? rma_box_flush(win, op->target) : ORMA_SUCCESS;
     if (status)
         return status;
     if (!w->at.ops->mapped && contig && rma_gather_takes(win, t, op->len))

@@ -228,9 +228,10 @@ static inline int rma_flush_try(struct rma_win *win, int target)
 {
     int state = win->epoch_state, acc = RMA_EPOCH_ACCESS(state);
     if (rma_epoch_peek(state, RMA_EV_FLUSH) != state || target >= win->nranks || win->net || win->ngathered ||
-        (acc == RMA_ACC_LOCK && target >= 0 && !win->targets[target].lock_type))
+        win->nboxed || (acc == RMA_ACC_LOCK && target >= 0 && !win->targets[target].lock_type))
         return 0;
     atomic_thread_fence(memory_order_seq_cst);
+    rma_box_serve(win); /* a target polling with flush empties its offered boxes (rma_box.h) */
     return 1;
 }
 

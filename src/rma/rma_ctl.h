@@ -74,7 +74,10 @@ struct rma_ctl_rank {
     /* Writers: origins putting into a box of the owner's (and the owner,
      * emptying them): nonzero when some box may hold entries. */
     _Atomic uint32_t box_dirty;
-    char pad2[RMA_LINE - 16 - sizeof(struct util_waitword) - 8];
+    /* Writers: origins of passive epochs offering the owner a box to empty
+     * (rma_box.h), and the owner: nonzero when one may be offered. */
+    _Atomic uint32_t pbox_dirty;
+    char pad2[RMA_LINE - 16 - sizeof(struct util_waitword) - 12];
 
     /* line 3 -- writers: origins of PSCW epochs, after raising their own
      * complete_from slot; the owner sleeps on it in orma_win_wait. */

@@ -44,6 +44,8 @@ int rma_fence(struct rma_win *win, int assert)
             rma_box_drain(win);
             util_wake_store(&win->my_ctl->box_drained, win->fence_closes);
         }
+        if (win->nboxgets) /* and our gets in theirs, once they have */
+            rma_box_fence_gets(win);
         if (opens && util_config.eager)
             for (int r = 0; r < win->nranks; r++)
                 if (!win->targets[r].box) /* else once it has emptied its boxes (rma_target_open) */

@@ -15,9 +15,10 @@
  * system call of many iovecs -- in which operations adjacent at the
  * target, and copies adjacent here, are one iovec each (xport_cma.c).  An
  * epoch of k small puts then costs one call instead of k, and k adjacent
- * ones about what one does.  (Short puts of fence and PSCW epochs go in
- * the target's box instead, rma_box.h: no system call at all.  The
- * passive epochs are where that cannot be: the target takes no part.)
+ * ones about what one does.  (Short puts and gets go in the target's box
+ * instead where it has boxes, rma_box.h: in fence and PSCW epochs the
+ * target empties it, in passive ones it may, and no system call is made
+ * when it does.)
  *
  * Order.  A gather holds puts or gets, never both: an operation of the
  * other direction, or any other operation to that target (accumulates,
@@ -26,8 +27,10 @@
  * issued -- more than MPI asks (conflicting accesses in one epoch are
  * erroneous), and what programs that break that rule still expect.  The
  * pieces of one system call are applied in order, so of two puts to the
- * same bytes the later wins.  A box that holds puts is written out before
- * anything goes in the gather (its puts land only when the target closes).
+ * same bytes the later wins.  A box that holds puts is emptied before
+ * anything goes in the gather (its puts land only when the target closes,
+ * or serves it), and a gather that holds operations is carried out before
+ * a put goes in the box: the two are never pending at once.
  *
  * What completes: fence and complete, flush and unlock (and their _all
  * forms) everything pending at their targets, before they say so to

@@ -8,7 +8,9 @@
  * Operations complete when issued -- stores into mapped memory, synchronous
  * single-copy syscalls -- so flush is a memory fence and unlock a release;
  * except small ones to memory not mapped here, which wait for them in the
- * target's gather (rma_gather.h). */
+ * target's box (rma_box.h) or our gather (rma_gather.h).  A flush also
+ * empties the boxes our own origins offer us: a target polling with flush
+ * serves them. */
 #include "rma_comm.h"
 #include "rma_gather.h"
 #include "rma_lock.h"
@@ -66,7 +68,10 @@ static void rma_target_unlock(struct rma_target *t)
 int rma_unlock(struct rma_win *win, int target)
 {
     struct rma_target *t = &win->targets[target];
-    int status = rma_gathered(t) ? rma_gather_complete(win, target) : ORMA_SUCCESS;
+    int status = rma_box_pending(t) ? rma_box_flush(win, target) : ORMA_SUCCESS;
+    int rc = rma_gathered(t) ? rma_gather_complete(win, target) : ORMA_SUCCESS;
+    if (!status)
+        status = rc;
     if (t->net) {
         status = xport_net_unlock(win->net, target, t->lock_held ? t->lock_type : 0, win->hints.unlock_local);
         rma_target_unlocked(t);
@@ -100,8 +105,9 @@ int rma_unlock_try(struct rma_win *win, int target)
 {
     int state = win->epoch_state;
     if ((unsigned)target >= (unsigned)win->nranks || RMA_EPOCH_ACCESS(state) != RMA_ACC_LOCK ||
-        !win->targets[target].lock_type || win->targets[target].net || rma_gathered(&win->targets[target]))
-        return 0; /* the net transport's unlock, or gathered puts, may fail: the checked path reports it */
+        !win->targets[target].lock_type || win->targets[target].net || rma_gathered(&win->targets[target]) ||
+        rma_box_pending(&win->targets[target]))
+        return 0; /* the net transport's unlock, or gathered or boxed puts, may fail: the checked path reports it */
     int next = rma_epoch_peek(state, rma_unlock_event(win));
     if (next < 0)
         return 0;
@@ -118,8 +124,11 @@ int rma_lock_all(struct rma_win *win, int assert)
 
 int rma_unlock_all(struct rma_win *win)
 {
-    int status = win->ngathered ? rma_gather_sync(win, -1, 0) : ORMA_SUCCESS;
-    int rc = win->net ? xport_net_unlock(win->net, -1, win->nocheck ? 0 : ORMA_LOCK_SHARED, win->hints.unlock_local) : ORMA_SUCCESS;
+    int status = win->nboxed ? rma_box_sync(win, -1, 0) : ORMA_SUCCESS;
+    int rc = win->ngathered ? rma_gather_sync(win, -1, 0) : ORMA_SUCCESS;
+    if (!status)
+        status = rc;
+    rc = win->net ? xport_net_unlock(win->net, -1, win->nocheck ? 0 : ORMA_LOCK_SHARED, win->hints.unlock_local) : ORMA_SUCCESS;
     if (!status)
         status = rc;
     for (int r = 0; r < win->nranks; r++)
@@ -134,8 +143,12 @@ int rma_unlock_all(struct rma_win *win)
 
 int rma_flush(struct rma_win *win, int target, int local)
 {
-    int status = win->ngathered ? rma_gather_sync(win, target, local) : ORMA_SUCCESS;
+    int status = win->nboxed ? rma_box_sync(win, target, local) : ORMA_SUCCESS;
+    int rc = win->ngathered ? rma_gather_sync(win, target, local) : ORMA_SUCCESS;
+    if (!status)
+        status = rc;
     atomic_thread_fence(memory_order_seq_cst);
-    int rc = win->net ? xport_net_flush(win->net, target, local) : ORMA_SUCCESS;
+    rc = win->net ? xport_net_flush(win->net, target, local) : ORMA_SUCCESS;
+    rma_box_serve(win);
     return status ? status : rc;
 }

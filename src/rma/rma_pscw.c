@@ -49,6 +49,11 @@ int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
 int rma_complete(struct rma_win *win)
 {
     int status = win->nqueued ? rma_comm_drain(win, RMA_ACC_START) : ORMA_SUCCESS;
+    if (win->nboxed) { /* boxes holding gets: offered (rma_box.h) */
+        int rc = rma_box_sync(win, -1, 0);
+        if (!status)
+            status = rc;
+    }
     if (win->ngathered) {
         int rc = rma_gather_sync(win, -1, 0);
         if (!status)
@@ -95,6 +100,10 @@ void rma_exposure_close(struct rma_win *win)
 void rma_wait(struct rma_win *win)
 {
     struct util_backoff b = {0};
+    /* boxes an origin's complete offers us: emptied while we spin and
+     * yield (it takes an offer back after a few microseconds) */
+    while (win->box_in && !rma_exposure_done(win) && util_backoff_relax(&b))
+        rma_box_serve(win);
     while (win->net && !rma_exposure_done(win)) /* messages: polled, not woken */
         util_backoff_pause(&b);
     for (;;) {

@@ -1,6 +1,6 @@
 /* rma_table.c -- window handles: index in the low half, a generation in the
  * high half, so that a freed handle (or a made-up value) is recognised. */
-#include "rma_win.h"
+#include "rma_box.h"
 #include "util_status.h"
 
 #include <stdlib.h>
@@ -8,6 +8,7 @@
 struct rma_win **rma_table;
 uint32_t rma_table_cap;
 static uint32_t rma_next_gen = 1;
+_Atomic uint32_t rma_box_windows;
 
 int rma_win_register(struct rma_win *win, orma_win *handle_p)
 {
@@ -29,14 +30,17 @@ int rma_win_register(struct rma_win *win, orma_win *handle_p)
     if (!rma_next_gen)
         rma_next_gen = 1;
     rma_table[i] = win;
+    rma_box_windows += win->box_in;
     *handle_p = ((uint64_t)win->gen << 32) | (uint64_t)(i + 1);
     return ORMA_SUCCESS;
 }
 
 void rma_win_unregister(struct rma_win *win)
 {
-    if (win->index < rma_table_cap && rma_table[win->index] == win)
+    if (win->index < rma_table_cap && rma_table[win->index] == win) {
         rma_table[win->index] = NULL;
+        rma_box_windows -= win->box_in;
+    }
 }
 
 void rma_win_foreach(void (*fn)(struct rma_win *))

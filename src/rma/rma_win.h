@@ -16,6 +16,7 @@ struct xport_net;
 struct rma_dyn_own;
 struct xport_ops;
 struct rma_box;
+struct rma_box_gets;
 struct rma_gather;
 #include <stdint.h>
 #include <sys/types.h>
@@ -65,6 +66,10 @@ struct rma_target {
     struct rma_box *box; /* our box there (cma targets), or NULL: it empties
                             its boxes when it closes an epoch, and a later
                             epoch reaches it once it has (rma_box.h) */
+    uint16_t box_skip;   /* passive boxes still to write out unoffered, and */
+    uint8_t box_misses;  /* ... how many offers in a row it left waiting (rma_box.h) */
+    uint8_t box_offered; /* our box there holds operations of a passive epoch: offered when emptied */
+    struct rma_box_gets *box_gets; /* the gets in it (rma_box.h), or NULL: none yet */
     struct rma_gather *gather; /* our small operations to it that wait for
                                   the flush or unlock of a passive epoch
                                   (rma_gather.h), or NULL: none yet */
@@ -106,6 +111,8 @@ struct rma_win {
     uint32_t fence_closes;    /* the fences that closed an epoch (every rank counts all) */
     uint8_t box_in;           /* others may put into our boxes (rma_box.h) */
     uint32_t ngathered;       /* targets with gathered operations (rma_gather.h) */
+    uint32_t nboxed;          /* targets whose box is offered when emptied (rma_box.h) */
+    uint32_t nboxgets;        /* targets whose box, not offered, holds gets (fence) */
     int nocheck;              /* MODE_NOCHECK of the open start or lock_all */
     uint32_t nlocked;         /* targets locked with orma_win_lock */
     uint8_t null_locked;      /* ORMA_PROC_NULL "locked" in the open lock epoch

@@ -295,6 +295,7 @@ void rma_win_release(struct rma_win *win)
             struct rma_target *t = &win->targets[r];
             shm_seg_unmap(&t->seg);
             free(t->gather);
+            free(t->box_gets);
         }
         rma_dyn_unmap(win);
     }

@@ -49,6 +49,10 @@
       "1: small puts of fence and PSCW epochs to memory peers cannot map go "  \
       "through a shared-memory box the target empties when it closes the "     \
       "epoch; 0: every such put is a single-copy system call")                 \
+    X(PASSIVE_BOX, passive_box, BOOL, "1",                                      \
+      "1: those small puts in passive epochs too, their box offered to the "   \
+      "target at flush and unlock and written out by the origin if the "       \
+      "target does not empty it at once; 0: they are gathered (ORMA_GATHER)")  \
     X(GATHER, gather, BOOL, "1",                                                \
       "1: puts and gets to memory this process cannot map wait for the "       \
       "synchronization that completes them and go in one system call "         \
