@@ -205,7 +205,7 @@ int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_
         return status;
     /* PSCW: the target may not empty its boxes before our complete, which
      * cannot wait for its wait -- offered then, as in passive epochs */
-    if (!t->box_offered && RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_START) {
+    if (!t->box_offered && rma_box_access(win) == RMA_ACC_START) {
         t->box_offered = 1;
         win->nboxed++;
     }

@@ -109,11 +109,19 @@ static inline struct rma_box *rma_ctl_box(struct rma_ctl_header *h, int t, int o
     return (struct rma_box *)((char *)h + h->box_off) + (size_t)t * h->nranks + (size_t)o;
 }
 
-/* Whether the open access epoch is passive: its boxes are offered at flush
- * and unlock. */
+/* The access epoch an operation being carried out belongs to: the open
+ * one, or the one whose closing call carries out its queue (the closing
+ * call has already left it: rma_comm_drain). */
+static inline int rma_box_access(const struct rma_win *win)
+{
+    return win->drain_acc ? win->drain_acc : RMA_EPOCH_ACCESS(win->epoch_state);
+}
+
+/* Whether that epoch is passive: its boxes are offered at flush and
+ * unlock. */
 static inline int rma_box_passive(const struct rma_win *win)
 {
-    int acc = RMA_EPOCH_ACCESS(win->epoch_state);
+    int acc = rma_box_access(win);
     return acc == RMA_ACC_LOCK || acc == RMA_ACC_LOCK_ALL;
 }
 
@@ -122,7 +130,7 @@ static inline int rma_box_passive(const struct rma_win *win)
  * its boxes; PSCW, passive: offered). */
 static inline int rma_box_takes(const struct rma_win *win, const struct rma_target *t, size_t len, int put)
 {
-    int acc = RMA_EPOCH_ACCESS(win->epoch_state);
+    int acc = rma_box_access(win);
     return t->box && len <= RMA_BOX_PUT_MAX &&
            (acc == RMA_ACC_LOCK || acc == RMA_ACC_LOCK_ALL ? util_config.passive_box
             : acc == RMA_ACC_START                          ? put || util_config.passive_box

@@ -230,6 +230,7 @@ int rma_comm_slow(struct rma_win *win, const struct xport_op *op)
 int rma_comm_drain(struct rma_win *win, int acc)
 {
     int status = ORMA_SUCCESS;
+    win->drain_acc = acc; /* what the operations were issued in (rma_box.h) */
     for (size_t i = 0; i < win->nqueued; i++) {
         struct xport_op *op = &win->queue[i];
         rma_target_wait_ready(win, op->target, acc);
@@ -237,6 +238,7 @@ int rma_comm_drain(struct rma_win *win, int acc)
         if (!status)
             status = rc;
     }
+    win->drain_acc = 0;
     for (size_t i = 0; i < win->nqueued; i++)
         win->targets[win->queue[i].target].queued = 0;
     win->nqueued = 0;

@@ -106,6 +106,8 @@ struct rma_win {
     size_t size;
     int disp_unit;
     int epoch_state;          /* enum rma_epoch_state, see rma_epoch.h */
+    int drain_acc;            /* RMA_ACC_* of the epoch whose queue a closing
+                                 call carries out (rma_comm_drain), or 0 */
     uint32_t access_gen;      /* changes whenever an access epoch opens or closes */
     uint32_t fence_epoch;     /* the last fence epoch this rank opened */
     uint32_t fence_closes;    /* the fences that closed an epoch (every rank counts all) */
