@@ -38,7 +38,8 @@
  *                                 and the peer's to this rank (a memory
  *                                 barrier; s->lock_open: rank 0 holds the
  *                                 flush modes' lock)
- *   lat_b_barrier(void)           both ranks meet
+ *   lat_b_barrier(s)              both ranks meet (an MPI backend: in
+ *                                 its own table's MPI_Barrier)
  * It then builds its lat_rma_ops from lat_window_run, lat_window_begin,
  * lat_window_end, lat_settle, lat_point_begin, lat_point_end and lat_loop,
  * and its own collectives.
@@ -82,7 +83,7 @@ static void lat_settle(lat_rma *s)
         return;
     }
     lat_b_win_sync(s);
-    lat_b_barrier();
+    lat_b_barrier(s);
     lat_b_win_sync(s);
 }
 

@@ -150,8 +150,9 @@ static inline void lat_b_win_sync(lat_rma *s)
     BENCH_CHECK(orma_win_sync(impl(s)->w.win));
 }
 
-static inline void lat_b_barrier(void)
+static inline void lat_b_barrier(lat_rma *s)
 {
+    (void)s;
     BENCH_CHECK(orma_barrier());
 }
 

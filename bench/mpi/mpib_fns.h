@@ -26,7 +26,9 @@
 /* Every function of the table, X(name) for MPI_<name>: the one-sided
  * calls of the loops and epochs (mpib_lat.c) and those that make, tune
  * and free the windows and their memory (mpib_win.c) -- all of which
- * liborma-mpi defines. */
+ * liborma-mpi defines -- and the barrier between batches, which
+ * liborma-mpi wraps (it waits by testing and empties offered boxes
+ * meanwhile): mpi-rma's target waits in the host's own. */
 #define MPIB_FNS(X)                                                           \
     X(Put)                                                                    \
     X(Get)                                                                    \
@@ -53,7 +55,8 @@
     X(Win_set_errhandler)                                                     \
     X(Win_get_group)                                                          \
     X(Alloc_mem)                                                              \
-    X(Free_mem)
+    X(Free_mem)                                                               \
+    X(Barrier)
 
 typedef struct mpib_fns {
     const char *what; /* "as linked" or "host", for messages */

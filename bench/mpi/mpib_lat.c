@@ -174,9 +174,9 @@ static inline void lat_b_win_sync(lat_rma *s)
     MPIB_CHECK(f->Win_unlock_all(win));
 }
 
-static inline void lat_b_barrier(void)
+static inline void lat_b_barrier(lat_rma *s)
 {
-    MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
+    MPIB_CHECK(impl(s)->f->Barrier(MPI_COMM_WORLD));
 }
 
 #include "lat_loop.h"
