@@ -1,7 +1,10 @@
 /* flagwait.h -- waiting for a flag of another process, the same way in
  * every program of the benchmark (orma-bench's floors and notifications,
  * the MPI program's notifications), so that a row measures the library
- * and not the notification; the policy is orma's own (util_wait.c).
+ * and not the notification.  The policy has the shape of orma's own
+ * (util_wait.c), with a quicker trigger (3 lost yields of 16 and 500 ms
+ * of sleeping, where orma takes 8 and 100 ms: a rank of orma that sleeps
+ * too readily slows other jobs beside it, a benchmark flag only its row).
  *
  * A flag is a uint64 that only grows, alone on a cache line of memory
  * shared by both processes; the 32-bit word after it counts the processes
