@@ -155,8 +155,8 @@ int rma_box_sync(struct rma_win *win, int target, int local)
     int lo = target < 0 ? 0 : target, hi = target < 0 ? win->nranks : target + 1;
     for (int r = lo; r < hi && win->nboxed; r++) {
         struct rma_target *t = &win->targets[r];
-        if (!rma_box_pending(t) || (local && !rma_box_getting(t)))
-            continue;
+        if (!t->box_offered || !rma_box_pending(t) || (local && !rma_box_getting(t)))
+            continue; /* a box not offered waits for its target's wait or fence */
         int rc = rma_box_flush(win, r);
         if (!status)
             status = rc;

@@ -169,8 +169,9 @@ int rma_box_flush(struct rma_win *win, int target);
 /* A closing fence, after its barrier and our own boxes: the gets in our
  * boxes filled, once each target has emptied its boxes. */
 int rma_box_fence_gets(struct rma_win *win);
-/* Passive epochs: our boxes at target (-1: every target) emptied -- only
- * those holding gets when local (flush_local: boxed puts were copied). */
+/* Our offered boxes (passive epochs; PSCW ones holding gets) at target
+ * (-1: every target) emptied -- only those holding gets when local
+ * (flush_local: boxed puts were copied). */
 int rma_box_sync(struct rma_win *win, int target, int local);
 /* The target's part in passive epochs: the boxes offered to us emptied
  * into our memory -- those of win, or of every window of this process. */
