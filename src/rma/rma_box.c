@@ -137,7 +137,7 @@ int rma_box_flush(struct rma_win *win, int target)
     return status;
 }
 
-int rma_box_fence_gets(struct rma_win *win)
+void rma_box_fence_gets(struct rma_win *win)
 {
     for (int r = 0; r < win->nranks && win->nboxgets; r++) {
         struct rma_target *t = &win->targets[r];
@@ -146,7 +146,6 @@ int rma_box_fence_gets(struct rma_win *win)
         rma_box_settle(win, t);
         rma_box_replies(win, t, ORMA_SUCCESS);
     }
-    return ORMA_SUCCESS;
 }
 
 int rma_box_sync(struct rma_win *win, int target, int local)
@@ -228,7 +227,7 @@ static void rma_box_apply(struct rma_win *win, int o, struct rma_box *b, size_t 
         memcpy(&e, b->data + pos, sizeof e);
         size_t step = rma_box_entry_bytes(e.len);
         if (step > used - pos || e.offset > win->size || e.len > win->size - e.offset) {
-            util_error(ORMA_ERR_PEER, "window %u: rank %d's box at rank %d holds a put of %u bytes at %llu, outside "
+            util_error(ORMA_ERR_PEER, "window %u: rank %d's box at rank %d holds an access of %u bytes at %llu, outside "
                        "the window", win->id, o, win->rank, e.len, (unsigned long long)e.offset);
             break;
         }
@@ -292,6 +291,5 @@ void rma_box_serve(struct rma_win *win)
 
 void rma_box_serve_all(void)
 {
-    if (atomic_load_explicit(&rma_box_windows, memory_order_relaxed))
-        rma_win_foreach(rma_box_serve);
+    rma_win_foreach(rma_box_serve);
 }

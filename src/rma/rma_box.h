@@ -100,7 +100,7 @@ struct rma_box_gets {
     struct {
         uint32_t pos, len;
         void *dst;
-    } g[(RMA_BOX_BYTES - 16) / (sizeof(struct rma_box_entry) + 8)];
+    } g[sizeof(((struct rma_box *)0)->data) / (sizeof(struct rma_box_entry) + 8)];
 };
 
 /* The box of origin o at target t. */
@@ -168,13 +168,14 @@ static inline int rma_box_getting(const struct rma_target *t)
 int rma_box_flush(struct rma_win *win, int target);
 /* A closing fence, after its barrier and our own boxes: the gets in our
  * boxes filled, once each target has emptied its boxes. */
-int rma_box_fence_gets(struct rma_win *win);
+void rma_box_fence_gets(struct rma_win *win);
 /* Our offered boxes (passive epochs; PSCW ones holding gets) at target
  * (-1: every target) emptied -- only those holding gets when local
  * (flush_local: boxed puts were copied). */
 int rma_box_sync(struct rma_win *win, int target, int local);
 /* The target's part in passive epochs: the boxes offered to us emptied
- * into our memory -- those of win, or of every window of this process. */
+ * into our memory -- those of win, or of every window of this process
+ * (callers look at rma_box_windows first). */
 void rma_box_serve(struct rma_win *win);
 void rma_box_serve_all(void);
 extern _Atomic uint32_t rma_box_windows; /* windows of ours with boxes (rma_table.c) */
