@@ -175,6 +175,7 @@ static int rma_box_room(struct rma_win *win, int target, size_t len)
             return status;
     }
     if (!b->used) {
+        t->box_run = 0;
         if ((t->box_offered = (uint8_t)rma_box_passive(win)))
             win->nboxed++; /* offered at flush or unlock */
         else
@@ -188,7 +189,36 @@ int rma_box_put(struct rma_win *win, int target, size_t offset, const void *orig
     int status = rma_box_room(win, target, len);
     if (!status)
         rma_box_add(win->targets[target].box, offset, origin, len);
+    win->targets[target].box_run = 0;
     return status;
+}
+
+int rma_box_run(struct rma_win *win, int target, size_t offset, const void *origin, size_t len)
+{
+    struct rma_target *t = &win->targets[target];
+    struct rma_box *b = t->box;
+    /* box_run_end == used: nothing was added and nobody emptied the box
+     * since (emptied, it begins again in rma_box_room, which forgets) */
+    if (t->box_run && b->used == t->box_run_end) {
+        size_t at = t->box_run - 1;
+        struct rma_box_entry e;
+        memcpy(&e, b->data + at, sizeof e);
+        size_t grown = at + rma_box_entry_bytes((size_t)e.len + len);
+        if (e.offset + e.len == offset && grown <= sizeof b->data) {
+            memcpy(b->data + at + sizeof e + e.len, origin, len);
+            e.len += (uint32_t)len;
+            memcpy(b->data + at, &e, sizeof e);
+            b->used = t->box_run_end = (uint32_t)grown;
+            return ORMA_SUCCESS;
+        }
+    }
+    int status = rma_box_room(win, target, len);
+    if (status)
+        return status;
+    t->box_run = b->used + 1;
+    rma_box_add(b, offset, origin, len);
+    t->box_run_end = b->used;
+    return ORMA_SUCCESS;
 }
 
 int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_t len)
@@ -212,6 +242,7 @@ int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_
     if (!gs->n && !t->box_offered)
         win->nboxgets++; /* fence: filled when the target empties its boxes */
     uint32_t pos = rma_box_add(t->box, offset, NULL, len);
+    t->box_run = 0;
     gs->g[gs->n].pos = pos;
     gs->g[gs->n].len = (uint32_t)len;
     gs->g[gs->n].dst = dst;

@@ -181,6 +181,11 @@ void rma_box_serve_all(void);
 extern _Atomic uint32_t rma_box_windows; /* windows of ours with boxes (rma_table.c) */
 /* The put, or the get (passive epochs), into target's box. */
 int rma_box_put(struct rma_win *win, int target, size_t offset, const void *origin, size_t len);
+/* A run of a typed put (len <= RMA_BOX_PUT_MAX) into target's box: the
+ * last entry made longer when it is this walk's and ends where the run
+ * begins, so runs that follow each other at the target are one entry
+ * however scattered the origin's are. */
+int rma_box_run(struct rma_win *win, int target, size_t offset, const void *origin, size_t len);
 int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_t len);
 /* The target's part at a closing synchronization: every box emptied into
  * our memory (fence: then box_drained says so). */

@@ -70,6 +70,9 @@ struct rma_target {
     uint8_t box_misses;  /* ... how many offers in a row it left waiting (rma_box.h) */
     uint8_t box_offered; /* our box there holds operations of a passive epoch: offered when emptied */
     struct rma_box_gets *box_gets; /* the gets in it (rma_box.h), or NULL: none yet */
+    uint32_t box_run, box_run_end; /* 1 + where the last entry of a typed put's
+                                      runs begins, and the box's used then
+                                      (rma_box_run), or 0 */
     struct rma_gather *gather; /* our small operations to it that wait for
                                   the flush or unlock of a passive epoch
                                   (rma_gather.h), or NULL: none yet */

@@ -2,6 +2,7 @@
  * single-copy system calls (shm_cma.h), about 1.3 us each. */
 #include "xport.h"
 #include "dtype_iter.h"
+#include "dtype_type.h"
 #include "shm_cma.h"
 
 #include <stdlib.h>
@@ -27,9 +28,11 @@ static int xport_cma_get(const struct xport_at *at, size_t off, void *dst, size_
  * merging the runs here and writing it back would be one call each way,
  * but it rewrites the gaps, which another origin or the owner may be
  * storing to at the same time in any epoch MPI allows: not done for puts
- * (gets stage the span, xport_cma_get_typed).  The runs' own cost is what
- * remains, so a typed put to private memory of thousands of runs a few
- * bytes long stays slower than packing it (see bench/README.md, ddt). */
+ * (gets stage the span, xport_cma_get_typed).  The target's runs' own
+ * cost is what remains (an origin's short runs are packed first,
+ * xport_cma_put_typed), so a typed put to private memory of thousands of
+ * target runs a few bytes long stays slower than packing it and unpacking
+ * it there (see bench/README.md, ddt). */
 #define XPORT_CMA_TYPED_BATCH 1024
 
 /* Both layouts walked side by side, a batch of paired runs per call. */
@@ -87,9 +90,61 @@ static int xport_cma_get_pieces(const struct xport_at *at, const struct xport_pi
     return xport_cma_pieces(at, p, n, 0);
 }
 
+/* The kernel takes a local iovec for a few tens of nanoseconds, a remote
+ * one for 0.3-0.8 us: an origin layout of short runs is packed here first
+ * (a few ns a run), and the target's runs alone make the remote list,
+ * merged wherever they follow each other there -- a LAMMPS exchange,
+ * gathered from every field into contiguous runs at the target, is then a
+ * handful of remote iovecs instead of one per atom and field. */
+#define XPORT_CMA_PACK_RUN 512
+#define XPORT_CMA_STAGE_MAX ((size_t)16 << 20)
+
+static int xport_cma_put_packed(const struct xport_at *at, const struct xport_typed *x, const char *stage,
+                                size_t bytes)
+{
+    struct iovec r[XPORT_CMA_TYPED_BATCH];
+    struct dtype_iter it;
+    dtype_iter_init(&it, x->ttype, x->tcount);
+    char *tbase = (char *)(at->addr + (uintptr_t)x->torigin);
+    ptrdiff_t off = 0;
+    size_t len = 0, done = 0; /* len: a run taken from it, not yet listed */
+    int status = ORMA_SUCCESS;
+    while (!status && done < bytes) {
+        size_t nr = 0, sum = 0;
+        for (;;) {
+            if (!len && (done + sum == bytes || !dtype_iter_next(&it, bytes - done - sum, &off, &len)))
+                break;
+            char *t = tbase + off;
+            if (nr && (char *)r[nr - 1].iov_base + r[nr - 1].iov_len == t)
+                r[nr - 1].iov_len += len;
+            else if (nr == XPORT_CMA_TYPED_BATCH)
+                break;
+            else
+                r[nr++] = (struct iovec){t, len};
+            sum += len;
+            len = 0;
+        }
+        if (!sum)
+            break;
+        struct iovec l = {(char *)stage + done, sum};
+        status = shm_cma_vec_apart(at->pid, &l, 1, r, nr, 1);
+        done += sum;
+    }
+    return status;
+}
+
 static int xport_cma_put_typed(const struct xport_at *at, const struct xport_typed *x)
 {
-    return xport_cma_typed(at, x, 1);
+    size_t bytes = x->ocount * x->otype->size, runs = dtype_runs_at_least(x->otype, x->ocount);
+    char *stage = NULL;
+    if (runs > 1 && bytes / runs < XPORT_CMA_PACK_RUN && bytes <= XPORT_CMA_STAGE_MAX)
+        stage = malloc(bytes);
+    if (!stage)
+        return xport_cma_typed(at, x, 1);
+    dtype_pack(x->origin, x->ocount, x->otype, 0, bytes, stage);
+    int status = xport_cma_put_packed(at, x, stage, bytes);
+    free(stage);
+    return status;
 }
 
 /* A typed get pays about as much per run (remote iovec) as reading a
@@ -98,7 +153,6 @@ static int xport_cma_put_typed(const struct xport_at *at, const struct xport_typ
  * bytes between runs changes nothing.  Puts have no such way out: writing
  * the gaps back could undo others' updates. */
 #define XPORT_CMA_STAGE_PER_RUN 1024
-#define XPORT_CMA_STAGE_MAX ((size_t)16 << 20)
 
 static int xport_cma_get_typed(const struct xport_at *at, const struct xport_typed *x)
 {

@@ -7,8 +7,8 @@
  * and start that leave partial pages (a create window whose whole pages
  * are mapped and whose ends are reached by system calls: a typed put
  * across that edge), and on memory orma never maps (a shared anonymous
- * mapping of the owner alone: every run by system calls).  Under lock and
- * under fence.  The target must hold exactly the origin's data in typemap
+ * mapping of the owner alone: every run by system calls, or through the
+ * origin's box at the target, rma_box.h).  Under fence, PSCW and lock.  The target must hold exactly the origin's data in typemap
  * order at the bytes the target layout names, every other byte untouched;
  * a typed get must fill exactly the origin layout's bytes.  The expected
  * images come from orma_pack/orma_unpack (tests/dtype checks those). */
@@ -19,7 +19,9 @@
 #include <string.h>
 #include <sys/mman.h>
 
-enum { WBYTES = 262144, AT = 1000, NKINDS = 3, NPAIRS = 10 };
+/* AT: where the target layouts begin, in the first page (partial in a
+ * create window); AT_INSIDE: in its whole pages, every run mapped */
+enum { WBYTES = 262144, AT = 1000, AT_INSIDE = 3 * 4096 + 40, NKINDS = 3, NPAIRS = 10 };
 static const char *const kind_names[NKINDS] = {"allocate", "create (partial pages)", "create (never mapped)"};
 
 static int rank, nranks;
@@ -168,12 +170,13 @@ static void compare(const unsigned char *got, const unsigned char *want, size_t 
     for (size_t i = 0; i < n; i++)
         if (got[i] != want[i]) {
             fprintf(stderr, "rank %d: %s, %s, %s: %s: byte %zu is 0x%02x, expected 0x%02x\n", rank,
-                    kind_names[kind], p->name, use_lock ? "lock" : "fence", what, i, got[i], want[i]);
+                    kind_names[kind], p->name, use_lock == 2 ? "pscw" : use_lock ? "lock" : "fence", what, i, got[i],
+                    want[i]);
             exit(1);
         }
 }
 
-static void run(int kind, int pair, int use_lock)
+static void run(int kind, int pair, int use_lock, size_t at)
 {
     struct layout_pair p;
     build(&p, pair);
@@ -184,24 +187,37 @@ static void run(int kind, int pair, int use_lock)
     unsigned char *src = malloc(WBYTES), *want = malloc(WBYTES), *got = malloc(WBYTES);
     CHECK(src && want && got);
 
-    /* put: rank r's origin buffer into rank rt's window at AT */
+    /* put: rank r's origin buffer into rank rt's window at at */
     rt_fill_data(src, WBYTES, seed + (unsigned)rank, 0);
     rt_fill_bg(w.mem, WBYTES);
     CHECK_OK(orma_barrier());
-    if (use_lock) {
+    if (use_lock == 2) { /* PSCW: we expose to lt, access rt */
+        orma_group all, from, to;
+        CHECK_OK(orma_win_get_group(w.win, &all));
+        CHECK_OK(orma_group_incl(all, 1, &lt, &from));
+        CHECK_OK(orma_group_incl(all, 1, &rt, &to));
+        CHECK_OK(orma_win_post(from, 0, w.win));
+        CHECK_OK(orma_win_start(to, 0, w.win));
+        CHECK_OK(orma_put_typed(src + 512, 1, p.o, rt, (orma_aint)at, 1, p.t, w.win));
+        CHECK_OK(orma_win_complete(w.win));
+        CHECK_OK(orma_win_wait(w.win));
+        CHECK_OK(orma_group_free(&all));
+        CHECK_OK(orma_group_free(&from));
+        CHECK_OK(orma_group_free(&to));
+    } else if (use_lock) {
         CHECK_OK(orma_win_lock_all(0, w.win));
-        CHECK_OK(orma_put_typed(src + 512, 1, p.o, rt, AT, 1, p.t, w.win));
+        CHECK_OK(orma_put_typed(src + 512, 1, p.o, rt, (orma_aint)at, 1, p.t, w.win));
         CHECK_OK(orma_win_flush(rt, w.win));
         CHECK_OK(orma_win_unlock_all(w.win));
         CHECK_OK(orma_barrier());
     } else {
         CHECK_OK(orma_win_fence(0, w.win));
-        CHECK_OK(orma_put_typed(src + 512, 1, p.o, rt, AT, 1, p.t, w.win));
+        CHECK_OK(orma_put_typed(src + 512, 1, p.o, rt, (orma_aint)at, 1, p.t, w.win));
         CHECK_OK(orma_win_fence(0, w.win));
     }
     CHECK_OK(orma_win_sync(w.win));
     rt_fill_data(src, WBYTES, seed + (unsigned)lt, 0); /* what lt sent us */
-    expect(p.o, src + 512, p.t, want, AT, WBYTES);
+    expect(p.o, src + 512, p.t, want, at, WBYTES);
     compare(w.mem, want, WBYTES, "put: window", kind, &p, use_lock);
 
     /* get: lt's window holds what lt - 1 sent; read it back through the
@@ -210,11 +226,11 @@ static void run(int kind, int pair, int use_lock)
     CHECK_OK(orma_barrier());
     if (use_lock) {
         CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, lt, 0, w.win));
-        CHECK_OK(orma_get_typed(got + 512, 1, p.o, lt, AT, 1, p.t, w.win));
+        CHECK_OK(orma_get_typed(got + 512, 1, p.o, lt, (orma_aint)at, 1, p.t, w.win));
         CHECK_OK(orma_win_unlock(lt, w.win));
     } else {
         CHECK_OK(orma_win_fence(0, w.win));
-        CHECK_OK(orma_get_typed(got + 512, 1, p.o, lt, AT, 1, p.t, w.win));
+        CHECK_OK(orma_get_typed(got + 512, 1, p.o, lt, (orma_aint)at, 1, p.t, w.win));
         CHECK_OK(orma_win_fence(ORMA_MODE_NOSUCCEED, w.win));
     }
     rt_fill_data(src, WBYTES, seed + (unsigned)((lt + nranks - 1) % nranks), 0);
@@ -240,9 +256,12 @@ int main(int argc, char **argv)
     int net = tr && strcmp(tr, "net") == 0;
     for (int kind = 0; kind < NKINDS; kind++)
         for (int pair = 0; pair < NPAIRS; pair++)
-            for (int lock = 0; lock < 2; lock++)
-                if (!net || pair < 6 || pair > 7)
-                    run(kind, pair, lock);
+            for (int lock = 0; lock < 3; lock++)
+                if (!net || pair < 6 || pair > 7) {
+                    run(kind, pair, lock, AT);
+                    if (kind == 1)
+                        run(kind, pair, lock, AT_INSIDE);
+                }
     CHECK_OK(orma_finalize());
     return 0;
 }
