@@ -44,6 +44,10 @@ int rma_acc_execute_plain(struct rma_win *win, const struct xport_op *op, const 
 /* Set while this thread updates its rank's memory for another rank:
  * rma_acc_execute then takes rma_acc_execute_plain's way. */
 extern _Thread_local int rma_acc_for_peer;
+/* An accumulate (typed or not) another rank asked of our own memory -- the
+ * net transport's target side, an origin's box (rma_box_acc.c) -- applied
+ * so (rma_net_host.c); ORMA_ERR_RANGE outside our window. */
+int rma_acc_host(struct rma_win *win, const struct xport_op *op);
 
 /* body(op) with everybody else's accumulates kept away from the bytes
  * [op->offset, op->offset + op->len) of the target: nothing to do under an

@@ -1,5 +1,5 @@
-/* rma_box.c -- small puts, and gets of passive epochs, through the
- * target's boxes (rma_box.h). */
+/* rma_box.c -- small puts and gets through the target's boxes (rma_box.h);
+ * accumulates in rma_box_acc.c. */
 #include "rma_box.h"
 #include "rma_comm.h"
 #include "util_status.h"
@@ -13,43 +13,55 @@
 
 static size_t rma_box_entry_bytes(size_t len)
 {
-    return sizeof(struct rma_box_entry) + ((len + 7) & ~(size_t)7);
+    return sizeof(struct rma_box_entry) + rma_box_part(len);
+}
+
+uint32_t rma_box_add_entry(struct rma_box *b, const struct rma_box_entry *e)
+{
+    uint32_t pos = b->used + (uint32_t)sizeof *e;
+    memcpy(b->data + b->used, e, sizeof *e);
+    b->used = pos + (uint32_t)(rma_box_parts(e) * rma_box_part(e->len));
+    return pos;
 }
 
 /* Append an entry for len bytes at offset (it fits): a put of origin's
  * bytes, or (origin NULL) room for a get's.  Where its bytes are. */
 static uint32_t rma_box_add(struct rma_box *b, size_t offset, const void *origin, size_t len)
 {
-    struct rma_box_entry e = {.offset = offset, .len = (uint32_t)len, .get = origin == NULL};
-    uint32_t pos = b->used + (uint32_t)sizeof e;
-    memcpy(b->data + b->used, &e, sizeof e);
+    struct rma_box_entry e = {.offset = offset, .len = (uint32_t)len, .kind = origin ? RMA_BOX_E_PUT : RMA_BOX_E_GET};
+    uint32_t pos = rma_box_add_entry(b, &e);
     if (origin)
         memcpy(b->data + pos, origin, len);
-    b->used += (uint32_t)rma_box_entry_bytes(len);
     return pos;
 }
 
 /* The entries of our box at target, its first used bytes, carried out by
- * us: one system call for each run of puts or of gets, in order. */
+ * us: one system call for each run of puts or of gets, accumulates one
+ * by one, in order. */
 static int rma_box_carry(struct rma_win *win, int target, size_t used)
 {
     struct rma_box *b = win->targets[target].box;
     struct xport_piece p[RMA_BOX_MAX_ENTRIES];
     size_t n = 0;
-    uint32_t get = 0;
+    int put = 1;
     int status = ORMA_SUCCESS;
     for (size_t pos = 0; pos < used && !status;) {
         struct rma_box_entry e;
         memcpy(&e, b->data + pos, sizeof e);
-        if (n && e.get != get) {
-            status = rma_far_pieces(win, target, !get, p, n);
+        int copy = e.kind == RMA_BOX_E_PUT || e.kind == RMA_BOX_E_GET;
+        if (n && (!copy || put != (e.kind == RMA_BOX_E_PUT))) {
+            status = rma_far_pieces(win, target, put, p, n);
             n = 0;
         }
-        get = e.get;
-        p[n++] = (struct xport_piece){b->data + pos + sizeof e, (size_t)e.offset, e.len};
-        pos += rma_box_entry_bytes(e.len);
+        if (copy) {
+            put = e.kind == RMA_BOX_E_PUT;
+            p[n++] = (struct xport_piece){b->data + pos + sizeof e, (size_t)e.offset, e.len};
+        } else if (!status) {
+            status = rma_box_carry_acc(win, target, &e, b->data + pos + sizeof e);
+        }
+        pos += sizeof e + rma_box_parts(&e) * rma_box_part(e.len);
     }
-    return n && !status ? rma_far_pieces(win, target, !get, p, n) : status;
+    return n && !status ? rma_far_pieces(win, target, put, p, n) : status;
 }
 
 /* Wait up to RMA_BOX_WAIT_NS for the target to empty b: 1 when it has. */
@@ -163,13 +175,13 @@ int rma_box_sync(struct rma_win *win, int target, int local)
     return status;
 }
 
-/* Room in target's box for an entry of len bytes: the box emptied first
- * when it is full; a box begun in a passive epoch is offered when emptied. */
-static int rma_box_room(struct rma_win *win, int target, size_t len)
+/* Room in target's box for an entry of bytes: the box emptied first when
+ * it is full; a box begun in a passive epoch is offered when emptied. */
+int rma_box_room(struct rma_win *win, int target, size_t bytes)
 {
     struct rma_target *t = &win->targets[target];
     struct rma_box *b = t->box;
-    if (b->used + rma_box_entry_bytes(len) > sizeof b->data) {
+    if (b->used + bytes > sizeof b->data) {
         int status = rma_box_flush(win, target);
         if (status)
             return status;
@@ -186,7 +198,7 @@ static int rma_box_room(struct rma_win *win, int target, size_t len)
 
 int rma_box_put(struct rma_win *win, int target, size_t offset, const void *origin, size_t len)
 {
-    int status = rma_box_room(win, target, len);
+    int status = rma_box_room(win, target, rma_box_entry_bytes(len));
     if (!status)
         rma_box_add(win->targets[target].box, offset, origin, len);
     win->targets[target].box_run = 0;
@@ -204,7 +216,7 @@ int rma_box_run(struct rma_win *win, int target, size_t offset, const void *orig
         struct rma_box_entry e;
         memcpy(&e, b->data + at, sizeof e);
         size_t grown = at + rma_box_entry_bytes((size_t)e.len + len);
-        if (e.offset + e.len == offset && grown <= sizeof b->data) {
+        if (e.kind == RMA_BOX_E_PUT && e.offset + e.len == offset && grown <= sizeof b->data) {
             memcpy(b->data + at + sizeof e + e.len, origin, len);
             e.len += (uint32_t)len;
             memcpy(b->data + at, &e, sizeof e);
@@ -212,13 +224,32 @@ int rma_box_run(struct rma_win *win, int target, size_t offset, const void *orig
             return ORMA_SUCCESS;
         }
     }
-    int status = rma_box_room(win, target, len);
+    int status = rma_box_room(win, target, rma_box_entry_bytes(len));
     if (status)
         return status;
     t->box_run = b->used + 1;
     rma_box_add(b, offset, origin, len);
     t->box_run_end = b->used;
     return ORMA_SUCCESS;
+}
+
+void rma_box_note_get(struct rma_win *win, int target, uint32_t pos, size_t len, void *dst)
+{
+    struct rma_target *t = &win->targets[target];
+    /* PSCW: the target may not empty its boxes before our complete, which
+     * cannot wait for its wait -- offered then, as in passive epochs */
+    if (!t->box_offered && rma_box_access(win) == RMA_ACC_START) {
+        t->box_offered = 1;
+        win->nboxed++;
+    }
+    struct rma_box_gets *gs = t->box_gets;
+    if (!gs->n && !t->box_offered)
+        win->nboxgets++; /* fence: filled when the target empties its boxes */
+    gs->g[gs->n].pos = pos;
+    gs->g[gs->n].len = (uint32_t)len;
+    gs->g[gs->n].dst = dst;
+    gs->n++;
+    t->box_run = 0;
 }
 
 int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_t len)
@@ -229,24 +260,10 @@ int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_
         struct xport_piece now = {dst, offset, len};
         return status ? status : rma_far_pieces(win, target, 0, &now, 1);
     }
-    int status = rma_box_room(win, target, len);
+    int status = rma_box_room(win, target, rma_box_entry_bytes(len));
     if (status)
         return status;
-    /* PSCW: the target may not empty its boxes before our complete, which
-     * cannot wait for its wait -- offered then, as in passive epochs */
-    if (!t->box_offered && rma_box_access(win) == RMA_ACC_START) {
-        t->box_offered = 1;
-        win->nboxed++;
-    }
-    struct rma_box_gets *gs = t->box_gets;
-    if (!gs->n && !t->box_offered)
-        win->nboxgets++; /* fence: filled when the target empties its boxes */
-    uint32_t pos = rma_box_add(t->box, offset, NULL, len);
-    t->box_run = 0;
-    gs->g[gs->n].pos = pos;
-    gs->g[gs->n].len = (uint32_t)len;
-    gs->g[gs->n].dst = dst;
-    gs->n++;
+    rma_box_note_get(win, target, rma_box_add(t->box, offset, NULL, len), len, dst);
     return ORMA_SUCCESS;
 }
 
@@ -256,16 +273,18 @@ static void rma_box_apply(struct rma_win *win, int o, struct rma_box *b, size_t 
     for (size_t pos = 0; pos + sizeof(struct rma_box_entry) <= used;) {
         struct rma_box_entry e;
         memcpy(&e, b->data + pos, sizeof e);
-        size_t step = rma_box_entry_bytes(e.len);
+        size_t step = sizeof e + rma_box_parts(&e) * rma_box_part(e.len);
         if (step > used - pos || e.offset > win->size || e.len > win->size - e.offset) {
             util_error(ORMA_ERR_PEER, "window %u: rank %d's box at rank %d holds an access of %u bytes at %llu, outside "
                        "the window", win->id, o, win->rank, e.len, (unsigned long long)e.offset);
             break;
         }
-        if (e.get)
+        if (e.kind == RMA_BOX_E_GET)
             memcpy(b->data + pos + sizeof e, (char *)win->base + e.offset, e.len);
-        else
+        else if (e.kind == RMA_BOX_E_PUT)
             memcpy((char *)win->base + e.offset, b->data + pos + sizeof e, e.len);
+        else if (rma_box_apply_acc(win, o, &e, b->data + pos + sizeof e))
+            break;
         pos += step;
     }
 }

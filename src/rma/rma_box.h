@@ -56,6 +56,7 @@
 
 #include "rma_ctl.h"
 #include "rma_win.h"
+#include "xport.h"
 #include "util_config.h"
 
 #include <stddef.h>
@@ -85,13 +86,41 @@ struct rma_box {
 };
 _Static_assert(sizeof(struct rma_box) == RMA_BOX_BYTES, "a box is RMA_BOX_BYTES");
 
-/* An entry: its header, then len bytes, padded to 8. */
+/* An entry: its header, then its parts of len bytes, each padded to 8. */
+enum { RMA_BOX_E_PUT, RMA_BOX_E_GET, RMA_BOX_E_ACC, RMA_BOX_E_GACC, RMA_BOX_E_CAS };
 struct rma_box_entry {
-    uint64_t offset; /* in the target's window */
+    uint64_t offset;  /* in the target's window */
     uint32_t len;
-    uint32_t get;    /* 0: a put, its bytes follow; 1 (passive epochs): a
-                        get, whoever empties the box writes them there */
+    uint8_t kind;     /* PUT: its bytes; GET: room for them, which whoever
+                         empties the box fills; ACC: an accumulate of op on
+                         elements of typeid_, the origin's bytes (none for
+                         ORMA_NO_OP); GACC: the same, then room for the old
+                         contents; CAS: origin, compare, room for the old
+                         element (rma_box_acc.c) */
+    uint8_t op;       /* ACC, GACC: enum orma_op */
+    uint16_t typeid_; /* ACC, GACC, CAS */
 };
+_Static_assert(sizeof(struct rma_box_entry) == 16, "an entry header is 16 bytes");
+
+static inline size_t rma_box_part(size_t len)
+{
+    return (len + 7) & ~(size_t)7;
+}
+
+/* The parts that follow e's header. */
+static inline size_t rma_box_parts(const struct rma_box_entry *e)
+{
+    switch (e->kind) {
+    case RMA_BOX_E_ACC:
+        return e->op != ORMA_NO_OP;
+    case RMA_BOX_E_GACC:
+        return (size_t)(e->op != ORMA_NO_OP) + 1;
+    case RMA_BOX_E_CAS:
+        return 3;
+    default:
+        return 1;
+    }
+}
 
 /* The gets in our box at a target, in order: where each one's bytes are in
  * the box, and where they go once it has been emptied. */
@@ -190,5 +219,19 @@ int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_
 /* The target's part at a closing synchronization: every box emptied into
  * our memory (fence: then box_drained says so). */
 void rma_box_drain(struct rma_win *win);
+/* An accumulate (ACC without type layouts, CAS) into target's box -- its
+ * result, if any, copied out as a get's bytes are (rma_box_acc.c). */
+int rma_box_acc(struct rma_win *win, const struct xport_op *op);
+
+/* Within rma_box*.c: room for an entry of bytes (header included) in
+ * target's box; an entry appended (it fits), where its parts begin; the
+ * len bytes at pos of our box at target to be copied to dst once the box
+ * is emptied; an accumulate entry applied to our memory (for origin o),
+ * or carried out by us, its origin. */
+int rma_box_room(struct rma_win *win, int target, size_t bytes);
+uint32_t rma_box_add_entry(struct rma_box *b, const struct rma_box_entry *e);
+void rma_box_note_get(struct rma_win *win, int target, uint32_t pos, size_t len, void *dst);
+int rma_box_apply_acc(struct rma_win *win, int o, const struct rma_box_entry *e, unsigned char *parts);
+int rma_box_carry_acc(struct rma_win *win, int target, const struct rma_box_entry *e, unsigned char *parts);
 
 #endif

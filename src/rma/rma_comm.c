@@ -90,6 +90,13 @@ static int rma_op_execute(struct rma_win *win, const struct xport_op *op, const 
         return put ? rma_box_put(win, op->target, op->offset, op->origin, op->len)
                    : rma_box_get(win, op->target, op->offset, op->origin, op->len);
     }
+    /* accumulates likewise: the fetching ones as gets, the others as puts */
+    if (!w->at.ops->mapped && !op->ttype && (op->kind == XPORT_OP_ACC || op->kind == XPORT_OP_CAS) &&
+        rma_box_takes(win, t, op->len, op->kind == XPORT_OP_ACC && !op->result)) {
+        if (rma_gathered(t) && (status = rma_gather_complete(win, op->target)))
+            return status;
+        return rma_box_acc(win, op);
+    }
     /* the box's puts land when the target closes its epoch (or serves the
      * box): before anything else of ours, which may land earlier */
     status = rma_box_pending(t) ? rma_box_flush(win, op->target) : ORMA_SUCCESS;

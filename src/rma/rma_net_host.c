@@ -33,12 +33,11 @@ static char *rma_net_host_local(void *ctx, uint64_t offset, uint64_t len)
     return rma_net_host_where(ctx, offset, len, &w);
 }
 
-/* With the rules of our own origins (stripes, hardware atomics: rma_acc.c)
- * -- as if our rank were the origin -- but never on the hw_busy slots our
- * rank's own accumulates write (rma_acc_for_peer). */
-static int rma_net_host_apply(void *ctx, const struct xport_op *op)
+/* With the rules of our own origins (stripes: rma_acc.c) -- as if our rank
+ * were the origin -- but never on the hw_busy slots our rank's own
+ * accumulates write (rma_acc_for_peer). */
+int rma_acc_host(struct rma_win *win, const struct xport_op *op)
 {
-    struct rma_win *win = ctx;
     struct rma_where w;
     if (!rma_net_host_where(win, op->offset, op->len, &w))
         return util_error(ORMA_ERR_RANGE, "window %u: an accumulate of %zu bytes at %zu lies outside rank %d's window",
@@ -47,6 +46,11 @@ static int rma_net_host_apply(void *ctx, const struct xport_op *op)
     int status = op->ttype ? rma_typed_execute(win, op, &w) : rma_acc_execute_plain(win, op, &w);
     rma_acc_for_peer = 0;
     return status;
+}
+
+static int rma_net_host_apply(void *ctx, const struct xport_op *op)
+{
+    return rma_acc_host(ctx, op);
 }
 
 static size_t rma_net_host_regions(void *ctx, uint64_t *pairs, size_t max)
