@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define RMA_BOX_MAX_ENTRIES (sizeof(((struct rma_box *)0)->data) / sizeof(struct rma_box_entry))
+#define RMA_BOX_CARRY_BATCH 256 /* pieces per call of the transport */
 
 static size_t rma_box_entry_bytes(size_t len)
 {
@@ -41,7 +41,7 @@ static uint32_t rma_box_add(struct rma_box *b, size_t offset, const void *origin
 static int rma_box_carry(struct rma_win *win, int target, size_t used)
 {
     struct rma_box *b = win->targets[target].box;
-    struct xport_piece p[RMA_BOX_MAX_ENTRIES];
+    struct xport_piece p[RMA_BOX_CARRY_BATCH];
     size_t n = 0;
     int put = 1;
     int status = ORMA_SUCCESS;
@@ -49,7 +49,7 @@ static int rma_box_carry(struct rma_win *win, int target, size_t used)
         struct rma_box_entry e;
         memcpy(&e, b->data + pos, sizeof e);
         int copy = e.kind == RMA_BOX_E_PUT || e.kind == RMA_BOX_E_GET;
-        if (n && (!copy || put != (e.kind == RMA_BOX_E_PUT))) {
+        if (n && (!copy || put != (e.kind == RMA_BOX_E_PUT) || n == RMA_BOX_CARRY_BATCH)) {
             status = rma_far_pieces(win, target, put, p, n);
             n = 0;
         }

@@ -63,9 +63,10 @@
 #include <stdint.h>
 
 
-#define RMA_BOX_BYTES 4096
+#define RMA_BOX_BYTES 16384
 #define RMA_BOX_MAX_RANKS 64
-#define RMA_BOX_PUT_MAX 256 /* larger puts: one system call is worth it */
+#define RMA_BOX_LEN_MAX 6144 /* ORMA_BOX_MAX at most: an entry of two parts fits */
+#define RMA_BOX_RUN_MAX 256  /* a typed put's runs at most this long on average go in the box */
 #define RMA_BOX_WAIT_NS 3000 /* an offered box: then the origin empties it */
 #define RMA_BOX_SKIP_MAX 256 /* boxes an origin left waiting offers to nobody */
 #define RMA_BOX_SCAN_MAX 8   /* windows of more ranks: pbox_dirty says which
@@ -160,7 +161,7 @@ static inline int rma_box_passive(const struct rma_win *win)
 static inline int rma_box_takes(const struct rma_win *win, const struct rma_target *t, size_t len, int put)
 {
     int acc = rma_box_access(win);
-    return t->box && len <= RMA_BOX_PUT_MAX &&
+    return t->box && len <= util_config.box_max && len <= RMA_BOX_LEN_MAX &&
            (acc == RMA_ACC_LOCK || acc == RMA_ACC_LOCK_ALL ? util_config.passive_box
             : acc == RMA_ACC_START                          ? put || util_config.passive_box
                                                            : acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE);
@@ -210,7 +211,7 @@ void rma_box_serve_all(void);
 extern _Atomic uint32_t rma_box_windows; /* windows of ours with boxes (rma_table.c) */
 /* The put, or the get (passive epochs), into target's box. */
 int rma_box_put(struct rma_win *win, int target, size_t offset, const void *origin, size_t len);
-/* A run of a typed put (len <= RMA_BOX_PUT_MAX) into target's box: the
+/* A run of a typed put (len <= RMA_BOX_RUN_MAX) into target's box: the
  * last entry made longer when it is this walk's and ends where the run
  * begins, so runs that follow each other at the target are one entry
  * however scattered the origin's are. */

@@ -47,7 +47,7 @@
 #include "util_config.h"
 #include "xport.h"
 
-#define RMA_GATHER_COPY RMA_BOX_PUT_MAX /* longer puts: borrow the caller's buffer */
+#define RMA_GATHER_COPY 256 /* longer puts: borrow the caller's buffer */
 #define RMA_GATHER_PIECES 256
 #define RMA_GATHER_BYTES 4096
 

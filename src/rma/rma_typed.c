@@ -49,7 +49,7 @@ static int rma_typed_put_part(struct rma_win *win, const struct xport_op *op, co
                 util_copy(t->base + woff, src, len);
                 continue;
             }
-            if (boxed && len <= RMA_BOX_PUT_MAX) {
+            if (boxed && len <= RMA_BOX_RUN_MAX) {
                 status = rma_box_run(win, op->target, woff, src, len);
                 continue;
             }
@@ -77,7 +77,7 @@ static int rma_typed_boxes(const struct rma_win *win, const struct rma_target *t
     if (!rma_box_takes(win, t, 1, 1))
         return 0;
     size_t runs = dtype_runs_at_least(op->ttype, op->tcount);
-    return runs > 1 && op->tcount * op->ttype->size / runs <= RMA_BOX_PUT_MAX;
+    return runs > 1 && op->tcount * op->ttype->size / runs <= RMA_BOX_RUN_MAX;
 }
 
 static int rma_typed_copy(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)

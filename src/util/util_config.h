@@ -49,6 +49,9 @@
       "1: small puts of fence and PSCW epochs to memory peers cannot map go "  \
       "through a shared-memory box the target empties when it closes the "     \
       "epoch; 0: every such put is a single-copy system call")                 \
+    X(BOX_MAX, box_max, UINT, "2048",                                           \
+      "the longest put, get or accumulate (bytes) that travels through a box; " \
+      "at most 6144; longer ones are single-copy system calls")                \
     X(PASSIVE_BOX, passive_box, BOOL, "1",                                      \
       "1: those small puts in passive epochs too, their box offered to the "   \
       "target at flush and unlock and written out by the origin if the "       \

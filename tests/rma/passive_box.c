@@ -10,7 +10,8 @@
  *     (shared, then exclusive), or lock_all and unlock_all, by turns;
  *   - puts wrong bytes over its whole slot in 8-byte pieces (lock_all:
  *     and flushes them), then the right bytes of its first BIG in one
- *     piece longer than a box takes (the box must be emptied before it),
+ *     piece (with ORMA_BOX_MAX=256 longer than a box takes: the box must
+ *     be emptied before it),
  *     wrong bytes of its last BIG in another (both wait in the origin's
  *     gather), then the right bytes of all but its first HEAD in pieces of
  *     1..8 bytes (the gather must be carried out before they go in the
@@ -32,7 +33,8 @@
  * back over them.  At the end every byte outside the slots, and the guards
  * around the window, must still be the background.
  *
- * Run with ORMA_PASSIVE_BOX=0 too (tests/rma/CMakeLists.txt). */
+ * Run with ORMA_PASSIVE_BOX=0 and ORMA_BOX_MAX=256 too
+ * (tests/rma/CMakeLists.txt). */
 #include "rma_test.h"
 
 #include <stdatomic.h>

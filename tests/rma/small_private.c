@@ -6,8 +6,9 @@
  *
  *   - every rank puts a slot of every target's window in one-byte to
  *     three-byte pieces, many more than one box holds (the origin then
- *     writes them itself): first wrong bytes, then -- after a piece larger
- *     than a box takes, of the right bytes at the slot's end -- the right
+ *     writes them itself): first wrong bytes, then -- after a piece of 300
+ *     bytes (larger than a box takes with ORMA_BOX_MAX=256), of the right
+ *     bytes at the slot's end -- the right
  *     ones, so the puts must land in the order issued; then closes with a
  *     fence, PSCW (wait, or test until done) or a fence with NOSUCCEED;
  *   - each rank checks its own window after the closing call, and the
@@ -20,7 +21,8 @@
  *   - the bytes around each window (the rest of its malloc'd block, the
  *     stack array's guards) never change.
  *
- * Run with ORMA_BOX=0 and ORMA_EAGER=0 too (tests/rma/CMakeLists.txt). */
+ * Run with ORMA_BOX=0, ORMA_EAGER=0 and ORMA_BOX_MAX=256 too
+ * (tests/rma/CMakeLists.txt). */
 #include "rt_slots.h"
 
 #include <string.h>
