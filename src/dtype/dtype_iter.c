@@ -93,30 +93,9 @@ void dtype_iter_skip(struct dtype_iter *it, size_t n)
         n -= len;
 }
 
-/* The runs of real layouts are often a few bytes to a few hundred: those
- * are copied inline, in overlapping moves of 16, 8, 4, 2 or 1 bytes,
- * rather than by a call that costs more than the copy. */
 static inline void dtype_move(char *dst, const char *src, size_t len)
 {
-    if (len >= 16 && len <= 256) {
-        size_t i = 0;
-#pragma GCC unroll 16
-        for (; i + 16 <= len; i += 16)
-            memcpy(dst + i, src + i, 16);
-        if (i < len) /* the last 16 bytes again, overlapping */
-            memcpy(dst + len - 16, src + len - 16, 16);
-    } else if (len >= 8 && len < 16) {
-        memcpy(dst, src, 8);
-        memcpy(dst + len - 8, src + len - 8, 8);
-    } else if (len >= 4 && len < 8) {
-        memcpy(dst, src, 4);
-        memcpy(dst + len - 4, src + len - 4, 4);
-    } else if (len < 4) {
-        for (size_t i = 0; i < len; i++)
-            dst[i] = src[i];
-    } else {
-        util_copy(dst, src, len);
-    }
+    util_copy_run(dst, src, len);
 }
 
 /* The flat walks (below). */

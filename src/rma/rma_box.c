@@ -77,6 +77,17 @@ static int rma_box_served(struct rma_box *b)
     }
 }
 
+/* The target emptied our offered box: whether it applied every entry. */
+static int rma_box_applied(struct rma_win *win, int target, struct rma_box *b)
+{
+    win->targets[target].box_misses = 0;
+    if (!atomic_load_explicit(&b->fault, memory_order_relaxed))
+        return ORMA_SUCCESS;
+    atomic_store_explicit(&b->fault, 0, memory_order_relaxed);
+    return util_error(ORMA_ERR_PEER, "window %u: rank %d could not apply the operations rank %d left in its box",
+                      win->id, target, win->rank);
+}
+
 /* A passive epoch's box at target, offered to it, taken back and written
  * out by us unless it empties it meanwhile (rma_box.h). */
 static int rma_box_offer(struct rma_win *win, int target)
@@ -91,26 +102,28 @@ static int rma_box_offer(struct rma_win *win, int target)
     /* pairs with rma_box_serve's exchange: it sees tail, or we see it clear */
     if (win->nranks > RMA_BOX_SCAN_MAX && !atomic_load_explicit(&t->ctl->pbox_dirty, memory_order_seq_cst))
         atomic_store_explicit(&t->ctl->pbox_dirty, 1, memory_order_seq_cst);
-    if (rma_box_served(b)) {
-        t->box_misses = 0;
-        return ORMA_SUCCESS;
-    }
-    if (t->box_misses < 8)
-        t->box_misses++;
-    t->box_skip = (uint16_t)(1u << t->box_misses);
-    if (t->box_skip > RMA_BOX_SKIP_MAX)
-        t->box_skip = RMA_BOX_SKIP_MAX;
+    if (rma_box_served(b))
+        return rma_box_applied(win, target, b);
     struct util_backoff bo = {0};
     for (;;) {
         uint32_t free_ = RMA_BOX_FREE;
         if (atomic_compare_exchange_strong_explicit(&b->claim, &free_, RMA_BOX_ORIGIN, memory_order_acquire,
                                                     memory_order_relaxed))
             break;
+        /* the target took it and is emptying it (a full box of scattered
+         * runs takes it longer than RMA_BOX_WAIT_NS): served, not missed */
         if (!atomic_load_explicit(&b->tail, memory_order_acquire))
-            return ORMA_SUCCESS; /* the target emptied it after all */
+            return rma_box_applied(win, target, b);
         util_backoff_pause(&bo);
     }
     uint32_t used = atomic_load_explicit(&b->tail, memory_order_relaxed);
+    if (used) { /* taken back: the target left it waiting */
+        if (t->box_misses < 8)
+            t->box_misses++;
+        t->box_skip = (uint16_t)(1u << t->box_misses);
+        if (t->box_skip > RMA_BOX_SKIP_MAX)
+            t->box_skip = RMA_BOX_SKIP_MAX;
+    }
     int status = used ? rma_box_carry(win, target, used) : ORMA_SUCCESS;
     atomic_store_explicit(&b->tail, 0, memory_order_release);
     atomic_store_explicit(&b->claim, RMA_BOX_FREE, memory_order_release);
@@ -267,26 +280,31 @@ int rma_box_get(struct rma_win *win, int target, size_t offset, void *dst, size_
     return ORMA_SUCCESS;
 }
 
-/* The entries of origin o's box, its first used bytes, into our memory. */
-static void rma_box_apply(struct rma_win *win, int o, struct rma_box *b, size_t used)
+/* The entries of origin o's box, its first used bytes, into our memory;
+ * ORMA_ERR_PEER, and the rest left, at an entry that cannot be applied. */
+static int rma_box_apply(struct rma_win *win, int o, struct rma_box *b, size_t used)
 {
+    if (used > sizeof b->data)
+        return util_error(ORMA_ERR_PEER, "window %u: rank %d's box at rank %d says it holds %zu bytes, more than a box",
+                          win->id, o, win->rank, used);
     for (size_t pos = 0; pos + sizeof(struct rma_box_entry) <= used;) {
         struct rma_box_entry e;
         memcpy(&e, b->data + pos, sizeof e);
         size_t step = sizeof e + rma_box_parts(&e) * rma_box_part(e.len);
         if (step > used - pos || e.offset > win->size || e.len > win->size - e.offset) {
-            util_error(ORMA_ERR_PEER, "window %u: rank %d's box at rank %d holds an access of %u bytes at %llu, outside "
-                       "the window", win->id, o, win->rank, e.len, (unsigned long long)e.offset);
-            break;
+            return util_error(ORMA_ERR_PEER,
+                              "window %u: rank %d's box at rank %d holds an access of %u bytes at %llu, outside "
+                              "the window", win->id, o, win->rank, e.len, (unsigned long long)e.offset);
         }
         if (e.kind == RMA_BOX_E_GET)
             memcpy(b->data + pos + sizeof e, (char *)win->base + e.offset, e.len);
         else if (e.kind == RMA_BOX_E_PUT)
             memcpy((char *)win->base + e.offset, b->data + pos + sizeof e, e.len);
         else if (rma_box_apply_acc(win, o, &e, b->data + pos + sizeof e))
-            break;
+            return ORMA_ERR_PEER;
         pos += step;
     }
+    return ORMA_SUCCESS;
 }
 
 void rma_box_drain(struct rma_win *win)
@@ -304,8 +322,8 @@ void rma_box_drain(struct rma_win *win)
     atomic_store_explicit(&c->box_dirty, 0, memory_order_relaxed);
     for (int o = 0; o < win->nranks; o++) {
         struct rma_box *b = rma_ctl_box(win->ctl, win->rank, o);
-        if (b->used)
-            rma_box_apply(win, o, b, b->used);
+        if (b->used) /* a bad entry is reported here: the origin has moved on */
+            (void)rma_box_apply(win, o, b, b->used);
         b->used = 0;
     }
 }
@@ -332,7 +350,8 @@ void rma_box_serve(struct rma_win *win)
          * may offer it again at any moment, and tail is its own. */
         uint32_t used = atomic_load_explicit(&b->tail, memory_order_acquire);
         if (used) {
-            rma_box_apply(win, o, b, used);
+            if (rma_box_apply(win, o, b, used)) /* its origin learns it when it sees tail clear */
+                atomic_store_explicit(&b->fault, 1, memory_order_relaxed);
             atomic_store_explicit(&b->tail, 0, memory_order_release);
         }
         atomic_store_explicit(&b->claim, RMA_BOX_FREE, memory_order_release);

@@ -80,7 +80,8 @@ struct rma_box {
     _Atomic uint32_t tail;  /* passive epochs: the bytes offered to the
                                target, 0 once they are in its memory */
     _Atomic uint32_t claim; /* passive epochs: RMA_BOX_* emptying it now */
-    uint32_t pad;
+    _Atomic uint32_t fault; /* passive epochs: set by a target that could not
+                               apply the box (a bad entry), read by the origin */
     /* from here: the first entries share the header's cache line, so an
      * offered box of one small put is one line for the target to fetch */
     unsigned char data[RMA_BOX_BYTES - 16];

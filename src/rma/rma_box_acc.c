@@ -75,7 +75,8 @@ int rma_box_apply_acc(struct rma_win *win, int o, const struct rma_box_entry *e,
     const struct rma_acc_plan *plan =
         e->kind <= RMA_BOX_E_CAS && op_ < ORMA_OP_COUNT && e->typeid_ < ORMA_TYPEID_COUNT ? rma_acc_plan(op_, e->typeid_)
                                                                                           : NULL;
-    if (!plan || !plan->extent || (plan->writes && !plan->kernel) || e->len % plan->extent)
+    if (!plan || !plan->extent || (plan->writes && !plan->kernel) || e->len % plan->extent ||
+        (e->kind == RMA_BOX_E_CAS && e->len != plan->extent))
         return util_error(ORMA_ERR_PEER, "window %u: rank %d's box at rank %d holds an accumulate it cannot apply "
                           "(kind %u, op %u, type %u, %u bytes)", win->id, o, win->rank, e->kind, e->op, e->typeid_,
                           e->len);

@@ -36,6 +36,7 @@ static int rma_typed_put_part(struct rma_win *win, const struct xport_op *op, co
     dtype_pair_init(&pair, op->otype, op->ocount, op->ttype, op->tcount);
     size_t n = 0, lo = t->lo, hi = t->hi, k;
     int boxed = rma_box_takes(win, t, 1, 1);
+    size_t box_run = util_config.box_max < RMA_BOX_RUN_MAX ? util_config.box_max : RMA_BOX_RUN_MAX;
     /* the runs' places as if the whole window were mapped at base: the
      * ones outside [lo, hi) are only compared, never touched (nothing is
      * mapped when t->base is NULL: any other address serves) */
@@ -46,10 +47,10 @@ static int rma_typed_put_part(struct rma_win *win, const struct xport_op *op, co
             const char *src = ov[i].iov_base;
             size_t len = ov[i].iov_len, woff = (size_t)((char *)tv[i].iov_base - base); /* in the window */
             if (woff >= lo && woff <= hi && len <= hi - woff) {
-                util_copy(t->base + woff, src, len);
+                util_copy_run(t->base + woff, src, len);
                 continue;
             }
-            if (boxed && len <= RMA_BOX_RUN_MAX) {
+            if (boxed && len <= box_run) {
                 status = rma_box_run(win, op->target, woff, src, len);
                 continue;
             }

@@ -47,4 +47,31 @@ static inline void util_copy(void *dst, const void *src, size_t len)
         memcpy(dst, src, len);
 }
 
+/* A run of a typed layout: often a few bytes to a few hundred, copied
+ * inline in overlapping moves of 16, 8, 4, 2 or 1 bytes rather than by a
+ * call that costs more than the copy (the datatype engine, a typed put's
+ * runs into mapped pages). */
+static inline void util_copy_run(char *dst, const char *src, size_t len)
+{
+    if (len >= 16 && len <= 256) {
+        size_t i = 0;
+#pragma GCC unroll 16
+        for (; i + 16 <= len; i += 16)
+            memcpy(dst + i, src + i, 16);
+        if (i < len) /* the last 16 bytes again, overlapping */
+            memcpy(dst + len - 16, src + len - 16, 16);
+    } else if (len >= 8 && len < 16) {
+        memcpy(dst, src, 8);
+        memcpy(dst + len - 8, src + len - 8, 8);
+    } else if (len >= 4 && len < 8) {
+        memcpy(dst, src, 4);
+        memcpy(dst + len - 4, src + len - 4, 4);
+    } else if (len < 4) {
+        for (size_t i = 0; i < len; i++)
+            dst[i] = src[i];
+    } else {
+        util_copy(dst, src, len);
+    }
+}
+
 #endif

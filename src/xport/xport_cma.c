@@ -4,6 +4,7 @@
 #include "dtype_iter.h"
 #include "dtype_type.h"
 #include "shm_cma.h"
+#include "util_status.h"
 
 #include <stdlib.h>
 #include <sys/uio.h>
@@ -124,8 +125,9 @@ static int xport_cma_put_packed(const struct xport_at *at, const struct xport_ty
             sum += len;
             len = 0;
         }
-        if (!sum)
-            break;
+        if (!sum) /* the target layout ends first: the sizes were checked, so never */
+            return util_error(ORMA_ERR_INTERNAL, "a typed put by system calls: the target layout holds %zu of %zu bytes",
+                              done, bytes);
         struct iovec l = {(char *)stage + done, sum};
         status = shm_cma_vec_apart(at->pid, &l, 1, r, nr, 1);
         done += sum;
