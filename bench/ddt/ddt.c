@@ -99,20 +99,9 @@ static void round_rank0(ddt_run_state *s)
  * orma_win_sync (MPI_Win_sync) between looks at the flag: where the window
  * is memory rank 0 cannot map, that is when rank 1 empties the box rank 0
  * offers it (runs of the typed put). */
-static void ddt_target_wait(ddt_run_state *s)
-{
-    _Atomic uint64_t *p = s->fw.flag[0];
-    bench_flag_waiter w = {.mine = s->fw.flag[1]};
-    ++s->turn;
-    while (atomic_load_explicit(p, memory_order_acquire) < s->turn) {
-        BENCH_CHECK(orma_win_sync(s->w.win));
-        bench_flag_pause(&w, p, s->turn, 50);
-    }
-}
-
 static void round_rank1(ddt_run_state *s)
 {
-    ddt_target_wait(s);
+    BENCH_CHECK(bench_flag_wait_synced(s->fw.flag[1], s->fw.flag[0], ++s->turn, s->w.win));
     if (s->op == DDT_PACK) {
         size_t pos = 0;
         BENCH_CHECK(orma_unpack(s->w.base + s->dom, s->psize, &pos, s->w.base,

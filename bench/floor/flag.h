@@ -26,6 +26,22 @@ static inline void bench_flag_wait(_Atomic uint64_t *mine, _Atomic uint64_t *pee
         bench_flag_pause(&w, peer, v, 1000);
 }
 
+/* bench_flag_wait with orma_win_sync(win) between polls, as a target
+ * polling for the data of a passive epoch calls MPI_Win_sync: it empties
+ * the boxes its origins offer it (operations to memory they cannot map).
+ * A sleep lasts 50 us at most, so the polls go on. */
+static inline int bench_flag_wait_synced(_Atomic uint64_t *mine, _Atomic uint64_t *peer, uint64_t v, orma_win win)
+{
+    bench_flag_waiter w = {.mine = mine};
+    while (atomic_load_explicit(peer, memory_order_acquire) < v) {
+        int rc = orma_win_sync(win);
+        if (rc != ORMA_SUCCESS)
+            return rc;
+        bench_flag_pause(&w, peer, v, 50);
+    }
+    return ORMA_SUCCESS;
+}
+
 /* One orma_win_allocate_shared window holding, for ranks 0 and 1, a flag
  * (alone on its cache line, set to 0) and a page-aligned buffer of bytes
  * bytes (NULL when bytes is 0) that its owner has touched. */

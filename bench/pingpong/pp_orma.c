@@ -66,18 +66,11 @@ static inline void ppb_flag_raise(pp_state *s)
     bench_flag_raise(s->flags.flag[s->me], s->turn);
 }
 
-/* As flag.h, with orma_win_sync between polls, as the MPI program calls
- * MPI_Iprobe: a target that polls for the data of a passive epoch calls
- * it (MPI_Win_sync), and so empties the boxes its origins offer it -- small
- * puts to memory the origin cannot map.  A sleep lasts 50 us at most. */
+/* With orma_win_sync between polls (flag.h), as the MPI program calls
+ * MPI_Iprobe. */
 static inline void ppb_flag_wait(pp_state *s)
 {
-    _Atomic uint64_t *p = s->flags.flag[s->peer];
-    bench_flag_waiter w = {.mine = s->flags.flag[s->me]};
-    while (atomic_load_explicit(p, memory_order_acquire) < s->turn) {
-        BENCH_CHECK(orma_win_sync(s->w.win));
-        bench_flag_pause(&w, p, s->turn, 50);
-    }
+    BENCH_CHECK(bench_flag_wait_synced(s->flags.flag[s->me], s->flags.flag[s->peer], s->turn, s->w.win));
 }
 
 static inline long ppb_bcast(pp_state *s, long v)

@@ -93,11 +93,6 @@ void dtype_iter_skip(struct dtype_iter *it, size_t n)
         n -= len;
 }
 
-static inline void dtype_move(char *dst, const char *src, size_t len)
-{
-    util_copy_run(dst, src, len);
-}
-
 /* The flat walks (below). */
 static int dtype_flat_init(struct dtype_flat_walk *w, orma_type t, size_t count);
 /* Pack (unpack: 0) or unpack n bytes from the start of a flat walk. */
@@ -117,7 +112,7 @@ void dtype_pack(const void *buf, size_t count, orma_type type, size_t from, size
     ptrdiff_t off;
     size_t len;
     while (n && dtype_iter_next(&it, n, &off, &len)) {
-        dtype_move(out, (const char *)buf + off, len);
+        util_copy_run(out, (const char *)buf + off, len);
         out += len;
         n -= len;
     }
@@ -137,7 +132,7 @@ void dtype_unpack(void *buf, size_t count, orma_type type, size_t from, size_t n
     ptrdiff_t off;
     size_t len;
     while (n && dtype_iter_next(&it, n, &off, &len)) {
-        dtype_move((char *)buf + off, in, len);
+        util_copy_run((char *)buf + off, in, len);
         in += len;
         n -= len;
     }
@@ -216,7 +211,7 @@ static int dtype_as_strided(orma_type t, size_t count, struct dtype_strided *d)
         size_t i1 = i0 + ti < n2 ? i0 + ti : n2;                                                   \
         for (size_t j = 0; j < n1; j++)                                                            \
             for (size_t i = i0; i < i1; i++)                                                       \
-                dtype_move(dp + d->off + (ptrdiff_t)i * d->s2 + (ptrdiff_t)j * d->s1,              \
+                util_copy_run(dp + d->off + (ptrdiff_t)i * d->s2 + (ptrdiff_t)j * d->s1,              \
                            sp + s->off + (ptrdiff_t)i * s->s2 + (ptrdiff_t)j * s->s1, LEN);        \
     }
 
@@ -252,10 +247,10 @@ static void dtype_copy_strided(char *dp, const struct dtype_strided *d, const ch
     case 12: DTYPE_RUNS(memcpy, 12) break;
     case 16: DTYPE_RUNS(memcpy, 16) break;
     case 24: DTYPE_RUNS(memcpy, 24) break;
-    case 32: DTYPE_RUNS(dtype_move, 32) break;
-    case 64: DTYPE_RUNS(dtype_move, 64) break;
-    case 128: DTYPE_RUNS(dtype_move, 128) break;
-    default: DTYPE_RUNS(dtype_move, s->len) break;
+    case 32: DTYPE_RUNS(util_copy_run, 32) break;
+    case 64: DTYPE_RUNS(util_copy_run, 64) break;
+    case 128: DTYPE_RUNS(util_copy_run, 128) break;
+    default: DTYPE_RUNS(util_copy_run, s->len) break;
     }
 }
 
@@ -335,9 +330,9 @@ static void dtype_flat_pack(char *buf, struct dtype_flat_walk w, size_t n, char 
         if (len > n)
             len = n;
         if (unpack)
-            dtype_move(buf + off, packed, len);
+            util_copy_run(buf + off, packed, len);
         else
-            dtype_move(packed, buf + off, len);
+            util_copy_run(packed, buf + off, len);
         packed += len;
         n -= len;
     }
@@ -360,7 +355,7 @@ static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, si
  * registers).  OFF(side) is the offset of that side's current run. */
 #define DTYPE_UNIFORM(LEN, SOFF, DOFF)                                                             \
     for (size_t r = 0; r < runs; r++) {                                                            \
-        dtype_move(dst + dtype_off_add(dbase, DOFF), src + dtype_off_add(sbase, SOFF), LEN);       \
+        util_copy_run(dst + dtype_off_add(dbase, DOFF), src + dtype_off_add(sbase, SOFF), LEN);       \
         if (++si == sruns) {                                                                       \
             si = 0;                                                                                \
             sbase = dtype_off_add(sbase, sext);                                                    \
@@ -434,7 +429,7 @@ static __attribute__((noinline)) void dtype_copy_seqs(char *dst, const struct dt
         if (j + DTYPE_AHEAD < dn)
             __builtin_prefetch(dst + de[j + DTYPE_AHEAD].disp, 1);
         size_t len = sl < dl ? sl : dl;
-        dtype_move(dst + dof, src + so, len);
+        util_copy_run(dst + dof, src + so, len);
         sl -= len;
         dl -= len;
         if (sl) {
@@ -477,12 +472,12 @@ static void dtype_copy_flat(char *dst, struct dtype_flat_walk dw, const char *sr
         if (!dlen && !dtype_flat_next(&dw, &doff, &dlen))
             return;
         if (slen == dlen) { /* the usual case: runs that match */
-            dtype_move(dst + doff, src + soff, slen);
+            util_copy_run(dst + doff, src + soff, slen);
             slen = dlen = 0;
             continue;
         }
         size_t len = slen < dlen ? slen : dlen;
-        dtype_move(dst + doff, src + soff, len);
+        util_copy_run(dst + doff, src + soff, len);
         soff += (ptrdiff_t)len;
         doff += (ptrdiff_t)len;
         slen -= len;
@@ -611,7 +606,7 @@ static void dtype_copy_walk(char *dst, const char *src, struct dtype_iter *it)
     ptrdiff_t off;
     size_t len;
     while (dtype_iter_next(it, SIZE_MAX, &off, &len))
-        dtype_move(dst + off, src + off, len);
+        util_copy_run(dst + off, src + off, len);
 }
 
 /* Two structs of the same fields, each field's layout the same on both
@@ -687,5 +682,5 @@ void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size
     ptrdiff_t soff, doff;
     size_t len;
     while (dtype_pair_step(&pair, &soff, &doff, &len))
-        dtype_move((char *)dst + doff, (const char *)src + soff, len);
+        util_copy_run((char *)dst + doff, (const char *)src + soff, len);
 }

@@ -11,16 +11,18 @@
 
 #define RMA_BOX_CARRY_BATCH 256 /* pieces per call of the transport */
 
+/* The bytes of a put's or get's entry of len bytes. */
 static size_t rma_box_entry_bytes(size_t len)
 {
-    return sizeof(struct rma_box_entry) + rma_box_part(len);
+    struct rma_box_entry e = {.len = (uint32_t)len, .kind = RMA_BOX_E_PUT};
+    return rma_box_entry_size(&e);
 }
 
 uint32_t rma_box_add_entry(struct rma_box *b, const struct rma_box_entry *e)
 {
     uint32_t pos = b->used + (uint32_t)sizeof *e;
     memcpy(b->data + b->used, e, sizeof *e);
-    b->used = pos + (uint32_t)(rma_box_parts(e) * rma_box_part(e->len));
+    b->used += (uint32_t)rma_box_entry_size(e);
     return pos;
 }
 
@@ -59,7 +61,7 @@ static int rma_box_carry(struct rma_win *win, int target, size_t used)
         } else if (!status) {
             status = rma_box_carry_acc(win, target, &e, b->data + pos + sizeof e);
         }
-        pos += sizeof e + rma_box_parts(&e) * rma_box_part(e.len);
+        pos += rma_box_entry_size(&e);
     }
     return n && !status ? rma_far_pieces(win, target, put, p, n) : status;
 }
@@ -290,7 +292,7 @@ static int rma_box_apply(struct rma_win *win, int o, struct rma_box *b, size_t u
     for (size_t pos = 0; pos + sizeof(struct rma_box_entry) <= used;) {
         struct rma_box_entry e;
         memcpy(&e, b->data + pos, sizeof e);
-        size_t step = sizeof e + rma_box_parts(&e) * rma_box_part(e.len);
+        size_t step = rma_box_entry_size(&e);
         if (step > used - pos || e.offset > win->size || e.len > win->size - e.offset) {
             return util_error(ORMA_ERR_PEER,
                               "window %u: rank %d's box at rank %d holds an access of %u bytes at %llu, outside "

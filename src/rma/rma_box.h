@@ -124,6 +124,12 @@ static inline size_t rma_box_parts(const struct rma_box_entry *e)
     }
 }
 
+/* e's bytes in a box, header and parts. */
+static inline size_t rma_box_entry_size(const struct rma_box_entry *e)
+{
+    return sizeof *e + rma_box_parts(e) * rma_box_part(e->len);
+}
+
 /* The gets in our box at a target, in order: where each one's bytes are in
  * the box, and where they go once it has been emptied. */
 struct rma_box_gets {

@@ -50,7 +50,7 @@ int rma_box_acc(struct rma_win *win, const struct xport_op *op)
     struct rma_box_entry e = {.offset = op->offset, .len = (uint32_t)op->len, .op = op->op, .typeid_ = op->typeid_,
                               .kind = cas ? RMA_BOX_E_CAS : fetch ? RMA_BOX_E_GACC : RMA_BOX_E_ACC};
     size_t part = rma_box_part(op->len);
-    int status = rma_box_room(win, op->target, sizeof e + rma_box_parts(&e) * part);
+    int status = rma_box_room(win, op->target, rma_box_entry_size(&e));
     if (status)
         return status;
     uint32_t pos = rma_box_add_entry(t->box, &e);

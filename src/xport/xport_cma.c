@@ -116,12 +116,9 @@ static int xport_cma_put_packed(const struct xport_at *at, const struct xport_ty
             if (!len && (done + sum == bytes || !dtype_iter_next(&it, bytes - done - sum, &off, &len)))
                 break;
             char *t = tbase + off;
-            if (nr && (char *)r[nr - 1].iov_base + r[nr - 1].iov_len == t)
-                r[nr - 1].iov_len += len;
-            else if (nr == XPORT_CMA_TYPED_BATCH)
-                break;
-            else
-                r[nr++] = (struct iovec){t, len};
+            if (nr == XPORT_CMA_TYPED_BATCH && (char *)r[nr - 1].iov_base + r[nr - 1].iov_len != t)
+                break; /* a new entry, and no room for it */
+            xport_cma_append(r, &nr, t, len);
             sum += len;
             len = 0;
         }
