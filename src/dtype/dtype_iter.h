@@ -8,6 +8,7 @@
 
 #include <orma.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/uio.h>
 
 struct dtype_frame {
@@ -46,6 +47,30 @@ struct dtype_flat_walk {
     size_t i, runs, elem, count;
     ptrdiff_t ext, base;
 };
+
+/* Set w up over count elements of t if t's walk layout is flat: 0 if not. */
+int dtype_flat_init(struct dtype_flat_walk *w, orma_type t, size_t count);
+
+static inline __attribute__((always_inline)) int dtype_flat_next(struct dtype_flat_walk *w, ptrdiff_t *off_p,
+                                                                 size_t *len_p)
+{
+    if (w->elem == w->count)
+        return 0;
+    size_t i = w->i;
+    if (w->e) {
+        *off_p = dtype_off_add(w->base, w->e[i].disp);
+        *len_p = w->len ? w->len : w->e[i].child->u.leaf.len;
+    } else {
+        *off_p = dtype_off_step(w->base, i, w->stride);
+        *len_p = w->len;
+    }
+    if (++w->i == w->runs) {
+        w->i = 0;
+        w->elem++;
+        w->base = dtype_off_add(w->base, w->ext);
+    }
+    return 1;
+}
 
 /* The flat walk if the layout is flat, else the iterator. */
 struct dtype_cursor {
@@ -90,5 +115,22 @@ void dtype_unpack(void *buf, size_t count, orma_type type, size_t from, size_t n
  * scount, stype) into (dst, dcount, dtype); both hold the same number of
  * data bytes. */
 void dtype_copy(void *dst, size_t dcount, orma_type dtype, const void *src, size_t scount, orma_type stype);
+
+/* dtype_copy with the stores clipped to [lo, hi) of the destination's
+ * addresses: a run that lies wholly inside is copied, every other run is
+ * handed to spill (its destination and source, in typemap order; no byte
+ * of it is stored), which returns 0 or an error.  After the first error no
+ * run is spilled any more; the copy returns it.  What a typed put to a
+ * window mapped but for its edges is made of: the mapped runs stored in
+ * the engine's loops, the others sent. */
+struct dtype_clip {
+    uintptr_t lo, hi;
+    int (*spill)(void *ctx, char *dst, const char *src, size_t len);
+    void *ctx;
+    int status;
+};
+
+int dtype_copy_clipped(void *dst, size_t dcount, orma_type dtype, const void *src, size_t scount, orma_type stype,
+                       struct dtype_clip *clip);
 
 #endif

@@ -263,6 +263,78 @@ static void check_iov(struct fuzz_rng *r, const struct ref_type *a, const struct
     free(out);
 }
 
+/* The clipped copy's spill: the run goes into the shadow buffer at the
+ * same place, and must not lie wholly inside the clip. */
+struct clip_seen {
+    const struct ref_type *t;
+    unsigned char *dbase, *shadow_base, *mask_base; /* mask: 1 where spilled */
+    struct dtype_clip *clip;
+    size_t spilled, budget; /* bytes; a spill past budget fails */
+};
+
+static int clip_spill(void *ctx, char *dst, const char *src, size_t len)
+{
+    struct clip_seen *cs = ctx;
+    FCHECK(cs->t, len > 0, "clipped copy spilled an empty run");
+    FCHECK(cs->t, !((uintptr_t)dst >= cs->clip->lo && (uintptr_t)dst + len <= cs->clip->hi),
+           "clipped copy spilled a run of %zu bytes at offset %td, inside the clip", len,
+           (unsigned char *)dst - cs->dbase);
+    memcpy(cs->shadow_base + ((unsigned char *)dst - cs->dbase), src, len);
+    memset(cs->mask_base + ((unsigned char *)dst - cs->dbase), 1, len);
+    cs->spilled += len;
+    return cs->spilled > cs->budget ? ORMA_ERR_PEER : ORMA_SUCCESS;
+}
+
+/* dtype_copy_clipped into d (whose background is bg) with a random clip:
+ * runs wholly inside the clip arrive in d, the others -- those reaching
+ * outside, whole -- only through the spill (into a shadow copy of bg);
+ * together they are want (unless b's runs overlap: then which of two
+ * stores to a byte comes last differs, as MPI leaves it).  With a budget, the
+ * copy stops spilling at the first error and returns it. */
+static void check_clip(struct fuzz_rng *r, const struct ref_type *a, const struct ref_type *b, size_t count,
+                       const struct span *s, const struct span *d, const unsigned char *bg,
+                       const unsigned char *want, int overlaps)
+{
+    unsigned char *out = malloc(d->len), *shadow = malloc(d->len), *mask = calloc(d->len, 1);
+    CHECK(out && shadow && mask);
+    memcpy(out, bg, d->len);
+    memcpy(shadow, bg, d->len);
+    size_t lo = (size_t)fuzz_range(r, 0, (long)d->len), hi = (size_t)fuzz_range(r, (long)lo, (long)d->len);
+    if (fuzz_range(r, 0, 3) == 0) { /* everything inside, or nothing */
+        lo = fuzz_range(r, 0, 1) ? 0 : d->len;
+        hi = d->len;
+    }
+    unsigned char *obase = out + (d->base - d->mem);
+    struct dtype_clip clip = {(uintptr_t)(out + lo), (uintptr_t)(out + hi), clip_spill, NULL, 0};
+    struct clip_seen cs = {b, obase, shadow + (d->base - d->mem), mask + (d->base - d->mem), &clip, 0, SIZE_MAX};
+    size_t nbytes = count * a->size;
+    int failing = nbytes && fuzz_range(r, 0, 7) == 0;
+    if (failing)
+        cs.budget = (size_t)fuzz_range(r, 0, (long)nbytes);
+    clip.ctx = &cs;
+    int st = dtype_copy_clipped(obase, count, b->h, s->base, count, a->h, &clip);
+    for (size_t k = 0; k < d->len; k++) {
+        if (k >= lo && k < hi) {
+            if (mask[k]) /* a run reaching outside: spilled whole */
+                out[k] = shadow[k];
+        } else {
+            FCHECK(b, out[k] == bg[k], "clipped copy [%zu, %zu) from [%s]: offset %td, outside, was stored", lo, hi,
+                   a->desc, (ptrdiff_t)k - (d->base - d->mem));
+            out[k] = shadow[k];
+        }
+    }
+    if (cs.spilled > cs.budget) {
+        FCHECK(b, st == ORMA_ERR_PEER, "clipped copy: the spill failed, the copy returned %d", st);
+    } else {
+        FCHECK(b, st == ORMA_SUCCESS, "clipped copy returned %d", st);
+        FCHECK(b, overlaps || !memcmp(out, want, d->len), "clipped copy [%zu, %zu) from [%s] differs from the reference", lo,
+               hi, a->desc);
+    }
+    free(out);
+    free(shadow);
+    free(mask);
+}
+
 /* dtype_copy from a into b (sizes equalised with trailing bytes) against
  * the reference and against the library's own pack then unpack. */
 static void check_copy(struct fuzz_rng *r, const struct ref_type *a0, const struct ref_type *b0)
@@ -288,6 +360,9 @@ static void check_copy(struct fuzz_rng *r, const struct ref_type *a0, const stru
     CHECK(want && packed && viapack);
     memcpy(want, d.mem, d.len);
     memcpy(viapack, d.mem, d.len);
+    unsigned char *bg = malloc(d.len);
+    CHECK(bg);
+    memcpy(bg, d.mem, d.len);
     ptrdiff_t *so = stream_offsets(a, count), *dso = stream_offsets(b, count);
     for (size_t k = 0; k < nbytes; k++)
         want[(d.base - d.mem) + dso[k]] = s.base[so[k]];
@@ -303,6 +378,14 @@ static void check_copy(struct fuzz_rng *r, const struct ref_type *a0, const stru
            "unpack for copy");
     FCHECK(b, !memcmp(viapack, d.mem, d.len), "dtype_copy from [%s] differs from pack then unpack", a->desc);
     check_iov(r, a, b, count, &s, &d, want);
+    unsigned char *hit = calloc(d.len, 1);
+    int overlaps = 0;
+    CHECK(hit);
+    for (size_t k = 0; k < nbytes; k++)
+        overlaps |= hit[(d.base - d.mem) + dso[k]]++ != 0;
+    free(hit);
+    check_clip(r, a, b, count, &s, &d, bg, want, overlaps);
+    free(bg);
     free(so);
     free(dso);
     free(want);
@@ -331,11 +414,82 @@ static void check_type(struct fuzz_rng *r, const struct ref_type *t)
     }
 }
 
+/* Layouts too large to flatten (more than DTYPE_WALK_RUNS runs an
+ * element) beside flat ones, both ways, plain and clipped: every fourth
+ * atom of six per-atom arrays (a struct of vectors, a tree) into the
+ * tails of six arrays (a struct of contiguous runs, flat).  Against pack
+ * then unpack. */
+static void check_big_copy(void)
+{
+    enum { ATOMS = 12000, NLOCAL = 4 * ATOMS };
+    static const size_t per[6] = {24, 4, 4, 4, 8, 4};
+    orma_type el[6] = {ORMA_DOUBLE, ORMA_INT, ORMA_INT, ORMA_INT, ORMA_DOUBLE, ORMA_INT};
+    orma_aint off[6], roff[6], o = 0;
+    orma_type pick[6], tail[6], st, rt;
+    size_t bl[6] = {1, 1, 1, 1, 1, 1};
+    for (int f = 0; f < 6; f++) {
+        off[f] = o;
+        roff[f] = o + (orma_aint)(NLOCAL * per[f]);
+        o += (orma_aint)((NLOCAL + ATOMS) * per[f]);
+        CHECK_OK(orma_type_vector(ATOMS, f == 0 ? 3 : 1, f == 0 ? 12 : 4, el[f], &pick[f]));
+        CHECK_OK(orma_type_contiguous(f == 0 ? 3 * ATOMS : ATOMS, el[f], &tail[f]));
+    }
+    CHECK_OK(orma_type_struct(6, bl, off, pick, &st));
+    CHECK_OK(orma_type_struct(6, bl, roff, tail, &rt));
+    CHECK_OK(orma_type_commit(&st));
+    CHECK_OK(orma_type_commit(&rt));
+    size_t len = (size_t)o, size = 0, pos;
+    struct dtype_flat_walk w;
+    FCHECK(NULL, !dtype_flat_init(&w, st, 1) && dtype_flat_init(&w, rt, 1), "the large layout was flattened");
+    CHECK_OK(orma_type_size(st, &size));
+    unsigned char *a = malloc(len), *b = malloc(len), *want = malloc(len), *packed = malloc(size);
+    CHECK(a && b && want && packed);
+    for (int dir = 0; dir < 2; dir++) { /* picked -> tails, tails -> picked */
+        orma_type from = dir ? rt : st, to = dir ? st : rt;
+        fill(a, len, 5);
+        fill(b, len, 9);
+        memcpy(want, b, len);
+        pos = 0;
+        CHECK_OK(orma_pack(a, 1, from, packed, size, &pos));
+        pos = 0;
+        CHECK_OK(orma_unpack(packed, size, &pos, want, 1, to));
+        dtype_copy(b, 1, to, a, 1, from);
+        FCHECK(NULL, !memcmp(b, want, len), "copy of a layout too large to flatten (direction %d)", dir);
+        /* clipped to the middle half: the rest spilled, then merged */
+        fill(b, len, 9);
+        unsigned char *shadow = malloc(len), *mask = calloc(len, 1);
+        CHECK(shadow && mask);
+        memcpy(shadow, b, len);
+        struct dtype_clip clip = {(uintptr_t)(b + len / 4), (uintptr_t)(b + 3 * len / 4), clip_spill, NULL, 0};
+        struct clip_seen cs = {NULL, b, shadow, mask, &clip, 0, SIZE_MAX};
+        clip.ctx = &cs;
+        FCHECK(NULL, dtype_copy_clipped(b, 1, to, a, 1, from, &clip) == ORMA_SUCCESS, "clipped copy, large layout");
+        for (size_t k = 0; k < len; k++)
+            if (mask[k])
+                b[k] = shadow[k];
+        FCHECK(NULL, cs.spilled > 0 && !memcmp(b, want, len),
+               "clipped copy of a layout too large to flatten (direction %d, %zu bytes spilled)", dir, cs.spilled);
+        free(shadow);
+        free(mask);
+    }
+    for (int f = 0; f < 6; f++) {
+        CHECK_OK(orma_type_free(&pick[f]));
+        CHECK_OK(orma_type_free(&tail[f]));
+    }
+    CHECK_OK(orma_type_free(&st));
+    CHECK_OK(orma_type_free(&rt));
+    free(a);
+    free(b);
+    free(want);
+    free(packed);
+}
+
 int main(int argc, char **argv)
 {
     long ntypes = fuzz_args(argc, argv, 5000);
     CHECK_OK(orma_init(&argc, &argv));
 
+    check_big_copy();
     struct fuzz_rng rng = {fuzz_seed};
     struct ref_type *pool[POOL];
     size_t npool = 0;
