@@ -11,63 +11,74 @@
 #include <string.h>
 
 #include <stdint.h>
-#include <sys/uio.h>
 
 /* A typed put to a cma target whose whole pages are mapped here too (a
  * window on malloc'd memory adopted but for its partial pages,
  * shm_adopt.h), reaching across their edge: rather than every run by
  * system calls, as the transport would (a 1 MB FFT transpose: 65536 runs,
- * 2 ms), the runs inside the mapped pages are stored directly and only
- * the others, at most a page's worth at either end, gathered into the
- * transport's pieces.  Short runs there, and every run of a target layout
+ * 2 ms), the runs inside the mapped pages are stored directly, in the
+ * datatype engine's own loops clipped to them (dtype_copy_clipped), and
+ * only the others, at most a page's worth at either end, gathered into
+ * the transport's pieces.  Short runs there, and every run of a target layout
  * of short runs on memory not mapped at all (the kernel takes 0.3-0.8 us
  * for each remote iovec), go into our box at the target where the epoch
  * lets puts use it (rma_box.h): the target stores them when it empties
  * the box, a few ns each. */
 #define RMA_TYPED_PIECES 256
-#define RMA_TYPED_BATCH 256 /* runs walked at once */
+
+/* What the runs outside the mapped pages become (dtype_clip's spill). */
+struct rma_typed_spill {
+    struct rma_win *win;
+    const struct xport_op *op;
+    const struct rma_where *w;
+    char *base; /* where the window's offset 0 would be mapped */
+    int boxed;
+    size_t box_run, n;
+    struct xport_piece p[RMA_TYPED_PIECES];
+};
+
+static int rma_typed_spill(void *ctx, char *dst, const char *src, size_t len)
+{
+    struct rma_typed_spill *sp = ctx;
+    size_t woff = (size_t)(dst - sp->base); /* in the window */
+    if (sp->boxed && len <= sp->box_run)
+        return rma_box_run(sp->win, sp->op->target, woff, src, len);
+    size_t off = woff - sp->op->offset, n = sp->n; /* past the first reached byte */
+    struct xport_piece *p = sp->p;
+    if (n && p[n - 1].off + p[n - 1].len == off && (const char *)p[n - 1].buf + p[n - 1].len == src) {
+        p[n - 1].len += len;
+        return ORMA_SUCCESS;
+    }
+    if (n == RMA_TYPED_PIECES) {
+        int status = sp->w->at.ops->put_pieces(&sp->w->at, p, n);
+        sp->n = n = 0;
+        if (status)
+            return status;
+    }
+    p[n] = (struct xport_piece){(void *)src, off, len};
+    sp->n = n + 1;
+    return ORMA_SUCCESS;
+}
 
 static int rma_typed_put_part(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
     const struct rma_target *t = &win->targets[op->target];
-    struct xport_piece p[RMA_TYPED_PIECES];
-    static _Thread_local struct iovec ov[RMA_TYPED_BATCH], tv[RMA_TYPED_BATCH];
-    struct dtype_pair pair;
-    dtype_pair_init(&pair, op->otype, op->ocount, op->ttype, op->tcount);
-    size_t n = 0, lo = t->lo, hi = t->hi, k;
-    int boxed = rma_box_takes(win, t, 1, 1);
-    size_t box_run = util_config.box_max < RMA_BOX_RUN_MAX ? util_config.box_max : RMA_BOX_RUN_MAX;
+    static _Thread_local struct rma_typed_spill sp;
+    sp.win = win;
+    sp.op = op;
+    sp.w = w;
+    sp.n = 0;
+    sp.boxed = rma_box_takes(win, t, 1, 1);
+    sp.box_run = util_config.box_max < RMA_BOX_RUN_MAX ? util_config.box_max : RMA_BOX_RUN_MAX;
     /* the runs' places as if the whole window were mapped at base: the
      * ones outside [lo, hi) are only compared, never touched (nothing is
      * mapped when t->base is NULL: any other address serves) */
-    char *base = t->base ? t->base : (char *)(uintptr_t)4096, *tbase = base + op->offset + op->torigin;
-    int status = ORMA_SUCCESS;
-    while (!status && (k = dtype_pair_iov(&pair, op->origin, tbase, ov, tv, RMA_TYPED_BATCH))) {
-        for (size_t i = 0; i < k && !status; i++) {
-            const char *src = ov[i].iov_base;
-            size_t len = ov[i].iov_len, woff = (size_t)((char *)tv[i].iov_base - base); /* in the window */
-            if (woff >= lo && woff <= hi && len <= hi - woff) {
-                util_copy_run(t->base + woff, src, len);
-                continue;
-            }
-            if (boxed && len <= box_run) {
-                status = rma_box_run(win, op->target, woff, src, len);
-                continue;
-            }
-            size_t off = woff - op->offset; /* past the first reached byte */
-            if (n && p[n - 1].off + p[n - 1].len == off && (const char *)p[n - 1].buf + p[n - 1].len == src) {
-                p[n - 1].len += len;
-                continue;
-            }
-            if (n == RMA_TYPED_PIECES) {
-                status = w->at.ops->put_pieces(&w->at, p, n);
-                n = 0;
-            }
-            p[n++] = (struct xport_piece){(void *)src, off, len};
-        }
-    }
-    if (!status && n)
-        status = w->at.ops->put_pieces(&w->at, p, n);
+    sp.base = t->base ? t->base : (char *)(uintptr_t)4096;
+    struct dtype_clip clip = {(uintptr_t)(sp.base + t->lo), (uintptr_t)(sp.base + t->hi), rma_typed_spill, &sp, 0};
+    int status = dtype_copy_clipped(sp.base + op->offset + op->torigin, op->tcount, op->ttype, op->origin,
+                                    op->ocount, op->otype, &clip);
+    if (!status && sp.n)
+        status = w->at.ops->put_pieces(&w->at, sp.p, sp.n);
     return status;
 }
 
