@@ -98,8 +98,10 @@ static int rma_win_open_ctl(struct rma_win *win, const struct rma_win_record *re
     return ORMA_SUCCESS;
 }
 
-/* create on private memory: its whole pages into a segment peers map
- * (shm_adopt.h), unless ORMA_ADOPT=0 or they cannot be moved. */
+/* create on private memory: its pages into a segment peers map
+ * (shm_adopt.h) -- those it touches in a process of one thread, else its
+ * whole ones (ORMA_ADOPT=1 always) -- unless ORMA_ADOPT=0 or they cannot
+ * be moved. */
 static int rma_win_adopt(struct rma_win *win, void *base, size_t size, struct rma_win_record *rec)
 {
     if (!util_config.adopt || win->nranks == 1)
@@ -107,7 +109,8 @@ static int rma_win_adopt(struct rma_win *win, void *base, size_t size, struct rm
     char name[SHM_NAME_MAX];
     snprintf(rec->seg, sizeof rec->seg, "w%u-r%d-a", win->id, boot_job.rank);
     boot_job_name(name, sizeof name, "%s", rec->seg);
-    int status = shm_adopt(base, size, name, shm_page_size(), 1, &win->adopt);
+    int flags = SHM_ADOPT_WHOLE_BLOCK | (util_config.adopt >= 2 ? SHM_ADOPT_AROUND : 0);
+    int status = shm_adopt(base, size, name, shm_page_size(), flags, &win->adopt);
     if (status || !win->adopt.addr)
         return status;
     char *a = win->adopt.addr, *b = base;

@@ -4,6 +4,7 @@
 #include "util_status.h"
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -37,6 +38,27 @@ static int shm_adopt_eligible(uintptr_t lo, uintptr_t hi)
     return ok && covered >= hi;
 }
 
+/* memcpy where the source holds bytes that are not the caller's (the
+ * objects around a window on its partial pages, an allocator's redzones
+ * between them): out of the sanitizers' sight, which would call reading
+ * them an overflow. */
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHM_ADOPT_ASAN 1
+#endif
+#endif
+#if defined(__SANITIZE_ADDRESS__)
+#define SHM_ADOPT_ASAN 1
+#endif
+#if defined(SHM_ADOPT_ASAN) && (defined(__x86_64__) || defined(__i386__))
+static void shm_adopt_copy(void *dst, const void *src, size_t len)
+{
+    __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(len) : : "memory");
+}
+#else
+#define shm_adopt_copy memcpy
+#endif
+
 /* Move len bytes of a new mapping made by map_new (holding a copy of
  * [addr, addr + len)) onto addr.  0 or -1 (addr unchanged). */
 static int shm_adopt_move(char *addr, size_t len, int fd)
@@ -45,7 +67,7 @@ static int shm_adopt_move(char *addr, size_t len, int fd)
                         : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (tmp == MAP_FAILED)
         return -1;
-    memcpy(tmp, addr, len);
+    shm_adopt_copy(tmp, addr, len);
     /* The system call itself: memory hooks that interpose on mremap (UCX's,
      * under MPICH) have been seen to drop its fifth argument, moving the
      * mapping to address 0 instead of onto addr. */
@@ -104,16 +126,58 @@ static int shm_adopt_malloc_chunk(uintptr_t b, size_t size, uintptr_t page, uint
 #endif
 }
 
-int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int whole_block, struct shm_adopt *a)
+/* The threads of this process, by /proc/self/stat (0: not known). */
+static long shm_adopt_threads(void)
+{
+    FILE *f = fopen("/proc/self/stat", "re");
+    if (!f)
+        return 0;
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')'); /* after the command name, which may hold anything */
+    long threads = 0;
+    /* state ppid pgrp session tty_nr tpgid flags minflt cminflt majflt
+     * cmajflt utime stime cutime cstime priority nice num_threads */
+    if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld",
+                     &threads) != 1)
+        return 0;
+    return threads;
+}
+
+/* Move [addr, addr + len) as shm_adopt_move does with every signal held
+ * off: a handler storing into the bytes around the caller's range while
+ * they are copied would lose its store. */
+static int shm_adopt_move_quiet(char *addr, size_t len, int fd)
+{
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, &old);
+    int rc = shm_adopt_move(addr, len, fd);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
+}
+
+int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int flags, struct shm_adopt *a)
 {
     memset(a, 0, sizeof *a);
     uintptr_t page = shm_page_size(), b = (uintptr_t)base;
-    if (size > UINTPTR_MAX - b)
+    if (size == 0 || size > UINTPTR_MAX - b - page)
         return ORMA_SUCCESS;
     uintptr_t lo = (b + page - 1) & ~(page - 1), hi = (b + size) & ~(page - 1);
-    if (whole_block)
-        shm_adopt_malloc_chunk(b, size, page, &lo, &hi);
-    if (hi <= lo || hi - lo < min_len || !shm_adopt_eligible(lo, hi))
+    int whole = (flags & SHM_ADOPT_WHOLE_BLOCK) && shm_adopt_malloc_chunk(b, size, page, &lo, &hi);
+    if (!whole && (flags & SHM_ADOPT_AROUND) && shm_adopt_threads() == 1) {
+        uintptr_t alo = b & ~(page - 1), ahi = (b + size + page - 1) & ~(page - 1);
+        if (alo != lo || ahi != hi) { /* partial pages to take */
+            if (ahi - alo >= min_len && shm_adopt_eligible(alo, ahi)) {
+                lo = alo;
+                hi = ahi;
+                a->around = 1;
+            }
+        }
+    }
+    if (hi <= lo || hi - lo < min_len || (!a->around && !shm_adopt_eligible(lo, hi)))
         return ORMA_SUCCESS;
     size_t len = hi - lo;
     int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
@@ -121,10 +185,12 @@ int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int who
         util_log(UTIL_LOG_DEBUG, "window memory stays private: shm_open(%s) failed", name);
         return ORMA_SUCCESS;
     }
-    if (ftruncate(fd, (off_t)len) != 0 || shm_adopt_move((char *)lo, len, fd) != 0) {
+    if (ftruncate(fd, (off_t)len) != 0 ||
+        (a->around ? shm_adopt_move_quiet((char *)lo, len, fd) : shm_adopt_move((char *)lo, len, fd)) != 0) {
         util_log(UTIL_LOG_DEBUG, "window memory stays private: could not move %zu bytes into %s", len, name);
         close(fd);
         shm_unlink(name);
+        a->around = 0;
         return ORMA_SUCCESS;
     }
     close(fd);
@@ -139,7 +205,10 @@ void shm_adopt_release(struct shm_adopt *a)
 {
     if (!a->addr)
         return;
-    if (shm_adopt_move(a->addr, a->len, -1) != 0)
+    if (a->around && shm_adopt_threads() != 1)
+        util_log(UTIL_LOG_DEBUG, "%zu bytes of window memory at %p stay in shared segment %s: other threads may "
+                 "be storing into the bytes around the window", a->len, (void *)a->addr, a->name);
+    else if ((a->around ? shm_adopt_move_quiet(a->addr, a->len, -1) : shm_adopt_move(a->addr, a->len, -1)) != 0)
         util_log(UTIL_LOG_WARN, "%zu bytes of window memory at %p stay in shared segment %s: no memory to move "
                  "them back", a->len, (void *)a->addr, a->name);
     shm_seg_unlink(a->name);

@@ -18,7 +18,14 @@
  * thread's objects sharing the first or last page are never copied while
  * they might be written, and the allocator's own trimming (MADV_DONTNEED
  * of free pages, which on a shared page would not zero it) never meets an
- * adopted page while the window holds it.  Only private anonymous memory
+ * adopted page while the window holds it (a page holding window bytes is
+ * never free).  Unless the process has a single thread (SHM_ADOPT_AROUND):
+ * then nobody else can store into the objects sharing those pages while
+ * they are moved, once signals are held off, and every page the range
+ * touches is moved -- a window of 16 malloc'd bytes, or the first bytes
+ * of a heap block, is then mapped by its peers like any other.  Moving
+ * them back needs the same: with other threads by then, they stay in the
+ * segment (unlinked), shared with nobody.  Only private anonymous memory
  * is adopted -- the heap, anonymous mappings, a program's zero-initialised
  * data -- never a file mapping, memory already shared, or the main stack,
  * whose mapping grows downwards.  The caller's bytes in the partial pages
@@ -41,20 +48,26 @@
 struct shm_adopt {
     char *addr;             /* the first adopted page, or NULL: none */
     size_t len;             /* adopted bytes, a multiple of the page size */
+    int around;             /* pages holding bytes outside the range were moved */
     char name[SHM_NAME_MAX];/* the segment peers open (until unlinked) */
 };
 
 /* Adopt the whole pages of [base, base + size) into a new segment named
  * name (created O_EXCL, mode 0600), if they are at least min_len bytes and
- * all of them private anonymous memory.  With whole_block, when the range
- * is a block glibc's malloc placed in a mapping of its own (a large
- * allocation, up to its last page), that whole mapping instead, partial
- * pages included: they hold nothing but the block, its allocator header and
- * slack, so a->addr is then up to a page before base.  Returns
+ * all of them private anonymous memory.  flags:
+ *   SHM_ADOPT_WHOLE_BLOCK  when the range is a block glibc's malloc placed
+ *     in a mapping of its own (a large allocation, up to its last page),
+ *     that whole mapping instead, partial pages included: they hold nothing
+ *     but the block, its allocator header and slack;
+ *   SHM_ADOPT_AROUND  else, in a process of one thread, every page the
+ *     range touches, if all of them are eligible;
+ * so a->addr may be up to a page before base.  Returns
  * ORMA_SUCCESS with a->addr NULL when nothing was adopted (too small,
  * memory of another kind, or a system call refused: the range is then
  * exactly as before). */
-int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int whole_block, struct shm_adopt *a);
+#define SHM_ADOPT_WHOLE_BLOCK 1
+#define SHM_ADOPT_AROUND 2
+int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int flags, struct shm_adopt *a);
 
 /* Move the adopted pages back into private memory, same bytes, same
  * addresses, and remove the name if it is still there.  No-op when

@@ -41,10 +41,11 @@
     X(CHECK, check, BOOL, "0",                                                  \
       "1: also check that origin and target type signatures (sequences of "     \
       "basic types) match, as MPI requires; 0: only that the data sizes match") \
-    X(ADOPT, adopt, BOOL, "1",                                                  \
-      "1: a window created on private memory moves its whole pages into a "     \
-      "shared segment at the same addresses, which peers load and store; 0: "  \
-      "peers reach it with single-copy system calls")                          \
+    X(ADOPT, adopt, UINT, "2",                                                  \
+      "2: a window created on private memory moves the pages it touches into " \
+      "a shared segment at the same addresses, which peers load and store "    \
+      "(its partial pages only while the process has one thread); 1: only "    \
+      "its whole pages; 0: none, peers reach it with single-copy system calls") \
     X(BOX, box, BOOL, "1",                                                      \
       "1: small puts of fence and PSCW epochs to memory peers cannot map go "  \
       "through a shared-memory box the target empties when it closes the "     \

@@ -286,6 +286,10 @@ static void round_run(struct win *w, int kind, int mode, int round)
 
 int main(int argc, char **argv)
 {
+    /* These windows' partial pages must stay private, as the paths under
+     * test need: a process of one thread would have them adopted too
+     * (ORMA_ADOPT=2, shm_adopt.h).  A run that sets ORMA_ADOPT keeps it. */
+    setenv("ORMA_ADOPT", "1", 0);
     rt_init(&argc, &argv, &rank, &nranks);
     CHECK(nranks <= 4);
     for (int kind = 0; kind < NKINDS; kind++)

@@ -11,9 +11,14 @@
  * accumulates run over them (hardware atomics on the adopted pages against
  * plain updates under stripe locks); and, by /proc/self/maps, the pages are
  * shared while the window lives and private again after it is freed (or,
- * with ORMA_ADOPT=0 or one rank, never shared).  Last, a large malloc'd
- * block alone in its mapping: adopted whole, end pages included, the same
- * transfers and counters, and glibc's header intact after. */
+ * with ORMA_ADOPT=0 or one rank, never shared).  A process of one thread
+ * (ORMA_ADOPT=2, the default) has the partial pages of a create window
+ * adopted too, the bytes around the window in them included: they must
+ * come back unchanged.  Then two windows of a few bytes on one malloc'd
+ * block (one page): the first takes the page, the second finds it shared
+ * and stays private; both work, in both orders of freeing.  Last, a large
+ * malloc'd block alone in its mapping: adopted whole, end pages included,
+ * the same transfers and counters, and glibc's header intact after. */
 #include "../common/check.h"
 
 #include <malloc.h>
@@ -39,6 +44,28 @@
 enum { GUARD = 40, ROUNDS = 200, GUARD_BYTE = 0x5a };
 
 static size_t page;
+static int level; /* ORMA_ADOPT */
+
+/* The threads of this process (/proc/self/stat), as orma counts them. */
+static long threads_now(void)
+{
+    FILE *f = fopen("/proc/self/stat", "r");
+    CHECK(f);
+    char buf[1024];
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    const char *p = strrchr(buf, ')');
+    long t = 0;
+    CHECK(p && sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d %*d %ld", &t) == 1);
+    return t;
+}
+
+/* Whether a create window made now takes its partial pages too. */
+static int around_now(int adopting)
+{
+    return adopting && level >= 2 && threads_now() == 1;
+}
 
 /* 1 when the page at p is in a shared mapping ("rw-s") of this process. */
 static int page_shared(const void *p)
@@ -299,13 +326,13 @@ static void expect_filled(const unsigned char *mem, size_t size)
         CHECK(mem[i] == pattern(orma_rank(), i, -1));
 }
 
-static void expect_adopted(const unsigned char *mem, size_t size, int adopting)
+static void expect_adopted(const unsigned char *mem, size_t size, int adopting, int around)
 {
     uintptr_t b = (uintptr_t)mem, lo = (b + page - 1) & ~(page - 1), hi = (b + size) & ~(page - 1);
     CHECK(page_shared((void *)lo) == adopting);
     CHECK(page_shared((void *)(hi - 1)) == adopting);
-    CHECK(!page_shared((void *)(lo - 1))); /* the head page stays private */
-    CHECK(!page_shared((void *)hi));      /* and the tail page */
+    CHECK(page_shared((void *)(lo - 1)) == around); /* the head page: private unless taken around */
+    CHECK(page_shared((void *)hi) == around);      /* and the tail page */
 }
 
 /* Whether flag holds on every rank. */
@@ -320,6 +347,76 @@ static int on_every_rank(int flag)
         all &= flags[r] != 0;
     free(flags);
     return all;
+}
+
+/* Two windows of a few bytes on one block of 256 (a page, unless the block
+ * crosses one): a of 16 bytes at 40, b of 24 at 120.  a takes the page
+ * when around applies; b then finds it shared and stays private (its
+ * peers reach it by system calls or boxes).  Every rank counts in a's
+ * first word and puts its pattern into its right neighbour's b, in
+ * passive and fence epochs, and reads it back; a's second word and every
+ * byte of the block outside the windows stay as they were; freed in
+ * either order, the page is private again. */
+static void small_windows(int adopting, int b_first)
+{
+    int rank = orma_rank(), n = orma_size(), right = (rank + 1) % n, left = (rank + n - 1) % n;
+    unsigned char *raw = malloc(256);
+    CHECK(raw);
+    memset(raw, GUARD_BYTE, 256);
+    unsigned char *a = raw + 40, *b = raw + 120;
+    int around = around_now(adopting);
+    memset(a, 0, 16);
+    orma_win wa, wb;
+    CHECK_OK(orma_win_create(a, 16, 1, ORMA_INFO_NULL, &wa));
+    CHECK_OK(orma_win_create(b, 24, 1, ORMA_INFO_NULL, &wb));
+    CHECK(page_shared(a) == around);
+    if ((uintptr_t)a / page == (uintptr_t)b / page)
+        CHECK(page_shared(b) == around); /* a's page, whoever took it */
+    uint64_t one = 1, old;
+    CHECK_OK(orma_win_lock_all(0, wa));
+    for (int round = 0; round < ROUNDS; round++)
+        for (int t = 0; t < n; t++)
+            CHECK_OK(orma_fetch_and_op(&one, &old, ORMA_UINT64, t, 0, ORMA_SUM, wa));
+    CHECK_OK(orma_win_unlock_all(wa));
+    unsigned char src[24], back[24];
+    for (int round = 0; round < 2; round++) {
+        for (int i = 0; i < 24; i++)
+            src[i] = pattern(rank, (size_t)i, round);
+        if (round == 0) {
+            CHECK_OK(orma_win_lock(ORMA_LOCK_EXCLUSIVE, right, 0, wb));
+            CHECK_OK(orma_put(src, 24, ORMA_BYTE, right, 0, 24, ORMA_BYTE, wb));
+            CHECK_OK(orma_win_unlock(right, wb));
+            CHECK_OK(orma_barrier());
+            CHECK_OK(orma_win_sync(wb));
+        } else {
+            CHECK_OK(orma_win_fence(0, wb));
+            CHECK_OK(orma_put(src, 24, ORMA_BYTE, right, 0, 24, ORMA_BYTE, wb));
+            CHECK_OK(orma_win_fence(0, wb));
+        }
+        for (int i = 0; i < 24; i++)
+            CHECK(b[i] == pattern(left, (size_t)i, round));
+        CHECK_OK(orma_barrier());
+        CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, right, 0, wb));
+        CHECK_OK(orma_get(back, 24, ORMA_BYTE, right, 0, 24, ORMA_BYTE, wb));
+        CHECK_OK(orma_win_unlock(right, wb));
+        CHECK(memcmp(back, src, 24) == 0);
+        CHECK_OK(orma_barrier());
+    }
+    uint64_t words[2];
+    memcpy(words, a, 16);
+    CHECK(words[0] == (uint64_t)n * ROUNDS && words[1] == 0);
+    for (int i = 0; i < 256; i++)
+        CHECK((raw + i >= a && raw + i < a + 16) || (raw + i >= b && raw + i < b + 24) || raw[i] == GUARD_BYTE);
+    CHECK_OK(orma_win_free(b_first ? &wb : &wa));
+    CHECK_OK(orma_win_free(b_first ? &wa : &wb));
+    CHECK(!page_shared(a) && !page_shared(b));
+    memcpy(words, a, 16);
+    CHECK(words[0] == (uint64_t)n * ROUNDS && words[1] == 0);
+    for (int i = 0; i < 24; i++)
+        CHECK(b[i] == pattern(left, (size_t)i, 1));
+    for (int i = 0; i < 256; i++)
+        CHECK((raw + i >= a && raw + i < a + 16) || (raw + i >= b && raw + i < b + 24) || raw[i] == GUARD_BYTE);
+    free(raw);
 }
 
 /* Whether raw is a block glibc's malloc placed in a mapping of its own:
@@ -372,7 +469,7 @@ static void big_block(int adopting)
         CHECK(page_shared(mem) == adopting); /* the head page, displacement 0 */
         CHECK(page_shared(mem + wsize - 1) == adopting);
     } else {
-        expect_adopted(mem, wsize, adopting);
+        expect_adopted(mem, wsize, adopting, around_now(adopting));
     }
     expect_filled(mem, wsize);
     transfers(win, mem, wsize, 0, 0);
@@ -398,20 +495,24 @@ int main(int argc, char **argv)
     CHECK(mallopt(M_MMAP_THRESHOLD, 128 * 1024) == 1);
 #endif
     const char *env = getenv("ORMA_ADOPT");
-    int adopting = orma_size() > 1 && !(env && strcmp(env, "0") == 0);
+    level = env ? atoi(env) : 2;
+    int adopting = orma_size() > 1 && level != 0;
     size_t size = 5 * page + 200;
 
     /* create */
     unsigned char *mem, *raw = block_new(size, &mem);
     fill(mem, size);
     orma_win win;
+    int around = around_now(adopting);
     CHECK_OK(orma_win_create(mem, size, 1, ORMA_INFO_NULL, &win));
-    expect_adopted(mem, size, adopting);
+    expect_adopted(mem, size, adopting, around);
     expect_filled(mem, size);
+    guards_check(raw, mem, size); /* the bytes around it, moved with it */
     transfers(win, mem, size, 0, 0);
+    guards_check(raw, mem, size);
     fill(mem, size);
     CHECK_OK(orma_win_free(&win));
-    expect_adopted(mem, size, 0);
+    expect_adopted(mem, size, 0, 0);
     expect_filled(mem, size); /* moved back intact */
     guards_check(raw, mem, size);
     free(raw);
@@ -421,17 +522,19 @@ int main(int argc, char **argv)
     fill(mem, size);
     CHECK_OK(orma_win_create_dynamic(ORMA_INFO_NULL, &win));
     CHECK_OK(orma_win_attach(win, mem, size));
-    expect_adopted(mem, size, adopting);
+    expect_adopted(mem, size, adopting, 0); /* attach: whole pages only */
     transfers(win, mem, size, (orma_aint)(uintptr_t)mem, 1);
     fill(mem, size);
     CHECK_OK(orma_barrier());
     CHECK_OK(orma_win_detach(win, mem));
-    expect_adopted(mem, size, 0);
+    expect_adopted(mem, size, 0, 0);
     expect_filled(mem, size);
     CHECK_OK(orma_win_free(&win));
     guards_check(raw, mem, size);
     free(raw);
 
+    small_windows(adopting, 0);
+    small_windows(adopting, 1);
     big_block(adopting);
 
     printf("rank %d: adopt ok (%s)\n", orma_rank(), adopting ? "adopted" : "private");

@@ -28,6 +28,7 @@
  * Run with ORMA_GATHER=0 too (tests/rma/CMakeLists.txt). */
 #include "rt_slots.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 enum { WIN = SLOTS_WIN, ROUNDS = 15, BIG = 300 };
@@ -155,5 +156,9 @@ static void run(unsigned char *w, size_t size, const char *name)
 
 int main(int argc, char **argv)
 {
+    /* These windows' partial pages must stay private, as the paths under
+     * test need: a process of one thread would have them adopted too
+     * (ORMA_ADOPT=2, shm_adopt.h).  A run that sets ORMA_ADOPT keeps it. */
+    setenv("ORMA_ADOPT", "1", 0);
     return slots_main(&argc, &argv, run, "gather");
 }

@@ -161,6 +161,10 @@ static void run_origin(orma_win win, orma_win flags, _Atomic uint64_t *mine)
 
 int main(int argc, char **argv)
 {
+    /* These windows' partial pages must stay private, as the paths under
+     * test need: a process of one thread would have them adopted too
+     * (ORMA_ADOPT=2, shm_adopt.h).  A run that sets ORMA_ADOPT keeps it. */
+    setenv("ORMA_ADOPT", "1", 0);
     rt_init(&argc, &argv, &rank, &nranks);
     size_t size = nranks > 1 ? (size_t)(nranks - 1) * SLOT + 40 : 40; /* less than a page */
     unsigned char *block = malloc(GUARD + size + GUARD);

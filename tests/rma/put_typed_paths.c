@@ -248,6 +248,10 @@ static void run(int kind, int pair, int use_lock, size_t at)
 
 int main(int argc, char **argv)
 {
+    /* These windows' partial pages must stay private, as the paths under
+     * test need: a process of one thread would have them adopted too
+     * (ORMA_ADOPT=2, shm_adopt.h).  A run that sets ORMA_ADOPT keeps it. */
+    setenv("ORMA_ADOPT", "1", 0);
     rt_init(&argc, &argv, &rank, &nranks);
     /* Over the net transport the scattered layouts' serialized form is
      * more than it sends ahead of an operation (refused as unsupported):

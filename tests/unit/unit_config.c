@@ -22,7 +22,7 @@ int main(void)
     unsetenv("ORMA_SPIN");
     setenv("ORMA_LOG_LEVEL", "none", 1); /* the warnings below are expected */
     util_config_load();
-    CHECK(util_config.spin == 100 && util_config.eager == 1 && util_config.adopt == 1);
+    CHECK(util_config.spin == 100 && util_config.eager == 1 && util_config.adopt == 2);
     CHECK(row_of("ORMA_SPIN", &row) && !strcmp(row.source, "default") && !strcmp(row.value, "100"));
     CHECK(util_log_level == UTIL_LOG_NONE);
 
