@@ -297,6 +297,60 @@ DTYPE_INLINE void dtype_copy_seqs_body(char *dst, const struct dtype_entry *de, 
     }
 }
 
+/* Short runs into a few long ones (LAMMPS's atoms, picked from six
+ * per-atom arrays, into the ends of six others): gathered into a buffer
+ * that stays in L1, written out DTYPE_BOUNCE bytes at a time.  Stored run
+ * by run instead, every store of 4-24 bytes first fetches the line it
+ * lands in -- from another core's cache when the destination is a peer's
+ * window, which it last read -- where a copy of a few KB writes whole
+ * lines.  The same reads as pack's, then the stores of a put. */
+#define DTYPE_BOUNCE 4096
+
+DTYPE_INLINE void dtype_copy_gather_body(char *dst, const struct dtype_entry *de, size_t dn, size_t dlen,
+                                        const char *src, const struct dtype_entry *se, size_t sn, size_t slen,
+                                        struct dtype_clip *c)
+{
+    _Alignas(64) char buf[DTYPE_BOUNCE];
+    size_t i = 0, sl = slen ? slen : se[0].child->u.leaf.len;
+    ptrdiff_t so = se[0].disp;
+    for (size_t j = 0; j < dn; j++) {
+        char *d = dst + de[j].disp;
+        size_t dl = dlen ? dlen : de[j].child->u.leaf.len;
+        while (dl) {
+            size_t want = dl < DTYPE_BOUNCE ? dl : DTYPE_BOUNCE, got = 0;
+            while (got < want) {
+                size_t len = sl < want - got ? sl : want - got;
+                util_copy_run(buf + got, src + so, len);
+                got += len;
+                sl -= len;
+                if (sl) {
+                    so += (ptrdiff_t)len;
+                } else if (++i == sn) {
+                    break;
+                } else {
+                    so = se[i].disp;
+                    sl = slen ? slen : se[i].child->u.leaf.len;
+                }
+            }
+            DTYPE_PUT(c, util_copy, d, buf, got);
+            if (got < want)
+                return; /* the source is exhausted */
+            d += got;
+            dl -= got;
+        }
+    }
+}
+
+static __attribute__((noinline)) void dtype_copy_gather(char *dst, const struct dtype_entry *de, size_t dn,
+                                                        size_t dlen, const char *src, const struct dtype_entry *se,
+                                                        size_t sn, size_t slen, struct dtype_clip *c)
+{
+    if (c)
+        dtype_copy_gather_body(dst, de, dn, dlen, src, se, sn, slen, c);
+    else
+        dtype_copy_gather_body(dst, de, dn, dlen, src, se, sn, slen, NULL);
+}
+
 /* The two loops above, each kept whole (not inlined into a larger
  * function, where its locals would compete for registers), once without
  * a clip and once with. */
@@ -347,7 +401,9 @@ DTYPE_INLINE void dtype_copy_flat(char *dst, struct dtype_flat_walk dw, const ch
         return;
     }
     if (dw.e && sw.e && dw.count == 1 && sw.count == 1 && dw.runs && sw.runs) {
-        if (c)
+        if (dw.runs <= sw.runs / 16) /* the destination's runs 16 times as long, on average */
+            dtype_copy_gather(dst, dw.e, dw.runs, dw.len, src, sw.e, sw.runs, sw.len, c);
+        else if (c)
             dtype_copy_seqs_clip(dst, dw.e, dw.runs, dw.len, src, sw.e, sw.runs, sw.len, c);
         else
             dtype_copy_seqs(dst, dw.e, dw.runs, dw.len, src, sw.e, sw.runs, sw.len);

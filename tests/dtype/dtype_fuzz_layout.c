@@ -414,14 +414,21 @@ static void check_type(struct fuzz_rng *r, const struct ref_type *t)
     }
 }
 
-/* Layouts too large to flatten (more than DTYPE_WALK_RUNS runs an
- * element) beside flat ones, both ways, plain and clipped: every fourth
- * atom of six per-atom arrays (a struct of vectors, a tree) into the
- * tails of six arrays (a struct of contiguous runs, flat).  Against pack
- * then unpack. */
-static void check_big_copy(void)
+/* Atoms picked from six per-atom arrays into the tails of six arrays (a
+ * struct of contiguous runs, flat), and back, plain and clipped, against
+ * pack then unpack: every fourth atom (a struct of vectors: a tree, more
+ * than DTYPE_WALK_RUNS runs), or atoms picked by index among 4 (a struct
+ * of indexed blocks: flat, runs 16 and more times shorter than the other
+ * side's, which the engine gathers through a buffer). */
+static void check_big_copy(int indexed)
 {
     enum { ATOMS = 12000, NLOCAL = 4 * ATOMS };
+    orma_aint *idx = malloc(ATOMS * sizeof *idx), *idx3 = malloc(ATOMS * sizeof *idx3);
+    CHECK(idx && idx3);
+    for (size_t i = 0; i < ATOMS; i++) {
+        idx[i] = (orma_aint)(4 * i + (i * i) % 4);
+        idx3[i] = 3 * idx[i];
+    }
     static const size_t per[6] = {24, 4, 4, 4, 8, 4};
     orma_type el[6] = {ORMA_DOUBLE, ORMA_INT, ORMA_INT, ORMA_INT, ORMA_DOUBLE, ORMA_INT};
     orma_aint off[6], roff[6], o = 0;
@@ -431,7 +438,10 @@ static void check_big_copy(void)
         off[f] = o;
         roff[f] = o + (orma_aint)(NLOCAL * per[f]);
         o += (orma_aint)((NLOCAL + ATOMS) * per[f]);
-        CHECK_OK(orma_type_vector(ATOMS, f == 0 ? 3 : 1, f == 0 ? 12 : 4, el[f], &pick[f]));
+        if (indexed)
+            CHECK_OK(orma_type_indexed_block(ATOMS, f == 0 ? 3 : 1, f == 0 ? idx3 : idx, el[f], &pick[f]));
+        else
+            CHECK_OK(orma_type_vector(ATOMS, f == 0 ? 3 : 1, f == 0 ? 12 : 4, el[f], &pick[f]));
         CHECK_OK(orma_type_contiguous(f == 0 ? 3 * ATOMS : ATOMS, el[f], &tail[f]));
     }
     CHECK_OK(orma_type_struct(6, bl, off, pick, &st));
@@ -440,7 +450,8 @@ static void check_big_copy(void)
     CHECK_OK(orma_type_commit(&rt));
     size_t len = (size_t)o, size = 0, pos;
     struct dtype_flat_walk w;
-    FCHECK(NULL, !dtype_flat_init(&w, st, 1) && dtype_flat_init(&w, rt, 1), "the large layout was flattened");
+    FCHECK(NULL, dtype_flat_init(&w, st, 1) == indexed && dtype_flat_init(&w, rt, 1) && w.runs == 6,
+           "the picked atoms' layout is %s", indexed ? "not flat" : "flat");
     CHECK_OK(orma_type_size(st, &size));
     unsigned char *a = malloc(len), *b = malloc(len), *want = malloc(len), *packed = malloc(size);
     CHECK(a && b && want && packed);
@@ -454,7 +465,8 @@ static void check_big_copy(void)
         pos = 0;
         CHECK_OK(orma_unpack(packed, size, &pos, want, 1, to));
         dtype_copy(b, 1, to, a, 1, from);
-        FCHECK(NULL, !memcmp(b, want, len), "copy of a layout too large to flatten (direction %d)", dir);
+        FCHECK(NULL, !memcmp(b, want, len), "copy of picked atoms (%s, direction %d)", indexed ? "indexed" : "vectors",
+               dir);
         /* clipped to the middle half: the rest spilled, then merged */
         fill(b, len, 9);
         unsigned char *shadow = malloc(len), *mask = calloc(len, 1);
@@ -463,12 +475,13 @@ static void check_big_copy(void)
         struct dtype_clip clip = {(uintptr_t)(b + len / 4), (uintptr_t)(b + 3 * len / 4), clip_spill, NULL, 0};
         struct clip_seen cs = {NULL, b, shadow, mask, &clip, 0, SIZE_MAX};
         clip.ctx = &cs;
-        FCHECK(NULL, dtype_copy_clipped(b, 1, to, a, 1, from, &clip) == ORMA_SUCCESS, "clipped copy, large layout");
+        FCHECK(NULL, dtype_copy_clipped(b, 1, to, a, 1, from, &clip) == ORMA_SUCCESS, "clipped copy, picked atoms");
         for (size_t k = 0; k < len; k++)
             if (mask[k])
                 b[k] = shadow[k];
         FCHECK(NULL, cs.spilled > 0 && !memcmp(b, want, len),
-               "clipped copy of a layout too large to flatten (direction %d, %zu bytes spilled)", dir, cs.spilled);
+               "clipped copy of picked atoms (%s, direction %d, %zu bytes spilled)", indexed ? "indexed" : "vectors",
+               dir, cs.spilled);
         free(shadow);
         free(mask);
     }
@@ -482,6 +495,8 @@ static void check_big_copy(void)
     free(b);
     free(want);
     free(packed);
+    free(idx);
+    free(idx3);
 }
 
 int main(int argc, char **argv)
@@ -489,7 +504,8 @@ int main(int argc, char **argv)
     long ntypes = fuzz_args(argc, argv, 5000);
     CHECK_OK(orma_init(&argc, &argv));
 
-    check_big_copy();
+    check_big_copy(0);
+    check_big_copy(1);
     struct fuzz_rng rng = {fuzz_seed};
     struct ref_type *pool[POOL];
     size_t npool = 0;
