@@ -332,7 +332,8 @@ DTYPE_INLINE void dtype_copy_gather_body(char *dst, const struct dtype_entry *de
                     sl = slen ? slen : se[i].child->u.leaf.len;
                 }
             }
-            DTYPE_PUT(c, util_copy, d, buf, got);
+            if (got)
+                DTYPE_PUT(c, util_copy, d, buf, got);
             if (got < want)
                 return; /* the source is exhausted */
             d += got;

@@ -183,6 +183,7 @@ int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int fla
     int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0) {
         util_log(UTIL_LOG_DEBUG, "window memory stays private: shm_open(%s) failed", name);
+        a->around = 0;
         return ORMA_SUCCESS;
     }
     if (ftruncate(fd, (off_t)len) != 0 ||
