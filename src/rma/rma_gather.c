@@ -6,11 +6,18 @@
 #include <stdlib.h>
 #include <string.h>
 
+void rma_gather_free(struct rma_gather *g)
+{
+    if (g)
+        free(g->keep);
+    free(g);
+}
+
 int rma_gather_complete(struct rma_win *win, int target)
 {
     struct rma_gather *g = win->targets[target].gather;
     size_t n = g->n;
-    g->n = g->used = g->borrowed = 0;
+    g->n = g->used = g->borrowed = g->kept = 0;
     win->ngathered--;
     return rma_far_pieces(win, target, g->put, g->p, n);
 }
@@ -46,14 +53,39 @@ int rma_gather_add(struct rma_win *win, const struct xport_op *op)
     return ORMA_SUCCESS;
 }
 
+/* flush_local: the borrowed puts of g copied into its keep, if they fit
+ * (1), so that the callers' buffers are free while the puts still wait. */
+static int rma_gather_keep(struct rma_gather *g)
+{
+    uintptr_t data = (uintptr_t)g->data, keep = (uintptr_t)g->keep;
+    size_t need = 0;
+    for (size_t i = 0; i < g->n; i++) {
+        uintptr_t b = (uintptr_t)g->p[i].buf;
+        if (!(b - data < sizeof g->data) && !(g->keep && b - keep < RMA_GATHER_KEEP))
+            need += g->p[i].len;
+    }
+    if (need > RMA_GATHER_KEEP - g->kept || (!g->keep && !(g->keep = malloc(RMA_GATHER_KEEP))))
+        return 0;
+    keep = (uintptr_t)g->keep;
+    for (size_t i = 0; i < g->n; i++) {
+        uintptr_t b = (uintptr_t)g->p[i].buf;
+        if (b - data < sizeof g->data || b - keep < RMA_GATHER_KEEP)
+            continue;
+        g->p[i].buf = memcpy(g->keep + g->kept, g->p[i].buf, g->p[i].len);
+        g->kept += g->p[i].len;
+    }
+    g->borrowed = 0;
+    return 1;
+}
+
 int rma_gather_sync(struct rma_win *win, int target, int local)
 {
     int status = ORMA_SUCCESS;
     int lo = target < 0 ? 0 : target, hi = target < 0 ? win->nranks : target + 1;
     for (int r = lo; r < hi && win->ngathered; r++) {
         struct rma_target *t = &win->targets[r];
-        if (!rma_gathered(t) || (local && t->gather->put && !t->gather->borrowed))
-            continue; /* copied puts: the caller's buffers were free at once */
+        if (!rma_gathered(t) || (local && t->gather->put && (!t->gather->borrowed || rma_gather_keep(t->gather))))
+            continue; /* copied puts: the caller's buffers are free */
         int rc = rma_gather_complete(win, r);
         if (!status)
             status = rc;

@@ -11,6 +11,7 @@
  * creation count and its job rank, and the names travel in the records. */
 #include "rma_win.h"
 #include "rma_box.h"
+#include "rma_gather.h"
 #include "rma_heap.h"
 #include "rma_legal.h"
 #include "rma_team.h"
@@ -297,7 +298,7 @@ void rma_win_release(struct rma_win *win)
         for (int r = 0; r < win->nranks; r++) {
             struct rma_target *t = &win->targets[r];
             shm_seg_unmap(&t->seg);
-            free(t->gather);
+            rma_gather_free(t->gather);
             free(t->box_gets);
         }
         rma_dyn_unmap(win);

@@ -16,6 +16,10 @@
  *      same bytes, which must apply after them;
  *   4. lock_all, rput and rget, each request waited for at once: a get's
  *      bytes are there when its request completes;
+ *   5. lock_all, the puts, flush_local_all, then every source buffer
+ *      overwritten before unlock_all: flush_local freed them, so the puts
+ *      still waiting (the long one copied aside, rma_gather.h) carry the
+ *      bytes they were given;
  *
  * the slot each time written twice in 1-3 byte pieces -- first wrong
  * bytes, then the right ones: many more pieces than one gather holds, so it
@@ -31,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WIN = SLOTS_WIN, ROUNDS = 15, BIG = 300 };
+enum { WIN = SLOTS_WIN, ROUNDS = 18, BIG = 300 };
 
 /* One piece of a put: plain, or request-based from a copy of src, which is
  * overwritten as soon as the request completes (the buffer is ours again). */
@@ -107,7 +111,7 @@ static void add_one(orma_win win, int t, unsigned char *ones)
 
 static void round_of(orma_win win, int k, unsigned char *src, unsigned char *junk, unsigned char *got)
 {
-    int how = k % 5;
+    int how = k % 6;
     if (how == 0 || how == 3) {
         for (int t = 0; t < nranks; t++) {
             CHECK_OK(orma_win_lock(how == 0 && k % 2 ? ORMA_LOCK_EXCLUSIVE : ORMA_LOCK_SHARED, t, 0, win));
@@ -123,6 +127,10 @@ static void round_of(orma_win win, int k, unsigned char *src, unsigned char *jun
         put_slot(win, t, k, src, junk, how == 4);
         if (how == 1) {
             CHECK_OK(orma_win_flush(t, win));
+        } else if (how == 5) {
+            CHECK_OK(orma_win_flush_local_all(win));
+            memset(src, 0xa5, slot_len());
+            memset(junk, 0x5a, slot_len());
         } else if (how == 2) {
             get_slot(win, t, got, 0);
             CHECK_OK(orma_win_flush_local_all(win));
@@ -146,7 +154,7 @@ static void run(unsigned char *w, size_t size, const char *name)
     for (int k = 0; k < ROUNDS; k++) {
         round_of(win, k, src, junk, got);
         CHECK_OK(orma_barrier()); /* every origin has unlocked: its bytes are here */
-        EXPECT_WINDOW(w, k, (unsigned)(k % 5 == 3), name);
+        EXPECT_WINDOW(w, k, (unsigned)(k % 6 == 3), name);
         SLOTS_EXPECT_REST(w, size);
         CHECK_OK(orma_barrier()); /* checked before anybody writes again */
     }
