@@ -39,18 +39,18 @@ static int shm_adopt_eligible(uintptr_t lo, uintptr_t hi)
 }
 
 /* memcpy where the source holds bytes that are not the caller's (the
- * objects around a window on its partial pages, an allocator's redzones
- * between them): out of the sanitizers' sight, which would call reading
- * them an overflow. */
+ * objects around a window on its partial pages, freed blocks among them,
+ * an allocator's redzones): out of the sanitizers' sight, which would call
+ * reading them an overflow (ASan) or a use after free (TSan). */
 #if defined(__has_feature)
-#if __has_feature(address_sanitizer)
-#define SHM_ADOPT_ASAN 1
+#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer)
+#define SHM_ADOPT_SANITIZED 1
 #endif
 #endif
-#if defined(__SANITIZE_ADDRESS__)
-#define SHM_ADOPT_ASAN 1
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+#define SHM_ADOPT_SANITIZED 1
 #endif
-#if defined(SHM_ADOPT_ASAN) && (defined(__x86_64__) || defined(__i386__))
+#if defined(SHM_ADOPT_SANITIZED) && (defined(__x86_64__) || defined(__i386__))
 static void shm_adopt_copy(void *dst, const void *src, size_t len)
 {
     __asm__ volatile("rep movsb" : "+D"(dst), "+S"(src), "+c"(len) : : "memory");
