@@ -342,6 +342,34 @@ DTYPE_INLINE void dtype_copy_gather_body(char *dst, const struct dtype_entry *de
     }
 }
 
+/* The three loops above, each kept whole (not inlined into a larger
+ * function, where its locals would compete for registers), and each in
+ * a copy without a clip (c NULL: a constant there) and one with. */
+static __attribute__((noinline)) void dtype_copy_uniform(char *dst, const struct dtype_flat_walk *dw,
+                                                         const char *src, const struct dtype_flat_walk *sw,
+                                                         struct dtype_clip *c)
+{
+    if (c)
+        dtype_copy_uniform_body(dst, dw, src, sw, c);
+    else
+        dtype_copy_uniform_body(dst, dw, src, sw, NULL);
+}
+
+static __attribute__((noinline)) void dtype_copy_seqs(char *dst, const struct dtype_entry *de, size_t dn, size_t dlen,
+                                                      const char *src, const struct dtype_entry *se, size_t sn,
+                                                      size_t slen, struct dtype_clip *c)
+{
+    int ahead = dtype_spread(se, sn) || dtype_spread(de, dn);
+    if (c && ahead)
+        dtype_copy_seqs_body(dst, de, dn, dlen, src, se, sn, slen, c, 1);
+    else if (c)
+        dtype_copy_seqs_body(dst, de, dn, dlen, src, se, sn, slen, c, 0);
+    else if (ahead)
+        dtype_copy_seqs_body(dst, de, dn, dlen, src, se, sn, slen, NULL, 1);
+    else
+        dtype_copy_seqs_body(dst, de, dn, dlen, src, se, sn, slen, NULL, 0);
+}
+
 static __attribute__((noinline)) void dtype_copy_gather(char *dst, const struct dtype_entry *de, size_t dn,
                                                         size_t dlen, const char *src, const struct dtype_entry *se,
                                                         size_t sn, size_t slen, struct dtype_clip *c)
@@ -352,42 +380,6 @@ static __attribute__((noinline)) void dtype_copy_gather(char *dst, const struct 
         dtype_copy_gather_body(dst, de, dn, dlen, src, se, sn, slen, NULL);
 }
 
-/* The two loops above, each kept whole (not inlined into a larger
- * function, where its locals would compete for registers), once without
- * a clip and once with. */
-static __attribute__((noinline)) void dtype_copy_uniform(char *dst, const struct dtype_flat_walk *dw,
-                                                         const char *src, const struct dtype_flat_walk *sw)
-{
-    dtype_copy_uniform_body(dst, dw, src, sw, NULL);
-}
-
-static __attribute__((noinline)) void dtype_copy_uniform_clip(char *dst, const struct dtype_flat_walk *dw,
-                                                              const char *src, const struct dtype_flat_walk *sw,
-                                                              struct dtype_clip *c)
-{
-    dtype_copy_uniform_body(dst, dw, src, sw, c);
-}
-
-static __attribute__((noinline)) void dtype_copy_seqs(char *dst, const struct dtype_entry *de, size_t dn, size_t dlen,
-                                                      const char *src, const struct dtype_entry *se, size_t sn,
-                                                      size_t slen)
-{
-    if (dtype_spread(se, sn) || dtype_spread(de, dn))
-        dtype_copy_seqs_body(dst, de, dn, dlen, src, se, sn, slen, NULL, 1);
-    else
-        dtype_copy_seqs_body(dst, de, dn, dlen, src, se, sn, slen, NULL, 0);
-}
-
-static __attribute__((noinline)) void dtype_copy_seqs_clip(char *dst, const struct dtype_entry *de, size_t dn,
-                                                           size_t dlen, const char *src, const struct dtype_entry *se,
-                                                           size_t sn, size_t slen, struct dtype_clip *c)
-{
-    if (dtype_spread(se, sn) || dtype_spread(de, dn))
-        dtype_copy_seqs_body(dst, de, dn, dlen, src, se, sn, slen, c, 1);
-    else
-        dtype_copy_seqs_body(dst, de, dn, dlen, src, se, sn, slen, c, 0);
-}
-
 /* dtype_copy between two flat layouts: the two walks and the pieces in
  * locals, so that the stores of the copy (through char pointers, which
  * may alias anything in memory) do not force them to be reloaded. */
@@ -395,19 +387,14 @@ DTYPE_INLINE void dtype_copy_flat(char *dst, struct dtype_flat_walk dw, const ch
                                  struct dtype_clip *c)
 {
     if (dw.len && dw.len == sw.len) {
-        if (c)
-            dtype_copy_uniform_clip(dst, &dw, src, &sw, c);
-        else
-            dtype_copy_uniform(dst, &dw, src, &sw);
+        dtype_copy_uniform(dst, &dw, src, &sw, c);
         return;
     }
     if (dw.e && sw.e && dw.count == 1 && sw.count == 1 && dw.runs && sw.runs) {
         if (dw.runs <= sw.runs / 16) /* the destination's runs 16 times as long, on average */
             dtype_copy_gather(dst, dw.e, dw.runs, dw.len, src, sw.e, sw.runs, sw.len, c);
-        else if (c)
-            dtype_copy_seqs_clip(dst, dw.e, dw.runs, dw.len, src, sw.e, sw.runs, sw.len, c);
         else
-            dtype_copy_seqs(dst, dw.e, dw.runs, dw.len, src, sw.e, sw.runs, sw.len);
+            dtype_copy_seqs(dst, dw.e, dw.runs, dw.len, src, sw.e, sw.runs, sw.len, c);
         return;
     }
     ptrdiff_t doff = 0, soff = 0;

@@ -53,23 +53,25 @@ int rma_gather_add(struct rma_win *win, const struct xport_op *op)
     return ORMA_SUCCESS;
 }
 
+/* Whether a piece's bytes are g's own (copied in), not a caller's. */
+static int rma_gather_owns(const struct rma_gather *g, const void *buf)
+{
+    uintptr_t b = (uintptr_t)buf;
+    return b - (uintptr_t)g->data < sizeof g->data || (g->keep && b - (uintptr_t)g->keep < RMA_GATHER_KEEP);
+}
+
 /* flush_local: the borrowed puts of g copied into its keep, if they fit
  * (1), so that the callers' buffers are free while the puts still wait. */
 static int rma_gather_keep(struct rma_gather *g)
 {
-    uintptr_t data = (uintptr_t)g->data, keep = (uintptr_t)g->keep;
     size_t need = 0;
-    for (size_t i = 0; i < g->n; i++) {
-        uintptr_t b = (uintptr_t)g->p[i].buf;
-        if (!(b - data < sizeof g->data) && !(g->keep && b - keep < RMA_GATHER_KEEP))
+    for (size_t i = 0; i < g->n; i++)
+        if (!rma_gather_owns(g, g->p[i].buf))
             need += g->p[i].len;
-    }
     if (need > RMA_GATHER_KEEP - g->kept || (!g->keep && !(g->keep = malloc(RMA_GATHER_KEEP))))
         return 0;
-    keep = (uintptr_t)g->keep;
     for (size_t i = 0; i < g->n; i++) {
-        uintptr_t b = (uintptr_t)g->p[i].buf;
-        if (b - data < sizeof g->data || b - keep < RMA_GATHER_KEEP)
+        if (rma_gather_owns(g, g->p[i].buf))
             continue;
         g->p[i].buf = memcpy(g->keep + g->kept, g->p[i].buf, g->p[i].len);
         g->kept += g->p[i].len;

@@ -61,7 +61,7 @@ static void shm_adopt_copy(void *dst, const void *src, size_t len)
 
 /* Move len bytes of a new mapping made by map_new (holding a copy of
  * [addr, addr + len)) onto addr.  0 or -1 (addr unchanged). */
-static int shm_adopt_move(char *addr, size_t len, int fd)
+static int shm_adopt_move_now(char *addr, size_t len, int fd)
 {
     void *tmp = fd >= 0 ? mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0)
                         : mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
@@ -77,6 +77,21 @@ static int shm_adopt_move(char *addr, size_t len, int fd)
         return -1;
     }
     return 0;
+}
+
+/* The same; quiet: with every signal held off meanwhile -- a handler
+ * storing into bytes around the caller's range while they are copied
+ * would lose its store. */
+static int shm_adopt_move(char *addr, size_t len, int fd, int quiet)
+{
+    if (!quiet)
+        return shm_adopt_move_now(addr, len, fd);
+    sigset_t all, old;
+    sigfillset(&all);
+    sigprocmask(SIG_SETMASK, &all, &old);
+    int rc = shm_adopt_move_now(addr, len, fd);
+    sigprocmask(SIG_SETMASK, &old, NULL);
+    return rc;
 }
 
 /* Whether malloc is glibc's: sanitizers bring allocators of their own
@@ -146,19 +161,6 @@ static long shm_adopt_threads(void)
     return threads;
 }
 
-/* Move [addr, addr + len) as shm_adopt_move does with every signal held
- * off: a handler storing into the bytes around the caller's range while
- * they are copied would lose its store. */
-static int shm_adopt_move_quiet(char *addr, size_t len, int fd)
-{
-    sigset_t all, old;
-    sigfillset(&all);
-    sigprocmask(SIG_SETMASK, &all, &old);
-    int rc = shm_adopt_move(addr, len, fd);
-    sigprocmask(SIG_SETMASK, &old, NULL);
-    return rc;
-}
-
 int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int flags, struct shm_adopt *a)
 {
     memset(a, 0, sizeof *a);
@@ -166,35 +168,33 @@ int shm_adopt(void *base, size_t size, const char *name, size_t min_len, int fla
     if (size == 0 || size > UINTPTR_MAX - b - page)
         return ORMA_SUCCESS;
     uintptr_t lo = (b + page - 1) & ~(page - 1), hi = (b + size) & ~(page - 1);
-    int whole = (flags & SHM_ADOPT_WHOLE_BLOCK) && shm_adopt_malloc_chunk(b, size, page, &lo, &hi);
+    int whole = (flags & SHM_ADOPT_WHOLE_BLOCK) && shm_adopt_malloc_chunk(b, size, page, &lo, &hi), around = 0;
     if (!whole && (flags & SHM_ADOPT_AROUND) && shm_adopt_threads() == 1) {
         uintptr_t alo = b & ~(page - 1), ahi = (b + size + page - 1) & ~(page - 1);
         if (alo != lo || ahi != hi) { /* partial pages to take */
             if (ahi - alo >= min_len && shm_adopt_eligible(alo, ahi)) {
                 lo = alo;
                 hi = ahi;
-                a->around = 1;
+                around = 1;
             }
         }
     }
-    if (hi <= lo || hi - lo < min_len || (!a->around && !shm_adopt_eligible(lo, hi)))
+    if (hi <= lo || hi - lo < min_len || (!around && !shm_adopt_eligible(lo, hi)))
         return ORMA_SUCCESS;
     size_t len = hi - lo;
     int fd = shm_open(name, O_RDWR | O_CREAT | O_EXCL, 0600);
     if (fd < 0) {
         util_log(UTIL_LOG_DEBUG, "window memory stays private: shm_open(%s) failed", name);
-        a->around = 0;
         return ORMA_SUCCESS;
     }
-    if (ftruncate(fd, (off_t)len) != 0 ||
-        (a->around ? shm_adopt_move_quiet((char *)lo, len, fd) : shm_adopt_move((char *)lo, len, fd)) != 0) {
+    if (ftruncate(fd, (off_t)len) != 0 || shm_adopt_move((char *)lo, len, fd, around) != 0) {
         util_log(UTIL_LOG_DEBUG, "window memory stays private: could not move %zu bytes into %s", len, name);
         close(fd);
         shm_unlink(name);
-        a->around = 0;
         return ORMA_SUCCESS;
     }
     close(fd);
+    a->around = around;
     a->addr = (char *)lo;
     a->len = len;
     snprintf(a->name, sizeof a->name, "%s", name);
@@ -209,7 +209,7 @@ void shm_adopt_release(struct shm_adopt *a)
     if (a->around && shm_adopt_threads() != 1)
         util_log(UTIL_LOG_DEBUG, "%zu bytes of window memory at %p stay in shared segment %s: other threads may "
                  "be storing into the bytes around the window", a->len, (void *)a->addr, a->name);
-    else if ((a->around ? shm_adopt_move_quiet(a->addr, a->len, -1) : shm_adopt_move(a->addr, a->len, -1)) != 0)
+    else if (shm_adopt_move(a->addr, a->len, -1, a->around) != 0)
         util_log(UTIL_LOG_WARN, "%zu bytes of window memory at %p stay in shared segment %s: no memory to move "
                  "them back", a->len, (void *)a->addr, a->name);
     shm_seg_unlink(a->name);
