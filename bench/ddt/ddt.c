@@ -1,6 +1,6 @@
 /* ddt.c -- the suite "ddt" (ddt.h): for each window flavour (default
  * allocate), pattern and size, three points on the same window, rank 0
- * origin, rank 1 target, inside one lock_all epoch per point:
+ * origin, rank 1 target, measured together in one lock_all epoch:
  *
  *   typed_put        orma_put_typed (origin layout -> target layout); flush
  *   pack_put_unpack  orma_pack at rank 0; orma_put of the packed bytes into
@@ -13,8 +13,13 @@
  * raises a flag (flag.h) after the flush, rank 1 waits for it, (unpacks,)
  * and raises its own, which rank 0 waits for.  All three ops carry the
  * same notification round trip, so they compare fairly, and the target's
- * unpack is inside the timed round where it belongs.  After the point,
- * rank 1 checks its whole window (verify below). */
+ * unpack is inside the timed round where it belongs.
+ *
+ * The three ops take turns round by round (timed below), so that a
+ * machine whose speed swings within seconds slows them alike and their
+ * ratio holds where their times alone would not.  After the timed rounds
+ * rank 1 checks the domain; then each op runs once more on new data and
+ * rank 1 checks its whole window (checked below). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,12 +167,13 @@ static unsigned char *expected(const ddt_run_state *s)
     return e;
 }
 
-/* Rank 1: 1 when the window holds what it must. */
-static int verify(const ddt_run_state *s)
+/* Rank 1: 1 when bytes [0, upto) of the window hold what they must after
+ * the op s->op (upto: the whole window, or the domain alone). */
+static int verify(const ddt_run_state *s, size_t upto)
 {
     BENCH_CHECK(orma_win_sync(s->w.win));
     unsigned char *e = expected(s);
-    int ok = memcmp(e, s->w.base, s->w.size) == 0;
+    int ok = memcmp(e, s->w.base, upto) == 0;
     if (!ok) {
         size_t k = 0;
         while (e[k] == s->w.base[k])
@@ -181,10 +187,11 @@ static int verify(const ddt_run_state *s)
     return ok;
 }
 
-static int point(ddt_run_state *s, int op)
+/* New data for the next rounds: the background of rank 1's window and the
+ * origin's buffers, from seeds of their own. */
+static void refill(ddt_run_state *s)
 {
     const bench_ctx *ctx = s->ctx;
-    s->op = op;
     s->points++;
     s->seed_o = bench_pattern_seed((uint64_t)s->points, 0);
     s->seed_bg = bench_pattern_seed((uint64_t)s->points, 1);
@@ -196,33 +203,112 @@ static int point(ddt_run_state *s, int op)
         bench_pattern_fill(s->contig, s->psize, s->seed_o);
     }
     BENCH_CHECK(orma_barrier());
+}
+
+/* The timed rounds of the ops op[0..n) of one case, paired: one lock_all
+ * epoch, the ops taking turns round by round (the first of each turn
+ * moving on by one), so that the machine's ups and downs reach all of
+ * them alike.  us[j] receives the microseconds of op[j]'s *reps rounds.
+ * Returns 1 when the domain then holds the data (rank 1's view). */
+static int timed(ddt_run_state *s, const int *op, int n, double **us,
+                 long *reps)
+{
+    const bench_ctx *ctx = s->ctx;
+    refill(s);
     if (ctx->rank == 0)
         BENCH_CHECK(orma_win_lock_all(0, s->w.win));
-    double calib[DDT_CALIB] = {0}, t = 0.0;
-    rounds(s, DDT_WARMUP, NULL);
-    rounds(s, DDT_CALIB, calib);
-    for (int i = 0; i < DDT_CALIB; i++)
-        t += calib[i] / DDT_CALIB;
-    long reps = ctx->rank == 0 ? bench_reps_for(ctx->opts, t) : 0;
-    reps = (long)bench_ctl_bcast(ctx->ctl, (uint64_t)reps);
-    double *us = bench_xmalloc((size_t)reps * sizeof *us);
-    rounds(s, reps, us);
+    double per_round = 0.0;
+    for (int j = 0; j < n; j++) {
+        double calib[DDT_CALIB] = {0};
+        s->op = op[j];
+        rounds(s, DDT_WARMUP, NULL);
+        rounds(s, DDT_CALIB, calib);
+        for (int i = 0; i < DDT_CALIB; i++)
+            per_round += calib[i] / DDT_CALIB;
+    }
+    /* As many turns as the ops' time would buy one after another. */
+    long r = ctx->rank == 0 ? bench_reps_for(ctx->opts, per_round / n) : 0;
+    r = (long)bench_ctl_bcast(ctx->ctl, (uint64_t)r);
+    *reps = r;
+    for (int j = 0; j < n; j++)
+        us[j] = bench_xmalloc((size_t)r * sizeof **us);
+    for (long i = 0; i < r; i++) {
+        for (int k = 0; k < n; k++) {
+            int j = (int)((i + k) % n);
+            double t = 0.0;
+            s->op = op[j];
+            rounds(s, 1, &t);
+            us[j][i] = t * 1e6;
+        }
+    }
     if (ctx->rank == 0)
         BENCH_CHECK(orma_win_unlock_all(s->w.win));
     BENCH_CHECK(orma_barrier());
-    int ok = ctx->rank == 1 ? verify(s) : 1;
+    /* The domain holds the data in the target layout once typed_put or
+     * pack_put_unpack ran, the background where only contig_put did. */
+    int ok = 1;
+    if (ctx->rank == 1) {
+        s->op = DDT_CONTIG;
+        for (int j = 0; j < n; j++)
+            if (op[j] != DDT_CONTIG)
+                s->op = op[j];
+        ok = verify(s, s->dom);
+    }
+    return bench_ctl_all_ok(ctx->ctl, ok);
+}
+
+/* One untimed round of op on new data, then rank 1 checks its whole
+ * window: the op's bytes arrived and nothing else changed. */
+static int checked(ddt_run_state *s, int op)
+{
+    const bench_ctx *ctx = s->ctx;
+    refill(s);
+    s->op = op;
+    if (ctx->rank == 0)
+        BENCH_CHECK(orma_win_lock_all(0, s->w.win));
+    rounds(s, 1, NULL);
+    if (ctx->rank == 0)
+        BENCH_CHECK(orma_win_unlock_all(s->w.win));
+    BENCH_CHECK(orma_barrier());
+    int ok = ctx->rank == 1 ? verify(s, s->w.size) : 1;
     ok = bench_ctl_all_ok(ctx->ctl, ok);
-    for (long i = 0; i < reps; i++)
-        us[i] *= 1e6;
-    if (ok)
-        bench_emit_pattern(ctx, s->pat->name, "orma", ddt_op_names[op],
-                           "flush", s->w.kind, s->psize, (double)s->psize,
-                           us, reps);
-    else if (ctx->rank == 0)
+    if (!ok && ctx->rank == 0)
         fprintf(stderr, "orma-bench: ddt %s %s on %s window: data did not "
                 "verify\n", s->pat->name, ddt_op_names[op], s->w.kind);
-    free(us);
-    return ok ? 0 : -1;
+    return ok;
+}
+
+/* The selected ops of the current case: timed together, then each
+ * checked by itself; a result is reported only for an op whose data
+ * verified.  0 when all did. */
+static int measure(ddt_run_state *s, const char *kind)
+{
+    const bench_ctx *ctx = s->ctx;
+    int op[DDT_NOP], n = 0;
+    for (int j = 0; j < DDT_NOP; j++)
+        if (bench_list_has(ctx->opts->ops, ddt_op_names[j]))
+            op[n++] = j;
+    if (n == 0)
+        return 0;
+    char what[64];
+    snprintf(what, sizeof what, "%s %s", s->pat->name, kind);
+    bench_progress(what, s->psize);
+    double *us[DDT_NOP] = {NULL};
+    long reps = 0;
+    int bad = !timed(s, op, n, us, &reps);
+    if (bad && ctx->rank == 0)
+        fprintf(stderr, "orma-bench: ddt %s on %s window: the data did not "
+                "verify after the timed rounds\n", s->pat->name, kind);
+    for (int j = 0; j < n; j++) {
+        int ok = checked(s, op[j]);
+        if (ok && !bad)
+            bench_emit_pattern(ctx, s->pat->name, "orma", ddt_op_names[op[j]],
+                               "flush", s->w.kind, s->psize, (double)s->psize,
+                               us[j], reps);
+        bad |= !ok;
+        free(us[j]);
+    }
+    return bad ? -1 : 0;
 }
 
 /* Every op of one pattern at one size on one window; 0 when all
@@ -256,16 +342,7 @@ static int one_case(ddt_run_state *s, const char *kind, size_t want,
         s->contig = bench_xmalloc(s->psize);
         memset(s->packed, 0, s->psize);
     }
-    int bad = 0;
-    for (int op = 0; op < DDT_NOP; op++) {
-        if (!bench_list_has(ctx->opts->ops, ddt_op_names[op]))
-            continue;
-        char what[64];
-        snprintf(what, sizeof what, "%s %s %s", s->pat->name,
-                 ddt_op_names[op], kind);
-        bench_progress(what, s->psize);
-        bad |= point(s, op) != 0;
-    }
+    int bad = measure(s, kind) != 0;
     free(s->origin);
     free(s->packed);
     free(s->contig);
@@ -309,14 +386,12 @@ int bench_ddt_run(const bench_ctx *ctx)
         sizes = ctx->opts->sizes;
         nsizes = ctx->opts->nsizes;
     }
-    long cases = 0, ops = 0; /* for the progress line */
+    long cases = 0; /* for the progress line */
     for (int k = 0; ddt_window_kinds[k] != NULL; k++)
         if (bench_list_has(windows, ddt_window_kinds[k]))
             for (const ddt_pattern *p = ddt_patterns; p->name != NULL; p++)
                 cases += nsizes;
-    for (int op = 0; op < DDT_NOP; op++)
-        ops += bench_list_has(ctx->opts->ops, ddt_op_names[op]);
-    bench_progress_expect(cases * ops);
+    bench_progress_expect(cases);
     ddt_case_id ids[DDT_MAX_CASES];
     int nids = 0, st = BENCH_OK;
     for (int k = 0; ddt_window_kinds[k] != NULL; k++) {
