@@ -170,18 +170,6 @@ static void dtype_strided_recut(struct dtype_strided *d, size_t len)
     }
 }
 
-static void dtype_cursor_init(struct dtype_cursor *c, orma_type t, size_t count)
-{
-    c->flat = dtype_flat_init(&c->w, t, count);
-    if (!c->flat)
-        dtype_iter_init(&c->it, t, count);
-}
-
-static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, size_t *len_p)
-{
-    return c->flat ? dtype_flat_next(&c->w, off_p, len_p) : dtype_iter_next(&c->it, SIZE_MAX, off_p, len_p);
-}
-
 /* Both walks in runs of one length: run for run, copies of constant size,
  * every index in a local (the copies' char stores may alias memory, not
  * registers).  OFF(side) is the offset of that side's current run. */

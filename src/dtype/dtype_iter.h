@@ -79,6 +79,34 @@ struct dtype_cursor {
     struct dtype_iter it;
 };
 
+void dtype_cursor_init(struct dtype_cursor *c, orma_type t, size_t count);
+
+static inline int dtype_cursor_next(struct dtype_cursor *c, ptrdiff_t *off_p, size_t *len_p)
+{
+    return c->flat ? dtype_flat_next(&c->w, off_p, len_p) : dtype_iter_next(&c->it, SIZE_MAX, off_p, len_p);
+}
+
+/* A layout's data stream taken a part at a time (a packed stream arriving
+ * in pieces, each unpacked as it comes): a run a part ends in is resumed
+ * by the next, so the whole costs one walk however it is cut. */
+struct dtype_stream {
+    struct dtype_cursor c;
+    ptrdiff_t off; /* what is left of the run the last part ended in */
+    size_t len;
+    size_t at;     /* stream bytes behind */
+};
+
+void dtype_stream_init(struct dtype_stream *s, orma_type t, size_t count);
+/* The next piece of the stream, at most max (> 0) bytes: *off_p past the
+ * layout's buffer, *len_p long.  0 when the layout is exhausted. */
+int dtype_stream_next(struct dtype_stream *s, size_t max, ptrdiff_t *off_p, size_t *len_p);
+/* The next n bytes of the stream moved between the layout's buffer buf and
+ * the dense packed: into buf (unpack) or out of it.  Returns the bytes
+ * moved, fewer than n when the layout ended first. */
+size_t dtype_stream_move(struct dtype_stream *s, char *buf, char *packed, size_t n, int unpack);
+/* The next n bytes of the stream passed over. */
+void dtype_stream_skip(struct dtype_stream *s, size_t n);
+
 /* Two layouts of the same data size walked side by side: the pieces where
  * a run of one meets a run of the other, in typemap order.  What every
  * transfer from one layout into another is made of. */

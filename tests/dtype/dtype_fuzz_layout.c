@@ -231,6 +231,58 @@ static void check_ranges(struct fuzz_rng *r, const struct ref_type *t, size_t co
     FCHECK(t, !dtype_iter_next(&it, max, &o, &len), "iterator gave a run after its end");
 }
 
+/* The stream taken in parts of random lengths (a packed stream arriving
+ * a box at a time): packed from the layout into one buffer, then unpacked
+ * from it by a second stream cut elsewhere, skipping a random stretch now
+ * and then; each part's bytes where the layout's stream puts them, no
+ * byte outside written, and the streams end exactly at the data's end. */
+static void check_stream(struct fuzz_rng *r, const struct ref_type *t, size_t count, const struct span *src,
+                         const ptrdiff_t *off)
+{
+    size_t nbytes = count * t->size, base = (size_t)(src->base - src->mem);
+    unsigned char *packed = malloc(nbytes + 1), *dst = malloc(src->len), *want = malloc(src->len);
+    CHECK(packed && dst && want);
+    packed[nbytes] = 0xC3;
+    struct dtype_stream s;
+    dtype_stream_init(&s, t->h, count);
+    for (size_t at = 0; at < nbytes;) {
+        size_t n = (size_t)fuzz_range(r, 1, fuzz_range(r, 0, 3) ? 9 : (long)nbytes);
+        if (n > nbytes - at)
+            n = nbytes - at;
+        FCHECK(t, dtype_stream_move(&s, (char *)src->base, (char *)packed + at, n, 0) == n,
+               "stream pack (count %zu): a part of %zu at %zu came short", count, n, at);
+        at += n;
+    }
+    FCHECK(t, dtype_stream_move(&s, (char *)src->base, (char *)packed, 1, 0) == 0 && s.at == nbytes,
+           "stream pack (count %zu) went past the data's end", count);
+    FCHECK(t, packed[nbytes] == 0xC3, "stream pack (count %zu) wrote past the data", count);
+    for (size_t k = 0; k < nbytes; k++)
+        FCHECK(t, packed[k] == src->base[off[k]], "stream pack (count %zu): byte %zu", count, k);
+
+    fill(dst, src->len, 0x71);
+    memcpy(want, dst, src->len);
+    dtype_stream_init(&s, t->h, count);
+    for (size_t at = 0; at < nbytes;) {
+        size_t n = (size_t)fuzz_range(r, 1, fuzz_range(r, 0, 3) ? 9 : (long)nbytes);
+        if (n > nbytes - at)
+            n = nbytes - at;
+        if (!fuzz_range(r, 0, 4)) { /* a part carried out elsewhere: passed over */
+            dtype_stream_skip(&s, n);
+        } else {
+            for (size_t k = 0; k < n; k++)
+                want[base + (size_t)off[at + k]] = packed[at + k];
+            dtype_stream_move(&s, (char *)dst + base, (char *)packed + at, n, 1);
+        }
+        at += n;
+        FCHECK(t, s.at == at, "stream unpack (count %zu): at %zu after %zu bytes", count, s.at, at);
+    }
+    for (size_t k = 0; k < src->len; k++)
+        FCHECK(t, dst[k] == want[k], "stream unpack (count %zu): offset %td", count, (ptrdiff_t)k - (ptrdiff_t)base);
+    free(packed);
+    free(dst);
+    free(want);
+}
+
 /* The copy again as batches of paired iovecs of at most a random few
  * (what single-copy syscalls take): equal non-zero lengths, no two
  * mergeable neighbours, and applied with memcpy the same bytes as want. */
@@ -409,6 +461,7 @@ static void check_type(struct fuzz_rng *r, const struct ref_type *t)
         ptrdiff_t *off = stream_offsets(t, count);
         check_pack_unpack(r, t, count, &src, off);
         check_ranges(r, t, count, &src, off);
+        check_stream(r, t, count, &src, off);
         free(off);
         free(src.mem);
     }
