@@ -148,6 +148,11 @@ int dtype_serialize(orma_type t, void *buf, size_t cap, size_t *len_p)
         return util_error(ORMA_ERR_ARG, "dtype_serialize: %s is NULL", len_p ? "buf" : "len_p");
     if (!dtype_is_type(t))
         return util_error(ORMA_ERR_TYPE, "dtype_serialize: not a valid datatype");
+    return dtype_serialize_held(t, buf, cap, len_p);
+}
+
+int dtype_serialize_held(orma_type t, void *buf, size_t cap, size_t *len_p)
+{
     if (t->predefined) {
         if (cap < SER_PREDEF_LEN)
             return ser_too_small(SER_PREDEF_LEN, cap, len_p);

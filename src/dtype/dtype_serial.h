@@ -36,6 +36,9 @@
  * (invalid or uncommitted type), ORMA_ERR_ARG (NULL len_p, or NULL buf with
  * cap > 0), ORMA_ERR_NOMEM. */
 int dtype_serialize(orma_type t, void *buf, size_t cap, size_t *len_p);
+/* The same for a layout an operation holds (dtype_hold), whose handle the
+ * program may have freed meanwhile: not checked against the live handles. */
+int dtype_serialize_held(orma_type t, void *buf, size_t cap, size_t *len_p);
 
 /* A new committed derived type (freed with orma_type_free), or the
  * predefined type, from len bytes at buf.  Errors: ORMA_ERR_TYPE for bytes

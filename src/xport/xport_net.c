@@ -350,6 +350,7 @@ static int xport_net_end(struct xport_net **n_p, int collective)
             if (n->peer[r].types[i] && !n->peer[r].types[i]->predefined)
                 dtype_derived_free(n->peer[r].types[i]);
         free(n->peer[r].types);
+        free(n->peer[r].tpart);
     }
     void *arrays[] = {n->tsent, n->scratch, n->held, n->batch, n->out, n->queue, n->peer, n};
     for (size_t i = 0; i < sizeof arrays / sizeof *arrays; i++)

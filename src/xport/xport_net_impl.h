@@ -106,6 +106,10 @@ struct xport_net_unpack {
     _Alignas(16) unsigned char buf[];
 };
 
+/* A layout serialized travels in eager messages of its parts (TYPE: offset
+ * and len say where the part goes in how many bytes); at most this long. */
+#define XPORT_NET_TYPE_MAX ((size_t)1 << 30)
+
 /* A layout sent to a target once ([004] section 6: cached there). */
 struct xport_net_tsent {
     orma_type type;
@@ -178,6 +182,8 @@ struct xport_net_peer {
                                                     or epochs we have not posted */
     orma_type *types;   /* the layouts it sent, by its number - 1 */
     size_t ntypes, captypes;
+    unsigned char *tpart; /* the parts of the next one so far (TYPE) */
+    size_t tpart_len, tpart_got;
     /* a dynamic window: its regions as it told us in the access epoch
      * regions_gen (the window's count of them; it may detach between epochs) */
     uint64_t *regions;

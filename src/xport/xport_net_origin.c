@@ -165,21 +165,28 @@ static int xport_net_type_id(struct xport_net *n, int target, orma_type t, uint3
             return ORMA_SUCCESS;
         }
     size_t len = 0;
-    dtype_serialize(t, NULL, 0, &len);
-    if (len > n->ops->eager) /* it must arrive before what uses it: one eager message */
+    dtype_serialize_held(t, NULL, 0, &len);
+    if (len > XPORT_NET_TYPE_MAX)
         return util_error(ORMA_ERR_UNSUPPORTED, "window %u: a target layout of %zu bytes serialized is more "
-                          "than the net transport sends ahead (%zu)", n->host.id, len, n->ops->eager);
+                          "than the net transport sends (%zu)", n->host.id, len, (size_t)XPORT_NET_TYPE_MAX);
     unsigned char *buf = malloc(len ? len : 1);
-    int status = buf ? dtype_serialize(t, buf, len, &len) : util_error(ORMA_ERR_NOMEM, "out of memory");
+    int status = buf ? dtype_serialize_held(t, buf, len, &len) : util_error(ORMA_ERR_NOMEM, "out of memory");
     if (!status)
         status = xport_net_grow((void **)&n->tsent, &n->captsent, n->ntsent + 1, sizeof *n->tsent);
     uint32_t id = 0;
     for (size_t i = 0; i < n->ntsent; i++)
         if (n->tsent[i].target == target && n->tsent[i].id > id)
             id = n->tsent[i].id;
-    struct xport_net_req q = {.kind = XPORT_NET_TYPE, .tid = id + 1, .round = n->fences};
-    if (!status)
-        status = n->ops->send(n->ep, target, XPORT_NET_H_REQ, &q, sizeof q, buf, len);
+    /* It must arrive before what uses it: eager messages, which arrive in
+     * order, each a part of it at q.offset of q.len bytes. */
+    struct xport_net_req q = {.kind = XPORT_NET_TYPE, .tid = id + 1, .round = n->fences, .len = len};
+    size_t part = n->ops->eager;
+    for (size_t at = 0; !status && (at < len || at == 0); at += part) {
+        q.offset = at;
+        status = n->ops->send(n->ep, target, XPORT_NET_H_REQ, &q, sizeof q, buf + at, len - at < part ? len - at : part);
+        if (!len)
+            break;
+    }
     free(buf);
     if (status)
         return status;

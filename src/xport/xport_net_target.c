@@ -98,20 +98,61 @@ static void xport_net_apply_acc(struct xport_net *n, int src, const struct xport
         xport_net_respond(n, src, XPORT_NET_REPLY, q->token, result, (size_t)q->len, result, 0);
 }
 
+/* A part of a layout src sent (TYPE): gathered until it is whole; then
+ * data, len the whole, or NULL (*bad: the parts do not fit together). */
+static const void *xport_net_type_part(struct xport_net_peer *p, const struct xport_net_req *q, const void *data,
+                                       size_t *len_p, int *bad)
+{
+    size_t len = *len_p;
+    if (q->offset == 0 && q->len == len)
+        return data;
+    if (q->offset == 0) {
+        free(p->tpart);
+        p->tpart_got = 0;
+        p->tpart_len = (size_t)q->len;
+        if (q->len > XPORT_NET_TYPE_MAX || !(p->tpart = malloc(p->tpart_len ? p->tpart_len : 1))) {
+            *bad = 1;
+            return NULL;
+        }
+    }
+    if (!p->tpart || q->len != p->tpart_len || q->offset != p->tpart_got || len > p->tpart_len - p->tpart_got) {
+        *bad = 1;
+        return NULL;
+    }
+    memcpy(p->tpart + p->tpart_got, data, len);
+    p->tpart_got += len;
+    if (p->tpart_got < p->tpart_len)
+        return NULL;
+    *len_p = p->tpart_len;
+    return p->tpart;
+}
+
 /* A layout src sent (TYPE): kept under its number. */
-static void xport_net_type_in(struct xport_net *n, int src, const struct xport_net_req *q, const void *data, size_t len)
+static void xport_net_type_in(struct xport_net *n, int src, const struct xport_net_req *q, const void *part,
+                              size_t len)
 {
     struct xport_net_peer *p = &n->peer[src];
     orma_type t = NULL;
-    if (q->tid != p->ntypes + 1 || dtype_deserialize(data, len, &t) != ORMA_SUCCESS ||
+    int bad = 0;
+    const void *data = xport_net_type_part(p, q, part, &len, &bad);
+    if (!data && !bad)
+        return; /* more parts to come */
+    if (bad)
+        util_error(ORMA_ERR_PEER, "window %u: rank %d sent a part of layout %u at %llu of %llu bytes, which does "
+                   "not follow the parts before", n->host.id, src, q->tid, (unsigned long long)q->offset,
+                   (unsigned long long)q->len);
+    if (bad || q->tid != p->ntypes + 1 || dtype_deserialize(data, len, &t) != ORMA_SUCCESS ||
         xport_net_grow((void **)&p->types, &p->captypes, p->ntypes + 1, sizeof *p->types)) {
         util_error(ORMA_ERR_PEER, "window %u: rank %d sent layout %u, which rank %d cannot take (%s)", n->host.id,
                    src, q->tid, n->host.rank, orma_error_message());
         if (t)
             dtype_derived_free(t);
-        return;
+    } else {
+        p->types[p->ntypes++] = t;
     }
-    p->types[p->ntypes++] = t;
+    free(p->tpart);
+    p->tpart = NULL;
+    p->tpart_len = p->tpart_got = 0;
 }
 
 static orma_type xport_net_type_of(struct xport_net *n, int src, uint32_t tid)
