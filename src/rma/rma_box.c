@@ -59,21 +59,29 @@ static int rma_box_carry(struct rma_win *win, int target, size_t used)
             put = e.kind == RMA_BOX_E_PUT;
             p[n++] = (struct xport_piece){b->data + pos + sizeof e, (size_t)e.offset, e.len};
         } else if (!status) {
-            status = rma_box_carry_acc(win, target, &e, b->data + pos + sizeof e);
+            unsigned char *parts = b->data + pos + sizeof e;
+            status = e.kind == RMA_BOX_E_TYPED || e.kind == RMA_BOX_E_PULL ? rma_box_carry_typed(win, target, &e, parts)
+                                                                          : rma_box_carry_acc(win, target, &e, parts);
         }
         pos += rma_box_entry_size(&e);
     }
     return n && !status ? rma_far_pieces(win, target, put, p, n) : status;
 }
 
-/* Wait up to RMA_BOX_WAIT_NS for the target to empty b: 1 when it has. */
-static int rma_box_served(struct rma_box *b)
+/* Wait up to ns for the target to empty b: 1 when it has.  A wait longer
+ * than RMA_BOX_WAIT_NS backs off as other waits do (yields where the
+ * target may need this core). */
+static int rma_box_served(struct rma_box *b, uint64_t ns)
 {
-    uint64_t end = util_time_ns() + RMA_BOX_WAIT_NS;
+    uint64_t end = util_time_ns() + ns;
+    struct util_backoff bo = {0};
     for (unsigned i = 1;; i++) {
         if (!atomic_load_explicit(&b->tail, memory_order_acquire))
             return 1;
-        util_cpu_relax();
+        if (ns > RMA_BOX_WAIT_NS)
+            (void)util_backoff_relax(&bo);
+        else
+            util_cpu_relax();
         if (!(i & 15) && util_time_ns() > end)
             return 0;
     }
@@ -96,6 +104,10 @@ static int rma_box_offer(struct rma_win *win, int target)
 {
     struct rma_target *t = &win->targets[target];
     struct rma_box *b = t->box;
+    /* A box of packed typed data costs us a system call per run or so to
+     * carry out (rma_box_typed.c), more than waiting: waited for longer,
+     * and one left waiting makes us carry out only the next. */
+    int typed = t->box_typed;
     if (t->box_skip) { /* it left the last offers waiting */
         t->box_skip--;
         return rma_box_carry(win, target, b->used);
@@ -104,7 +116,7 @@ static int rma_box_offer(struct rma_win *win, int target)
     /* pairs with rma_box_serve's exchange: it sees tail, or we see it clear */
     if (win->nranks > RMA_BOX_SCAN_MAX && !atomic_load_explicit(&t->ctl->pbox_dirty, memory_order_seq_cst))
         atomic_store_explicit(&t->ctl->pbox_dirty, 1, memory_order_seq_cst);
-    if (rma_box_served(b))
+    if (rma_box_served(b, typed ? RMA_BOX_TYPED_WAIT_NS : RMA_BOX_WAIT_NS))
         return rma_box_applied(win, target, b);
     struct util_backoff bo = {0};
     for (;;) {
@@ -119,7 +131,9 @@ static int rma_box_offer(struct rma_win *win, int target)
         util_backoff_pause(&bo);
     }
     uint32_t used = atomic_load_explicit(&b->tail, memory_order_relaxed);
-    if (used) { /* taken back: the target left it waiting */
+    if (used && typed) { /* the next one carried out, then offered again */
+        t->box_skip = 1;
+    } else if (used) { /* taken back: the target left it waiting */
         if (t->box_misses < 8)
             t->box_misses++;
         t->box_skip = (uint16_t)(1u << t->box_misses);
@@ -154,10 +168,14 @@ int rma_box_flush(struct rma_win *win, int target)
         t->box->used = 0;
         int status = rma_box_carry(win, target, used);
         rma_box_replies(win, t, status);
+        if (t->box_typed)
+            rma_box_typed_emptied(win, target);
         return status;
     }
     int status = rma_box_offer(win, target);
     rma_box_replies(win, t, status);
+    if (t->box_typed)
+        rma_box_typed_emptied(win, target);
     t->box->used = 0;
     t->box_offered = 0;
     win->nboxed--;
@@ -203,6 +221,7 @@ int rma_box_room(struct rma_win *win, int target, size_t bytes)
     }
     if (!b->used) {
         t->box_run = 0;
+        t->box_typed = 0;
         if ((t->box_offered = (uint8_t)rma_box_passive(win)))
             win->nboxed++; /* offered at flush or unlock */
         else
@@ -293,7 +312,9 @@ static int rma_box_apply(struct rma_win *win, int o, struct rma_box *b, size_t u
         struct rma_box_entry e;
         memcpy(&e, b->data + pos, sizeof e);
         size_t step = rma_box_entry_size(&e);
-        if (step > used - pos || e.offset > win->size || e.len > win->size - e.offset) {
+        /* a typed entry's len counts packed bytes: it checks its reach */
+        if (step > used - pos || e.offset > win->size ||
+            (e.kind != RMA_BOX_E_TYPED && e.kind != RMA_BOX_E_PULL && e.len > win->size - e.offset)) {
             return util_error(ORMA_ERR_PEER,
                               "window %u: rank %d's box at rank %d holds an access of %u bytes at %llu, outside "
                               "the window", win->id, o, win->rank, e.len, (unsigned long long)e.offset);
@@ -302,7 +323,9 @@ static int rma_box_apply(struct rma_win *win, int o, struct rma_box *b, size_t u
             memcpy(b->data + pos + sizeof e, (char *)win->base + e.offset, e.len);
         else if (e.kind == RMA_BOX_E_PUT)
             memcpy((char *)win->base + e.offset, b->data + pos + sizeof e, e.len);
-        else if (rma_box_apply_acc(win, o, &e, b->data + pos + sizeof e))
+        else if (e.kind == RMA_BOX_E_TYPED || e.kind == RMA_BOX_E_PULL
+                     ? rma_box_apply_typed(win, o, &e, b->data + pos + sizeof e)
+                     : rma_box_apply_acc(win, o, &e, b->data + pos + sizeof e))
             return ORMA_ERR_PEER;
         pos += step;
     }

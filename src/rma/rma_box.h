@@ -48,6 +48,14 @@
  * again.  MPICH's shared-memory queues complete such puts by the target's
  * progress too, but wait for it without bound.
  *
+ * Typed puts.  The runs of a typed put to such memory go in as entries of
+ * their own when they are few and short; a layout of many runs goes in
+ * packed, a box's worth at a time (passive epochs: left in the origin's
+ * memory whole, one entry naming it), and the target unpacks it along the
+ * layout, which it reads from the origin once (rma_box_typed.c).  An
+ * origin waits for a box of packed data longer before it takes it back:
+ * carrying it out itself costs it a system call per few runs.
+ *
  * The boxes of a window: nranks * nranks of RMA_BOX_BYTES, after the rank
  * blocks and the barrier (rma_ctl.h), in create windows of up to
  * RMA_BOX_MAX_RANKS ranks; pages nobody writes cost nothing. */
@@ -68,6 +76,7 @@
 #define RMA_BOX_LEN_MAX 6144 /* ORMA_BOX_MAX at most: an entry of two parts fits */
 #define RMA_BOX_RUN_MAX 256  /* a typed put's runs at most this long on average go in the box */
 #define RMA_BOX_WAIT_NS 3000 /* an offered box: then the origin empties it */
+#define RMA_BOX_TYPED_WAIT_NS 50000 /* ... one holding a typed put's packed data */
 #define RMA_BOX_SKIP_MAX 256 /* boxes an origin left waiting offers to nobody */
 #define RMA_BOX_SCAN_MAX 8   /* windows of more ranks: pbox_dirty says which
                                 target to look at; else it scans the boxes */
@@ -89,7 +98,7 @@ struct rma_box {
 _Static_assert(sizeof(struct rma_box) == RMA_BOX_BYTES, "a box is RMA_BOX_BYTES");
 
 /* An entry: its header, then its parts of len bytes, each padded to 8. */
-enum { RMA_BOX_E_PUT, RMA_BOX_E_GET, RMA_BOX_E_ACC, RMA_BOX_E_GACC, RMA_BOX_E_CAS };
+enum { RMA_BOX_E_PUT, RMA_BOX_E_GET, RMA_BOX_E_ACC, RMA_BOX_E_GACC, RMA_BOX_E_CAS, RMA_BOX_E_TYPED, RMA_BOX_E_PULL };
 struct rma_box_entry {
     uint64_t offset;  /* in the target's window */
     uint32_t len;
@@ -98,7 +107,12 @@ struct rma_box_entry {
                          elements of typeid_, the origin's bytes (none for
                          ORMA_NO_OP); GACC: the same, then room for the old
                          contents; CAS: origin, compare, room for the old
-                         element (rma_box_acc.c) */
+                         element (rma_box_acc.c); TYPED: a part of a
+                         typed put's packed data, after its description
+                         (struct rma_box_typed; offset: the first byte the
+                         put reaches, len: the part's bytes); PULL: the
+                         same with all its packed bytes left in the
+                         origin's memory, for the target to read */
     uint8_t op;       /* ACC, GACC: enum orma_op */
     uint16_t typeid_; /* ACC, GACC, CAS */
 };
@@ -124,9 +138,25 @@ static inline size_t rma_box_parts(const struct rma_box_entry *e)
     }
 }
 
+/* What a TYPED entry's bytes are part of (rma_box_typed.c). */
+struct rma_box_typed {
+    uint64_t serial;  /* the origin's address of the target layout serialized */
+    uint64_t slen;    /* its bytes */
+    uint64_t tcount;  /* elements of the layout */
+    uint64_t from;    /* where the part's bytes begin in the packed data */
+    int64_t torigin;  /* the layout's origin, from the entry's offset */
+    uint64_t reach;   /* the bytes the put reaches from the entry's offset */
+    uint64_t data;    /* PULL: the origin's address of the packed bytes */
+    uint32_t key;     /* the layout's number among the origin's in this window */
+    uint32_t zero;
+};
+_Static_assert(sizeof(struct rma_box_typed) == 64, "a typed entry's description is 64 bytes");
+
 /* e's bytes in a box, header and parts. */
 static inline size_t rma_box_entry_size(const struct rma_box_entry *e)
 {
+    if (e->kind == RMA_BOX_E_TYPED || e->kind == RMA_BOX_E_PULL)
+        return sizeof *e + sizeof(struct rma_box_typed) + (e->kind == RMA_BOX_E_TYPED ? rma_box_part(e->len) : 0);
     return sizeof *e + rma_box_parts(e) * rma_box_part(e->len);
 }
 
@@ -230,6 +260,18 @@ void rma_box_drain(struct rma_win *win);
 /* An accumulate (ACC without type layouts, CAS) into target's box -- its
  * result, if any, copied out as a get's bytes are (rma_box_acc.c). */
 int rma_box_acc(struct rma_win *win, const struct xport_op *op);
+
+/* A typed put of many short runs to target, mapped nowhere here, into its
+ * box packed, a box's worth at a time, for the target to unpack
+ * (rma_box_typed.c). */
+int rma_box_typed_put(struct rma_win *win, const struct xport_op *op);
+/* A TYPED entry applied to our memory (for origin o), or carried out by
+ * us, its origin; what the window keeps for them freed. */
+int rma_box_apply_typed(struct rma_win *win, int o, const struct rma_box_entry *e, unsigned char *parts);
+int rma_box_carry_typed(struct rma_win *win, int target, const struct rma_box_entry *e, unsigned char *parts);
+void rma_box_typed_free(struct rma_win *win);
+/* Our box at target emptied: the packed data its PULL entries named freed. */
+void rma_box_typed_emptied(struct rma_win *win, int target);
 
 /* Within rma_box*.c: room for an entry of bytes (header included) in
  * target's box; an entry appended (it fits), where its parts begin; the

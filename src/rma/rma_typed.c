@@ -25,6 +25,13 @@
  * lets puts use it (rma_box.h): the target stores them when it empties
  * the box, a few ns each. */
 #define RMA_TYPED_PIECES 256
+/* A typed put of runs of at most RMA_TYPED_PACKED_RUN_MAX bytes on
+ * average is packed into the box rather than sent run by run -- the kernel
+ * pins a page for each remote iovec (0.15-0.8 us), packing and unpacking a
+ * few KB take less -- unless it has fewer than RMA_TYPED_PACKED_RUNS runs
+ * short enough to go as runs (no layout for the target to learn). */
+#define RMA_TYPED_PACKED_RUNS 32
+#define RMA_TYPED_PACKED_RUN_MAX 2048
 
 /* What the runs outside the mapped pages become (dtype_clip's spill). */
 struct rma_typed_spill {
@@ -82,23 +89,31 @@ static int rma_typed_put_part(struct rma_win *win, const struct xport_op *op, co
     return status;
 }
 
-/* Whether a typed put to t, mapped nowhere here, has target runs short
- * enough on average to go by its box. */
+/* How a typed put to t, mapped nowhere here, goes by its box: not at all
+ * (0: its runs are long enough for the transport), as runs (1), or
+ * packed, for the target to unpack (2: many runs, rma_box_typed.c). */
 static int rma_typed_boxes(const struct rma_win *win, const struct rma_target *t, const struct xport_op *op)
 {
     if (!rma_box_takes(win, t, 1, 1))
         return 0;
-    size_t runs = dtype_runs_at_least(op->ttype, op->tcount);
-    return runs > 1 && op->tcount * op->ttype->size / runs <= RMA_BOX_RUN_MAX;
+    size_t runs = dtype_runs_at_least(op->ttype, op->tcount), avg = runs ? op->tcount * op->ttype->size / runs : 0;
+    if (runs <= 1 || avg > RMA_TYPED_PACKED_RUN_MAX)
+        return 0;
+    return runs < RMA_TYPED_PACKED_RUNS && avg <= RMA_BOX_RUN_MAX ? 1 : 2;
 }
 
 static int rma_typed_copy(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)
 {
     if (op->kind == XPORT_OP_PUT && !w->at.ops->mapped && w->at.ops->put_pieces && op->target >= 0) {
         const struct rma_target *t = &win->targets[op->target];
-        if (t->xp && !t->direct &&
-            ((t->lo < t->hi && op->offset < t->hi && op->offset + op->len > t->lo) || rma_typed_boxes(win, t, op)))
+        int boxes = 0;
+        if (t->xp && !t->direct && t->lo < t->hi && op->offset < t->hi && op->offset + op->len > t->lo)
             return rma_typed_put_part(win, op, w);
+        if (t->xp && !t->direct && (boxes = rma_typed_boxes(win, t, op))) {
+            int status = boxes == 2 ? rma_box_typed_put(win, op) : ORMA_ERR_COUNT;
+            /* ORMA_ERR_COUNT: the window names too many layouts so */
+            return status == ORMA_ERR_COUNT ? rma_typed_put_part(win, op, w) : status;
+        }
     }
     struct xport_typed x = {.origin = op->origin, .otype = op->otype, .ocount = op->ocount, .ttype = op->ttype,
                             .tcount = op->tcount, .torigin = op->torigin, .reach = op->len};

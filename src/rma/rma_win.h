@@ -69,6 +69,7 @@ struct rma_target {
     uint16_t box_skip;   /* passive boxes still to write out unoffered, and */
     uint8_t box_misses;  /* ... how many offers in a row it left waiting (rma_box.h) */
     uint8_t box_offered; /* our box there holds operations of a passive epoch: offered when emptied */
+    uint8_t box_typed;   /* ... packed typed data among them (rma_box_typed.c) */
     struct rma_box_gets *box_gets; /* the gets in it (rma_box.h), or NULL: none yet */
     uint32_t box_run, box_run_end; /* 1 + where the last entry of a typed put's
                                       runs begins, and the box's used then
@@ -118,6 +119,8 @@ struct rma_win {
     uint32_t ngathered;       /* targets with gathered operations (rma_gather.h) */
     uint32_t nboxed;          /* targets whose box is offered when emptied (rma_box.h) */
     uint32_t nboxgets;        /* targets whose box, not offered, holds gets (fence) */
+    struct rma_box_types *box_types; /* layouts of typed puts through boxes
+                                        (rma_box_typed.c), or NULL: none yet */
     int nocheck;              /* MODE_NOCHECK of the open start or lock_all */
     uint32_t nlocked;         /* targets locked with orma_win_lock */
     uint8_t null_locked;      /* ORMA_PROC_NULL "locked" in the open lock epoch

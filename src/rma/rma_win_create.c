@@ -303,6 +303,7 @@ void rma_win_release(struct rma_win *win)
         }
         rma_dyn_unmap(win);
     }
+    rma_box_typed_free(win);
     /* Our adopted pages back to private memory. */
     rma_dyn_release(win);
     shm_adopt_release(&win->adopt);
