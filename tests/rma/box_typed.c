@@ -270,7 +270,7 @@ static void epoch(struct win *w, int m, struct layout *ls, unsigned e)
         /* two turns: origins of one parity while the others are targets */
         for (int turn = 0; turn < 2; turn++) {
             int origin = rank % 2 == turn;
-            if (nranks == 1 || origin) {
+            if (nranks == 1 ? turn == 0 : origin) {
                 if (m == M_LOCK_ALL)
                     CHECK_OK(orma_win_lock_all(0, w->win));
                 else
@@ -310,7 +310,7 @@ static void many_layouts(struct win *w)
     CHECK_OK(orma_barrier());
     static int32_t src[NL][NI];
     for (int turn = 0; turn < 2; turn++) {
-        if (nranks == 1 || rank % 2 == turn) {
+        if (nranks == 1 ? turn == 0 : rank % 2 == turn) {
             CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, rt, 0, w->win));
             for (int i = 0; i < NL; i++) {
                 orma_aint d[NI];
