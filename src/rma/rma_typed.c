@@ -106,13 +106,17 @@ static int rma_typed_copy(struct rma_win *win, const struct xport_op *op, const 
 {
     if (op->kind == XPORT_OP_PUT && !w->at.ops->mapped && w->at.ops->put_pieces && op->target >= 0) {
         const struct rma_target *t = &win->targets[op->target];
-        int boxes = 0;
-        if (t->xp && !t->direct && t->lo < t->hi && op->offset < t->hi && op->offset + op->len > t->lo)
-            return rma_typed_put_part(win, op, w);
-        if (t->xp && !t->direct && (boxes = rma_typed_boxes(win, t, op))) {
-            int status = boxes == 2 ? rma_box_typed_put(win, op) : ORMA_ERR_COUNT;
-            /* ORMA_ERR_COUNT: the window names too many layouts so */
-            return status == ORMA_ERR_COUNT ? rma_typed_put_part(win, op, w) : status;
+        if (t->xp && !t->direct) {
+            if (t->lo < t->hi && op->offset < t->hi && op->offset + op->len > t->lo)
+                return rma_typed_put_part(win, op, w);
+            int boxes = rma_typed_boxes(win, t, op);
+            if (boxes == 2) {
+                int status = rma_box_typed_put(win, op);
+                if (status != ORMA_ERR_COUNT) /* the window names too many layouts so: as runs */
+                    return status;
+            }
+            if (boxes)
+                return rma_typed_put_part(win, op, w);
         }
     }
     struct xport_typed x = {.origin = op->origin, .otype = op->otype, .ocount = op->ocount, .ttype = op->ttype,

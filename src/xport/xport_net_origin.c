@@ -180,11 +180,11 @@ static int xport_net_type_id(struct xport_net *n, int target, orma_type t, uint3
     /* It must arrive before what uses it: eager messages, which arrive in
      * order, each a part of it at q.offset of q.len bytes. */
     struct xport_net_req q = {.kind = XPORT_NET_TYPE, .tid = id + 1, .round = n->fences, .len = len};
-    size_t part = n->ops->eager;
-    for (size_t at = 0; !status && (at < len || at == 0); at += part) {
+    size_t part = n->ops->eager, at = 0;
+    while (!status) {
         q.offset = at;
         status = n->ops->send(n->ep, target, XPORT_NET_H_REQ, &q, sizeof q, buf + at, len - at < part ? len - at : part);
-        if (!len)
+        if ((at += part) >= len)
             break;
     }
     free(buf);
