@@ -2,10 +2,12 @@
 # the build tree and in the install prefix, and the install rules.
 #
 #   bspcc          build/bin/bspcc                     <bindir>/bspcc
+#   orma-caf       build/bin/orma-caf                  <bindir>/orma-caf
 #   orma.pc        build/lib/pkgconfig/orma.pc         <libdir>/pkgconfig/orma.pc
 #   orma-bsp.pc    build/lib/pkgconfig/orma-bsp.pc     <libdir>/pkgconfig/orma-bsp.pc
+#   orma-caf.pc    build/lib/pkgconfig/orma-caf.pc     <libdir>/pkgconfig/orma-caf.pc
 #   ormaConfig     build/lib/cmake/orma/               <libdir>/cmake/orma/
-#                  (find_package(orma): orma::orma, orma::bsp)
+#                  (find_package(orma): orma::orma, orma::bsp, orma::caf)
 #
 # The build tree's copies name the build tree (headers in the source tree,
 # libraries in build/lib); the installed ones name the install prefix.
@@ -31,16 +33,22 @@ endif()
 # directory; bsp.h is in its orma/), @ORMA_CFG_LIBDIR@, @ORMA_CFG_BINDIR@,
 # the same relative to ${prefix} where they are below it
 # (@ORMA_CFG_PC_INCLUDEDIR@, @ORMA_CFG_PC_LIBDIR@, for pkg-config),
-# @ORMA_CFG_CC@, @ORMA_CFG_USER_FLAGS@, @ORMA_CFG_WHERE@ and @PROJECT_VERSION@.
+# @ORMA_CFG_CC@, @ORMA_CFG_FC@ (gfortran, for orma-caf), @ORMA_CFG_USER_FLAGS@,
+# @ORMA_CFG_WHERE@ and @PROJECT_VERSION@.
 function(orma_configure_file)
   cmake_parse_arguments(F "PROGRAM" "TEMPLATE;NAME;BUILD_DIR;INSTALL_DIR" "" ${ARGN})
   set(ORMA_CFG_CC ${CMAKE_C_COMPILER})
+  find_program(ORMA_GFORTRAN gfortran)
+  set(ORMA_CFG_FC gfortran)
+  if(ORMA_GFORTRAN)
+    set(ORMA_CFG_FC ${ORMA_GFORTRAN})
+  endif()
   list(JOIN ORMA_USER_FLAGS " " ORMA_CFG_USER_FLAGS)
   set(ORMA_CFG_TEMPLATE ${F_TEMPLATE})
   set(ORMA_CFG_NAME ${F_NAME})
   set(ORMA_CFG_PROGRAM ${F_PROGRAM})
   set(code "")
-  foreach(var PROJECT_VERSION ORMA_CFG_CC ORMA_CFG_USER_FLAGS ORMA_CFG_TEMPLATE ORMA_CFG_NAME
+  foreach(var PROJECT_VERSION ORMA_CFG_CC ORMA_CFG_FC ORMA_CFG_USER_FLAGS ORMA_CFG_TEMPLATE ORMA_CFG_NAME
               ORMA_CFG_PROGRAM)
     string(APPEND code "set(${var} [==[${${var}}]==])\n")
   endforeach()
@@ -71,10 +79,10 @@ endfunction()
 # (relative to its own directory: the prefix can move).
 function(orma_package_config)
   set(in ${PROJECT_SOURCE_DIR}/cmake/ormaConfig.cmake.in)
-  foreach(t orma bsp)
+  foreach(t orma bsp caf)
     set(target orma)
-    if(t STREQUAL "bsp")
-      set(target orma-bsp)
+    if(NOT t STREQUAL "orma")
+      set(target orma-${t})
     endif()
     get_target_property(ver ${target} VERSION)
     get_target_property(sover ${target} SOVERSION)
@@ -107,11 +115,11 @@ function(orma_install_rules)
   # The libraries; the liborma-mpirun modules beside liborma, which opens
   # them from its own directory.  liborma-bsp finds liborma beside itself
   # too, whether or not the program names liborma (--as-needed).
-  set(libs orma orma_static orma-bsp)
+  set(libs orma orma_static orma-bsp orma-caf)
   foreach(v ${ORMA_MPI_VARIANTS})
     list(APPEND libs orma-mpirun-${v} orma-mpi-${v}-SHARED orma-mpi-${v}-STATIC)
   endforeach()
-  set_target_properties(orma-bsp PROPERTIES INSTALL_RPATH "$ORIGIN")
+  set_target_properties(orma-bsp orma-caf PROPERTIES INSTALL_RPATH "$ORIGIN")
   install(TARGETS ${libs}
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
@@ -135,7 +143,7 @@ function(orma_install_rules)
   install(FILES ${report_py} DESTINATION ${CMAKE_INSTALL_DATADIR}/orma-bench)
 
   # pkg-config and the CMake package.
-  foreach(pc orma orma-bsp)
+  foreach(pc orma orma-bsp orma-caf)
     orma_configure_file(TEMPLATE ${PROJECT_SOURCE_DIR}/cmake/${pc}.pc.in NAME ${pc}.pc
                         BUILD_DIR ${CMAKE_BINARY_DIR}/lib/pkgconfig
                         INSTALL_DIR ${CMAKE_INSTALL_LIBDIR}/pkgconfig)

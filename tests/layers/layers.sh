@@ -6,7 +6,7 @@
 # a header of a layer above its own.  include/orma.h, the public header, is
 # the vocabulary every layer shares (types, constants); calling one of its
 # functions from below the api layer is an upward reference, caught by nm.
-# Faces: bsp stands on the public API alone; liborma-mpi reaches the core
+# Faces: bsp and caf stand on the public API alone; liborma-mpi reaches the core
 # through one internal header (src/api/api_face.h).
 set -u
 src=$1
@@ -25,10 +25,11 @@ declare -A below=(
   [api]="util shm boot dtype net xport rma"
   [mpi]="util shm boot dtype net xport rma api"
   [bsp]="util shm boot dtype net xport rma api"
+  [caf]="util shm boot dtype net xport rma api"
 )
 # Faces that stand on the public API alone: of the layers below they may use
 # only the public orma_* symbols (wherever those are defined).
-declare -A public_only=([bsp]=1)
+declare -A public_only=([bsp]=1 [caf]=1)
 # Faces on the internal core: they include its headers through one only
 # (and the net transport's wire, built with them per MPI).
 declare -A face_via=([mpi]=api_face.h)

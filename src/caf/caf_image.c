@@ -1,0 +1,168 @@
+/* caf_image.c -- images: start, end, numbers, and how errors reach the
+ * program (STAT=/ERRMSG= or error termination). */
+#include "caf_impl.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct caf_state caf = {.me = -1};
+
+/* libgfortran's FLUSH with no unit: every unit's buffer, so that what the
+ * program printed is out before an error termination (orma_abort does not
+ * return to libgfortran's exit handlers). */
+extern void _gfortran_flush_i4(int *unit) __attribute__((weak));
+
+void caf_flush_units(void)
+{
+    if (_gfortran_flush_i4)
+        _gfortran_flush_i4(NULL);
+    fflush(NULL);
+}
+
+/* Whether orma was running before caf_init (then caf_finalize leaves it
+ * running). */
+static int caf_orma_before;
+
+static void caf_vmsg(char *buf, size_t len, const char *fmt, va_list ap)
+{
+    int k = snprintf(buf, len, "orma-caf: image %d: ", caf.me + 1);
+    if (k < 0 || (size_t)k >= len)
+        k = 0;
+    vsnprintf(buf + k, len - (size_t)k, fmt, ap);
+}
+
+void caf_die(int code, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    caf_vmsg(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    caf_flush_units();
+    fprintf(stderr, "%s\n", msg);
+    fflush(NULL);
+    orma_abort(code ? code : 1);
+}
+
+int caf_fail(int status, int *stat, char *errmsg, size_t errmsg_len, const char *fmt, ...)
+{
+    char msg[512];
+    va_list ap;
+    va_start(ap, fmt);
+    caf_vmsg(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    if (!stat) {
+        caf_flush_units();
+        fprintf(stderr, "%s\n", msg);
+        fflush(NULL);
+        orma_abort(1);
+    }
+    *stat = status;
+    if (errmsg && errmsg_len) {
+        size_t k = strlen(msg);
+        if (k > errmsg_len)
+            k = errmsg_len;
+        memcpy(errmsg, msg, k);
+        memset(errmsg + k, ' ', errmsg_len - k);
+    }
+    return status;
+}
+
+void caf_ok(int *stat)
+{
+    if (stat)
+        *stat = 0;
+}
+
+int caf_image_rank(int image)
+{
+    return image >= 1 && image <= caf.n ? image - 1 : -1;
+}
+
+/* Joins the job on first use: gfortran registers static coarrays in
+ * constructors, before main calls _gfortran_caf_init. */
+void caf_start(int *argc, char ***argv)
+{
+    if (caf.me >= 0)
+        return;
+    int flag = 0, rc;
+    orma_initialized(&flag);
+    caf_orma_before = flag;
+    if (!flag && (rc = orma_init(argc, argv)) != ORMA_SUCCESS) {
+        fprintf(stderr, "orma-caf: cannot start the image: %s (%s)\n", orma_strerror(rc), orma_error_message());
+        exit(1);
+    }
+    caf.me = orma_rank();
+    caf.n = orma_size();
+    size_t n = (size_t)caf.n;
+    void *base = NULL;
+    rc = orma_win_allocate(2 * n * sizeof(uint64_t), 1, ORMA_INFO_NULL, &base, &caf.ctl);
+    if (rc != ORMA_SUCCESS)
+        caf_die(1, "cannot make the control window: %s (%s)", orma_strerror(rc), orma_error_message());
+    caf.sync = base;
+    caf.ended = caf.sync + n;
+    memset(base, 0, 2 * n * sizeof(uint64_t));
+    caf.synced = calloc(n, sizeof(uint64_t));
+    if (!caf.synced)
+        caf_die(1, "out of memory");
+    /* Everyone's control words are zero before anyone writes into them. */
+    if ((rc = orma_win_lock_all(0, caf.ctl)) != ORMA_SUCCESS || (rc = orma_barrier()) != ORMA_SUCCESS)
+        caf_die(1, "cannot start: %s (%s)", orma_strerror(rc), orma_error_message());
+}
+
+void _gfortran_caf_init(int *argc, char ***argv)
+{
+    caf_start(argc, argv);
+}
+
+/* Normal termination of this image: tell every image, wait until all have
+ * begun to terminate (their coarrays stay reachable until then), then
+ * leave the job. */
+void _gfortran_caf_finalize(void)
+{
+    if (caf.me < 0 || caf.ending)
+        return;
+    caf.ending = 1;
+    caf_flush_all();
+    uint64_t one = CAF_ENDED_STOPPED;
+    for (int r = 0; r < caf.n; r++) {
+        orma_accumulate(&one, 1, ORMA_UINT64, r, (size_t)caf.n * sizeof(uint64_t) + (size_t)caf.me * sizeof(uint64_t),
+                        1, ORMA_UINT64, ORMA_REPLACE, caf.ctl);
+        orma_win_flush(r, caf.ctl);
+    }
+    caf_wait_all_ended();
+    /* Every image is here: the windows go collectively, newest first (the
+     * same list everywhere, as registration is collective). */
+    while (caf.tokens) {
+        struct caf_token *t = caf.tokens;
+        caf.tokens = t->next;
+        orma_win_unlock_all(t->win);
+        orma_win_free(&t->win);
+        free(t);
+    }
+    orma_win_unlock_all(caf.ctl);
+    orma_win_free(&caf.ctl);
+    free(caf.synced);
+    caf.synced = NULL;
+    if (!caf_orma_before)
+        orma_finalize();
+}
+
+int _gfortran_caf_this_image(int distance)
+{
+    (void)distance;
+    return caf.me + 1;
+}
+
+int _gfortran_caf_num_images(int distance, int failed)
+{
+    (void)distance;
+    /* failed: -1 all images, 1 the failed ones, 0 the others.  An image
+     * that fails ends the job under orma-run, so none is ever failed
+     * while the program runs. */
+    if (failed == 1)
+        return 0;
+    return caf.n;
+}

@@ -1,0 +1,222 @@
+/* caf_impl.h -- liborma-caf's state, shared by its files: the runtime
+ * gfortran's -fcoarray=lib calls (_gfortran_caf_*), over orma's public API
+ * only, as liborma-bsp is.
+ *
+ * How coarrays map onto orma:
+ *   - every coarray (static, allocatable, lock, event, critical) is an orma
+ *     window of orma_win_allocate, disp_unit 1: shared memory on a node, the
+ *     same offsets on every image; it stays in a lock_all epoch from its
+ *     registration to its deregistration, so a remote access is an orma_put
+ *     or orma_get (a typed one for a section, built from the descriptors:
+ *     caf_layout.c) and a flush, never element by element;
+ *   - the control window (caf_image.c) holds, at every image, a counter per
+ *     image that the image increments at each SYNC IMAGES / SYNC ALL naming
+ *     this one, and a word per image saying whether it has ended; images
+ *     wait on their own memory only (caf_sync.c);
+ *   - the image numbers are the ranks of orma's world, plus one.
+ * The descriptor and enum layouts are gfortran 12's (gcc's
+ * libgfortran/caf/libcaf.h and libgfortran.h), written out here. */
+#ifndef ORMA_CAF_IMPL_H
+#define ORMA_CAF_IMPL_H
+
+#include <orma.h>
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- gfortran's types -------------------------------------------------- */
+
+enum {
+    CAF_BT_UNKNOWN = 0,
+    CAF_BT_INTEGER,
+    CAF_BT_LOGICAL,
+    CAF_BT_REAL,
+    CAF_BT_COMPLEX,
+    CAF_BT_DERIVED,
+    CAF_BT_CHARACTER,
+    CAF_BT_CLASS,
+};
+
+#define CAF_MAX_DIMS 15
+
+struct caf_dim {
+    ptrdiff_t stride; /* in elements (span bytes each) */
+    ptrdiff_t lbound;
+    ptrdiff_t ubound;
+};
+
+struct caf_dtype {
+    size_t elem_len;
+    int version;
+    signed char rank;
+    signed char type;
+    signed short attribute;
+};
+
+/* gfortran's array descriptor (gfc_array_void). */
+struct caf_desc {
+    void *base;
+    size_t offset;
+    struct caf_dtype dtype;
+    ptrdiff_t span;
+    struct caf_dim dim[];
+};
+
+/* A dimension of a vector-subscripted reference: nvec == 0 is a triplet
+ * (bounds in the declared indices), else nvec subscripts of the given
+ * integer kind. */
+struct caf_vec {
+    size_t nvec;
+    union {
+        struct {
+            void *vector;
+            int kind;
+        } v;
+        struct {
+            ptrdiff_t lower, upper, stride;
+        } t;
+    } u;
+};
+
+/* caf_register_t */
+enum {
+    CAF_REG_COARRAY_STATIC,
+    CAF_REG_COARRAY_ALLOC,
+    CAF_REG_LOCK_STATIC,
+    CAF_REG_LOCK_ALLOC,
+    CAF_REG_CRITICAL,
+    CAF_REG_EVENT_STATIC,
+    CAF_REG_EVENT_ALLOC,
+    CAF_REG_COARRAY_ALLOC_REGISTER_ONLY,
+    CAF_REG_COARRAY_ALLOC_ALLOCATE_ONLY,
+};
+
+/* ISO_FORTRAN_ENV's codes */
+enum {
+    CAF_STAT_UNLOCKED = 0,
+    CAF_STAT_LOCKED = 1,
+    CAF_STAT_LOCKED_OTHER_IMAGE = 2,
+    CAF_STAT_STOPPED_IMAGE = 6000,
+    CAF_STAT_FAILED_IMAGE = 6001,
+};
+
+/* ---- liborma-caf's state ----------------------------------------------- */
+
+/* A registered coarray (what gfortran calls its token). */
+struct caf_token {
+    orma_win win;
+    char *base; /* this image's part */
+    size_t size;
+    int kind; /* CAF_REG_* */
+    struct caf_token *prev, *next;
+};
+
+/* The control window's layout at every image: sync[j] counts the syncs
+ * image j+1 made with this one; ended[j] is nonzero once image j+1 has
+ * begun to terminate (CAF_ENDED_*). */
+enum { CAF_ENDED_NOT = 0, CAF_ENDED_STOPPED = 1 };
+
+struct caf_state {
+    int me;    /* this image's rank (image me + 1) */
+    int n;     /* images */
+    orma_win ctl;
+    uint64_t *sync;    /* n counters, in the control window */
+    uint64_t *ended;   /* n words, after them */
+    uint64_t *synced;  /* n: syncs this image made with each (private) */
+    struct caf_token *tokens; /* newest first */
+    int ending;        /* this image is terminating */
+};
+
+extern struct caf_state caf;
+
+/* Fills stat/errmsg (Fortran's STAT= and ERRMSG=) when given, or prints
+ * the message naming the image and ends the job with error termination.
+ * errmsg is blank-padded.  Returns status. */
+int caf_fail(int status, int *stat, char *errmsg, size_t errmsg_len, const char *fmt, ...)
+    __attribute__((format(printf, 5, 6)));
+/* stat = 0 when given. */
+void caf_ok(int *stat);
+/* Flushes the program's Fortran units and C streams. */
+void caf_flush_units(void);
+/* Ends the job (error termination) with code after printing msg. */
+void caf_die(int code, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+
+/* Joins the job (orma_init unless orma runs already) and makes the control
+ * window, once; argc/argv may be NULL. */
+void caf_start(int *argc, char ***argv);
+
+/* The image number (1-based) as a rank, or -1 when out of range. */
+int caf_image_rank(int image);
+
+/* ---- sections (caf_layout.c) ------------------------------------------- */
+
+/* Number of elements of a descriptor (1 for a scalar, 0 for an empty
+ * section). */
+size_t caf_desc_count(const struct caf_desc *d);
+/* Byte step of a descriptor's elements (span, or elem_len). */
+size_t caf_desc_elem(const struct caf_desc *d);
+/* An orma type whose typemap is the descriptor's elements in array element
+ * order, displacements from the first element; *contig = 1 when they are
+ * one run (then *type is ORMA_BYTE and the run is count * elem bytes).
+ * With vec (vector subscripts), the elements the subscripts name, from the
+ * first element of the declared array.  The type must be given back with
+ * caf_layout_put. */
+int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *type, int *contig);
+void caf_layout_put(orma_type *type);
+/* Elements of d in array element order, each elem bytes, packed into out
+ * (pack) or unpacked from in (unpack). */
+void caf_desc_pack(const struct caf_desc *d, void *out);
+void caf_desc_unpack(const struct caf_desc *d, const void *in);
+
+/* ---- kinds (caf_convert.c) --------------------------------------------- */
+
+/* Converts count elements from src (type st, kind sk, elem_len sl each) to
+ * dst (type dt, kind dk, elem_len dl each), as intrinsic assignment does:
+ * numeric kinds and types, logical kinds, character lengths (blank padded,
+ * truncated) and kinds 1 <-> 4.  A src of one element with count > 1 is
+ * broadcast.  Returns 0, or -1 for a conversion Fortran has not. */
+int caf_convert(void *dst, int dt, int dk, size_t dl, const void *src, int st, int sk, size_t sl,
+                size_t count, size_t src_count);
+
+/* ---- waiting (caf_sync.c) ---------------------------------------------- */
+
+/* Flushes every coarray's passive epoch: every put of this image is
+ * complete at its target. */
+int caf_flush_all(void);
+/* SYNC IMAGES with the ranks in list (n of them; -1: all but this one). */
+int caf_sync_ranks(const int *ranks, int n, int *stat, char *errmsg, size_t errmsg_len);
+/* Waits until every image has begun to terminate. */
+void caf_wait_all_ended(void);
+
+/* ---- the entry points gfortran 12 calls --------------------------------
+ * Each with exactly the arguments gfortran 12 passes (its calls, as
+ * -fdump-tree-original shows them), not more: a function declared with an
+ * extra stack argument may reuse that slot -- the caller's own stack --
+ * for a tail call (seen: caf_get declared with 11, called with 10). */
+
+void _gfortran_caf_init(int *argc, char ***argv);
+void _gfortran_caf_finalize(void);
+int _gfortran_caf_this_image(int distance);
+int _gfortran_caf_num_images(int distance, int failed);
+void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc *desc, int *stat, char *errmsg,
+                            size_t errmsg_len);
+void _gfortran_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t errmsg_len);
+void _gfortran_caf_send(void *token, size_t offset, int image, struct caf_desc *dest, struct caf_vec *dst_vector,
+                        struct caf_desc *src, int dst_kind, int src_kind, bool may_require_tmp, int *stat,
+                        void *team);
+void _gfortran_caf_get(void *token, size_t offset, int image, struct caf_desc *src, struct caf_vec *src_vector,
+                       struct caf_desc *dest, int src_kind, int dst_kind, bool may_require_tmp, int *stat);
+void _gfortran_caf_sendget(void *dst_token, size_t dst_offset, int dst_image, struct caf_desc *dest,
+                           struct caf_vec *dst_vector, void *src_token, size_t src_offset, int src_image,
+                           struct caf_desc *src, struct caf_vec *src_vector, int dst_kind, int src_kind,
+                           bool may_require_tmp, int *stat);
+void _gfortran_caf_sync_all(int *stat, char **errmsg_p, size_t errmsg_len);
+void _gfortran_caf_sync_images(int count, int images[], int *stat, char **errmsg_p, size_t errmsg_len);
+void _gfortran_caf_sync_memory(int *stat, char **errmsg_p, size_t errmsg_len);
+void _gfortran_caf_stop_numeric(int code, bool quiet) __attribute__((noreturn));
+void _gfortran_caf_stop_str(const char *s, size_t len, bool quiet) __attribute__((noreturn));
+void _gfortran_caf_error_stop(int code, bool quiet) __attribute__((noreturn));
+void _gfortran_caf_error_stop_str(const char *s, size_t len, bool quiet) __attribute__((noreturn));
+
+#endif

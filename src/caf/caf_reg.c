@@ -1,0 +1,87 @@
+/* caf_reg.c -- registering coarrays: each an orma window of its own
+ * (orma_win_allocate: shared memory on a node, the same offsets on every
+ * image), in a lock_all epoch for its whole life. */
+#include "caf_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc *desc, int *stat, char *errmsg,
+                            size_t errmsg_len)
+{
+    if (type == CAF_REG_COARRAY_ALLOC_REGISTER_ONLY || type == CAF_REG_COARRAY_ALLOC_ALLOCATE_ONLY) {
+        caf_fail(1, stat, errmsg, errmsg_len,
+                 "allocatable or pointer components of coarrays of derived type are not supported yet");
+        return;
+    }
+    caf_start(NULL, NULL);
+    if (caf.ending) {
+        caf_fail(CAF_STAT_STOPPED_IMAGE, stat, errmsg, errmsg_len, "a coarray allocated after termination began");
+        return;
+    }
+    struct caf_token *t = calloc(1, sizeof *t);
+    if (!t) {
+        caf_fail(1, stat, errmsg, errmsg_len, "out of memory registering a coarray of %zu bytes", size);
+        return;
+    }
+    void *base = NULL;
+    int rc = orma_win_allocate(size, 1, ORMA_INFO_NULL, &base, &t->win);
+    if (rc == ORMA_SUCCESS && (rc = orma_win_lock_all(0, t->win)) != ORMA_SUCCESS)
+        orma_win_free(&t->win);
+    if (rc != ORMA_SUCCESS) {
+        free(t);
+        caf_fail(1, stat, errmsg, errmsg_len, "cannot allocate a coarray of %zu bytes: %s (%s)", size,
+                 orma_strerror(rc), orma_error_message());
+        return;
+    }
+    t->base = base;
+    t->size = size;
+    t->kind = type;
+    /* Locks and events start unlocked and at count 0; memory from
+     * orma_win_allocate is zero already, but say so. */
+    if (type != CAF_REG_COARRAY_STATIC && type != CAF_REG_COARRAY_ALLOC && size)
+        memset(base, 0, size);
+    t->next = caf.tokens;
+    if (caf.tokens)
+        caf.tokens->prev = t;
+    caf.tokens = t;
+    *token = t;
+    if (desc)
+        desc->base = base;
+    caf_ok(stat);
+}
+
+void _gfortran_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t errmsg_len)
+{
+    struct caf_token *t = token ? *token : NULL;
+    if (type != 0 /* CAF_DEREGTYPE_COARRAY_DEREGISTER */) {
+        caf_fail(1, stat, errmsg, errmsg_len,
+                 "allocatable or pointer components of coarrays of derived type are not supported yet");
+        return;
+    }
+    if (!t) {
+        caf_fail(1, stat, errmsg, errmsg_len, "deallocating a coarray that is not allocated");
+        return;
+    }
+    /* DEALLOCATE is collective with an implicit SYNC ALL: every put to the
+     * coarray is complete before anyone frees it (orma_win_free's barrier). */
+    int rc = orma_win_flush_all(t->win);
+    if (rc == ORMA_SUCCESS)
+        rc = orma_win_unlock_all(t->win);
+    if (rc == ORMA_SUCCESS)
+        rc = orma_win_free(&t->win);
+    if (rc != ORMA_SUCCESS) {
+        caf_fail(1, stat, errmsg, errmsg_len, "cannot deallocate a coarray: %s (%s)", orma_strerror(rc),
+                 orma_error_message());
+        return;
+    }
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        caf.tokens = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+    free(t);
+    *token = NULL;
+    caf_ok(stat);
+}

@@ -1,0 +1,163 @@
+/* caf_sync.c -- SYNC ALL, SYNC IMAGES and SYNC MEMORY on pairwise
+ * counters, with no global barrier: image i syncing with image j adds one
+ * to j's counter for i (an atomic accumulate into j's control window) and
+ * waits until its own counter for j has reached the number of syncs it
+ * made with j.  Each waits on its own memory only.  An image that has
+ * begun to terminate says so in everyone's control window, and a sync
+ * waiting for it ends with STAT_STOPPED_IMAGE. */
+#include "caf_impl.h"
+
+#include <sched.h>
+#include <stdlib.h>
+
+int caf_flush_all(void)
+{
+    int rc = ORMA_SUCCESS;
+    for (struct caf_token *t = caf.tokens; t; t = t->next) {
+        int r = orma_win_flush_all(t->win);
+        if (rc == ORMA_SUCCESS)
+            rc = r;
+    }
+    return rc;
+}
+
+/* A round of waiting: the control window's view of memory, then the core
+ * for others after a while (2 cores run 4 images here). */
+static void caf_relax(unsigned *spins)
+{
+    orma_win_sync(caf.ctl);
+    if (++*spins > 64)
+        sched_yield();
+#if defined(__x86_64__) || defined(__i386__)
+    else
+        __builtin_ia32_pause();
+#endif
+}
+
+/* A full barrier, as an atomic read-modify-write (which the thread
+ * sanitizer understands, unlike a fence). */
+static void caf_fence(void)
+{
+    static uint64_t word;
+    __atomic_fetch_add(&word, 0, __ATOMIC_SEQ_CST);
+}
+
+static uint64_t caf_load(const uint64_t *p)
+{
+    return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+}
+
+int caf_sync_ranks(const int *ranks, int n, int *stat, char *errmsg, size_t errmsg_len)
+{
+    int all = n < 0, count = all ? caf.n : n;
+    int rc = caf_flush_all();
+    if (rc != ORMA_SUCCESS)
+        return caf_fail(1, stat, errmsg, errmsg_len, "sync: completing puts: %s (%s)", orma_strerror(rc),
+                        orma_error_message());
+    caf_fence();
+    uint64_t one = 1;
+    for (int k = 0; k < count; k++) {
+        int r = all ? k : ranks[k];
+        if (r == caf.me)
+            continue;
+        caf.synced[r]++;
+        rc = orma_accumulate(&one, 1, ORMA_UINT64, r, (orma_aint)((size_t)caf.me * sizeof(uint64_t)), 1,
+                             ORMA_UINT64, ORMA_SUM, caf.ctl);
+        if (rc == ORMA_SUCCESS)
+            rc = orma_win_flush(r, caf.ctl);
+        if (rc != ORMA_SUCCESS)
+            return caf_fail(1, stat, errmsg, errmsg_len, "sync with image %d: %s (%s)", r + 1, orma_strerror(rc),
+                            orma_error_message());
+    }
+    int stopped = -1;
+    for (int k = 0; k < count; k++) {
+        int r = all ? k : ranks[k];
+        if (r == caf.me)
+            continue;
+        unsigned spins = 0;
+        while (caf_load(&caf.sync[r]) < caf.synced[r]) {
+            if (caf_load(&caf.ended[r])) {
+                stopped = r;
+                break;
+            }
+            caf_relax(&spins);
+        }
+    }
+    caf_fence();
+    if (stopped >= 0)
+        return caf_fail(CAF_STAT_STOPPED_IMAGE, stat, errmsg, errmsg_len, "sync with image %d, which has stopped",
+                        stopped + 1);
+    caf_ok(stat);
+    return 0;
+}
+
+void caf_wait_all_ended(void)
+{
+    for (int r = 0; r < caf.n; r++) {
+        unsigned spins = 0;
+        while (!caf_load(&caf.ended[r]))
+            caf_relax(&spins);
+    }
+}
+
+/* gfortran 12 passes the ERRMSG= variable of SYNC ALL, SYNC IMAGES and
+ * SYNC MEMORY as the address of a pointer to it (it takes the address of
+ * the string's address), unlike every other statement's: this is where the
+ * message goes. */
+static char *caf_sync_errmsg(char **errmsg_p)
+{
+    return errmsg_p ? *errmsg_p : NULL;
+}
+
+void _gfortran_caf_sync_all(int *stat, char **errmsg_p, size_t errmsg_len)
+{
+    caf_sync_ranks(NULL, -1, stat, caf_sync_errmsg(errmsg_p), errmsg_len);
+}
+
+void _gfortran_caf_sync_images(int count, int images[], int *stat, char **errmsg_p, size_t errmsg_len)
+{
+    char *errmsg = caf_sync_errmsg(errmsg_p);
+    if (count < 0) {
+        caf_sync_ranks(NULL, -1, stat, errmsg, errmsg_len);
+        return;
+    }
+    int *ranks = malloc(((size_t)count + 1) * sizeof *ranks);
+    char *seen = calloc((size_t)caf.n, 1);
+    if (!ranks || !seen) {
+        free(ranks);
+        free(seen);
+        caf_fail(1, stat, errmsg, errmsg_len, "sync images: out of memory");
+        return;
+    }
+    for (int k = 0; k < count; k++) {
+        int r = caf_image_rank(images[k]);
+        if (r < 0 || seen[r]) {
+            if (r < 0)
+                caf_fail(1, stat, errmsg, errmsg_len, "sync images: image %d is not in 1..%d", images[k], caf.n);
+            else
+                caf_fail(1, stat, errmsg, errmsg_len, "sync images: image %d named twice", images[k]);
+            free(ranks);
+            free(seen);
+            return;
+        }
+        seen[r] = 1;
+        ranks[k] = r;
+    }
+    caf_sync_ranks(ranks, count, stat, errmsg, errmsg_len);
+    free(ranks);
+    free(seen);
+}
+
+void _gfortran_caf_sync_memory(int *stat, char **errmsg_p, size_t errmsg_len)
+{
+    char *errmsg = caf_sync_errmsg(errmsg_p);
+    int rc = caf_flush_all();
+    for (struct caf_token *t = caf.tokens; t && rc == ORMA_SUCCESS; t = t->next)
+        rc = orma_win_sync(t->win);
+    caf_fence();
+    if (rc != ORMA_SUCCESS) {
+        caf_fail(1, stat, errmsg, errmsg_len, "sync memory: %s (%s)", orma_strerror(rc), orma_error_message());
+        return;
+    }
+    caf_ok(stat);
+}
