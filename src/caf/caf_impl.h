@@ -218,5 +218,18 @@ void _gfortran_caf_stop_numeric(int code, bool quiet) __attribute__((noreturn));
 void _gfortran_caf_stop_str(const char *s, size_t len, bool quiet) __attribute__((noreturn));
 void _gfortran_caf_error_stop(int code, bool quiet) __attribute__((noreturn));
 void _gfortran_caf_error_stop_str(const char *s, size_t len, bool quiet) __attribute__((noreturn));
+void _gfortran_caf_atomic_define(void *token, size_t offset, int image, void *value, int *stat, int type, int kind);
+void _gfortran_caf_atomic_ref(void *token, size_t offset, int image, void *value, int *stat, int type, int kind);
+void _gfortran_caf_atomic_op(int op, void *token, size_t offset, int image, void *value, void *old, int *stat,
+                             int type, int kind);
+void _gfortran_caf_atomic_cas(void *token, size_t offset, int image, void *old, void *compare, void *new_val,
+                              int *stat, int type, int kind);
+void _gfortran_caf_lock(void *token, size_t index, int image, int *acquired, int *stat, char *errmsg,
+                        size_t errmsg_len);
+void _gfortran_caf_unlock(void *token, size_t index, int image, int *stat, char *errmsg, size_t errmsg_len);
+void _gfortran_caf_event_post(void *token, size_t index, int image, int *stat, char *errmsg, size_t errmsg_len);
+void _gfortran_caf_event_wait(void *token, size_t index, int until_count, int *stat, char *errmsg,
+                              size_t errmsg_len);
+void _gfortran_caf_event_query(void *token, size_t index, int image, int *count, int *stat);
 
 #endif

@@ -24,6 +24,12 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
         caf_fail(1, stat, errmsg, errmsg_len, "out of memory registering a coarray of %zu bytes", size);
         return;
     }
+    /* Locks, CRITICAL and events come as a number of elements: a 64-bit
+     * word each (caf_atomic.c). */
+    int words = type == CAF_REG_LOCK_STATIC || type == CAF_REG_LOCK_ALLOC || type == CAF_REG_CRITICAL ||
+                type == CAF_REG_EVENT_STATIC || type == CAF_REG_EVENT_ALLOC;
+    if (words)
+        size *= sizeof(uint64_t);
     void *base = NULL;
     int rc = orma_win_allocate(size, 1, ORMA_INFO_NULL, &base, &t->win);
     if (rc == ORMA_SUCCESS && (rc = orma_win_lock_all(0, t->win)) != ORMA_SUCCESS)
@@ -39,7 +45,7 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
     t->kind = type;
     /* Locks and events start unlocked and at count 0; memory from
      * orma_win_allocate is zero already, but say so. */
-    if (type != CAF_REG_COARRAY_STATIC && type != CAF_REG_COARRAY_ALLOC && size)
+    if (words && size)
         memset(base, 0, size);
     t->next = caf.tokens;
     if (caf.tokens)
