@@ -98,14 +98,18 @@ void caf_start(int *argc, char ***argv)
     caf.n = orma_size();
     size_t n = (size_t)caf.n;
     void *base = NULL;
-    rc = orma_win_allocate(2 * n * sizeof(uint64_t), 1, ORMA_INFO_NULL, &base, &caf.ctl);
+    rc = orma_win_allocate(3 * n * sizeof(uint64_t), 1, ORMA_INFO_NULL, &base, &caf.ctl);
     if (rc != ORMA_SUCCESS)
         caf_die(1, "cannot make the control window: %s (%s)", orma_strerror(rc), orma_error_message());
-    caf.sync = base;
-    caf.ended = caf.sync + n;
-    memset(base, 0, 2 * n * sizeof(uint64_t));
-    caf.synced = calloc(n, sizeof(uint64_t));
-    if (!caf.synced)
+    memset(base, 0, 3 * n * sizeof(uint64_t));
+    caf.sync.in = base;
+    caf.sync.disp = 0;
+    caf.ended = caf.sync.in + n;
+    caf.coll.in = caf.sync.in + 2 * n;
+    caf.coll.disp = 2 * n * sizeof(uint64_t);
+    caf.sync.made = calloc(n, sizeof(uint64_t));
+    caf.coll.made = calloc(n, sizeof(uint64_t));
+    if (!caf.sync.made || !caf.coll.made)
         caf_die(1, "out of memory");
     /* Everyone's control words are zero before anyone writes into them. */
     if ((rc = orma_win_lock_all(0, caf.ctl)) != ORMA_SUCCESS || (rc = orma_barrier()) != ORMA_SUCCESS)
@@ -142,10 +146,12 @@ void _gfortran_caf_finalize(void)
         orma_win_free(&t->win);
         free(t);
     }
+    caf_coll_free();
     orma_win_unlock_all(caf.ctl);
     orma_win_free(&caf.ctl);
-    free(caf.synced);
-    caf.synced = NULL;
+    free(caf.sync.made);
+    free(caf.coll.made);
+    caf.sync.made = caf.coll.made = NULL;
     if (!caf_orma_before)
         orma_finalize();
 }

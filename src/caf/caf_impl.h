@@ -114,16 +114,27 @@ struct caf_token {
 
 /* The control window's layout at every image: sync[j] counts the syncs
  * image j+1 made with this one; ended[j] is nonzero once image j+1 has
- * begun to terminate (CAF_ENDED_*). */
+ * begun to terminate (CAF_ENDED_*); coll[j] counts the hand-overs of
+ * collectives between image j+1 and this one (caf_coll.c), apart from the
+ * program's own syncs. */
 enum { CAF_ENDED_NOT = 0, CAF_ENDED_STOPPED = 1 };
+
+/* A set of pairwise counters in the control window: in (this image's n
+ * words, which the others increment), its displacement there, and made
+ * (private: how often this image signalled each). */
+struct caf_pairs {
+    uint64_t *in;
+    size_t disp;
+    uint64_t *made;
+};
 
 struct caf_state {
     int me;    /* this image's rank (image me + 1) */
     int n;     /* images */
     orma_win ctl;
-    uint64_t *sync;    /* n counters, in the control window */
-    uint64_t *ended;   /* n words, after them */
-    uint64_t *synced;  /* n: syncs this image made with each (private) */
+    struct caf_pairs sync; /* SYNC IMAGES / SYNC ALL */
+    uint64_t *ended;       /* n words, after sync's */
+    struct caf_pairs coll; /* collectives' hand-overs, after ended */
     struct caf_token *tokens; /* newest first */
     int ending;        /* this image is terminating */
 };
@@ -186,8 +197,17 @@ int caf_convert(void *dst, int dt, int dk, size_t dl, const void *src, int st, i
 int caf_flush_all(void);
 /* SYNC IMAGES with the ranks in list (n of them; -1: all but this one). */
 int caf_sync_ranks(const int *ranks, int n, int *stat, char *errmsg, size_t errmsg_len);
+/* One hand-over with rank r on a set of counters: signal it, then wait for
+ * its signal.  Returns 0, or the rank's image number when it has stopped
+ * instead, or -1 when orma failed (orma's message stands). */
+int caf_pair(struct caf_pairs *p, int r);
 /* Waits until every image has begun to terminate. */
 void caf_wait_all_ended(void);
+
+/* ---- collectives (caf_coll.c) ------------------------------------------ */
+
+/* Frees the collectives' scratch window (collective, at termination). */
+void caf_coll_free(void);
 
 /* ---- the entry points gfortran 12 calls --------------------------------
  * Each with exactly the arguments gfortran 12 passes (its calls, as
@@ -218,6 +238,14 @@ void _gfortran_caf_stop_numeric(int code, bool quiet) __attribute__((noreturn));
 void _gfortran_caf_stop_str(const char *s, size_t len, bool quiet) __attribute__((noreturn));
 void _gfortran_caf_error_stop(int code, bool quiet) __attribute__((noreturn));
 void _gfortran_caf_error_stop_str(const char *s, size_t len, bool quiet) __attribute__((noreturn));
+void _gfortran_caf_co_sum(struct caf_desc *a, int result_image, int *stat, char *errmsg, size_t errmsg_len);
+void _gfortran_caf_co_min(struct caf_desc *a, int result_image, int *stat, char *errmsg, int a_len,
+                          size_t errmsg_len);
+void _gfortran_caf_co_max(struct caf_desc *a, int result_image, int *stat, char *errmsg, int a_len,
+                          size_t errmsg_len);
+void _gfortran_caf_co_reduce(struct caf_desc *a, void *(*opr)(void *, void *), int opr_flags, int result_image,
+                             int *stat, char *errmsg, int a_len, size_t errmsg_len);
+void _gfortran_caf_co_broadcast(struct caf_desc *a, int source_image, int *stat, char *errmsg, size_t errmsg_len);
 void _gfortran_caf_atomic_define(void *token, size_t offset, int image, void *value, int *stat, int type, int kind);
 void _gfortran_caf_atomic_ref(void *token, size_t offset, int image, void *value, int *stat, int type, int kind);
 void _gfortran_caf_atomic_op(int op, void *token, size_t offset, int image, void *value, void *old, int *stat,

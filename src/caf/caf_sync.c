@@ -47,6 +47,36 @@ static uint64_t caf_load(const uint64_t *p)
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
+/* Signals rank r on p: one atomic add into its counter for this image. */
+static int caf_pair_signal(struct caf_pairs *p, int r)
+{
+    uint64_t one = 1;
+    p->made[r]++;
+    int rc = orma_accumulate(&one, 1, ORMA_UINT64, r, (orma_aint)(p->disp + (size_t)caf.me * sizeof(uint64_t)), 1,
+                             ORMA_UINT64, ORMA_SUM, caf.ctl);
+    return rc == ORMA_SUCCESS ? orma_win_flush(r, caf.ctl) : rc;
+}
+
+/* Waits until rank r has signalled this image on p as often as this image
+ * signalled it; 0, or 1 when r has stopped first. */
+static int caf_pair_wait(struct caf_pairs *p, int r)
+{
+    unsigned spins = 0;
+    while (caf_load(&p->in[r]) < p->made[r]) {
+        if (caf_load(&caf.ended[r]))
+            return 1;
+        caf_relax(&spins);
+    }
+    return 0;
+}
+
+int caf_pair(struct caf_pairs *p, int r)
+{
+    if (caf_pair_signal(p, r) != ORMA_SUCCESS)
+        return -1;
+    return caf_pair_wait(p, r) ? r + 1 : 0;
+}
+
 int caf_sync_ranks(const int *ranks, int n, int *stat, char *errmsg, size_t errmsg_len)
 {
     int all = n < 0, count = all ? caf.n : n;
@@ -55,33 +85,17 @@ int caf_sync_ranks(const int *ranks, int n, int *stat, char *errmsg, size_t errm
         return caf_fail(1, stat, errmsg, errmsg_len, "sync: completing puts: %s (%s)", orma_strerror(rc),
                         orma_error_message());
     caf_fence();
-    uint64_t one = 1;
     for (int k = 0; k < count; k++) {
         int r = all ? k : ranks[k];
-        if (r == caf.me)
-            continue;
-        caf.synced[r]++;
-        rc = orma_accumulate(&one, 1, ORMA_UINT64, r, (orma_aint)((size_t)caf.me * sizeof(uint64_t)), 1,
-                             ORMA_UINT64, ORMA_SUM, caf.ctl);
-        if (rc == ORMA_SUCCESS)
-            rc = orma_win_flush(r, caf.ctl);
-        if (rc != ORMA_SUCCESS)
+        if (r != caf.me && (rc = caf_pair_signal(&caf.sync, r)) != ORMA_SUCCESS)
             return caf_fail(1, stat, errmsg, errmsg_len, "sync with image %d: %s (%s)", r + 1, orma_strerror(rc),
                             orma_error_message());
     }
     int stopped = -1;
     for (int k = 0; k < count; k++) {
         int r = all ? k : ranks[k];
-        if (r == caf.me)
-            continue;
-        unsigned spins = 0;
-        while (caf_load(&caf.sync[r]) < caf.synced[r]) {
-            if (caf_load(&caf.ended[r])) {
-                stopped = r;
-                break;
-            }
-            caf_relax(&spins);
-        }
+        if (r != caf.me && caf_pair_wait(&caf.sync, r))
+            stopped = r;
     }
     caf_fence();
     if (stopped >= 0)
