@@ -233,8 +233,11 @@ static int caf_combine(const struct caf_reduce *r, void *acc, const void *in, si
 
 static int caf_coll_fail(int who, int *stat, const char *what)
 {
-    if (who > 0)
-        return caf_fail(CAF_STAT_STOPPED_IMAGE, stat, NULL, 0, "%s: image %d has stopped", what, who);
+    if (who > 0) {
+        int code = caf_ended_stat(who - 1);
+        return caf_fail(code, stat, NULL, 0, "%s: image %d has %s", what, who,
+                        code == CAF_STAT_FAILED_IMAGE ? "failed" : "stopped");
+    }
     return caf_fail(1, stat, NULL, 0, "%s: %s", what, orma_error_message());
 }
 

@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 struct caf_state caf = {.me = -1};
 
@@ -98,10 +100,18 @@ void caf_start(int *argc, char ***argv)
     caf.n = orma_size();
     size_t n = (size_t)caf.n;
     void *base = NULL;
-    rc = orma_win_allocate(3 * n * sizeof(uint64_t), 1, ORMA_INFO_NULL, &base, &caf.ctl);
+    rc = orma_win_allocate((3 * n + 1) * sizeof(uint64_t), 1, ORMA_INFO_NULL, &base, &caf.ctl);
     if (rc != ORMA_SUCCESS)
         caf_die(1, "cannot make the control window: %s (%s)", orma_strerror(rc), orma_error_message());
-    memset(base, 0, 3 * n * sizeof(uint64_t));
+    memset(base, 0, (3 * n + 1) * sizeof(uint64_t));
+    /* The job's salt, image 1's: the same on every image, new every run
+     * (RANDOM_INIT). */
+    uint64_t *salt = (uint64_t *)base + 3 * n;
+    if (caf.me == 0) {
+        struct timespec ts;
+        clock_gettime(CLOCK_REALTIME, &ts);
+        *salt = ((uint64_t)ts.tv_sec * 1000000000u + (uint64_t)ts.tv_nsec) ^ ((uint64_t)getpid() << 32);
+    }
     caf.sync.in = base;
     caf.sync.disp = 0;
     caf.ended = caf.sync.in + n;
@@ -112,7 +122,10 @@ void caf_start(int *argc, char ***argv)
     if (!caf.sync.made || !caf.coll.made)
         caf_die(1, "out of memory");
     /* Everyone's control words are zero before anyone writes into them. */
-    if ((rc = orma_win_lock_all(0, caf.ctl)) != ORMA_SUCCESS || (rc = orma_barrier()) != ORMA_SUCCESS)
+    if ((rc = orma_win_lock_all(0, caf.ctl)) != ORMA_SUCCESS || (rc = orma_barrier()) != ORMA_SUCCESS ||
+        (rc = orma_get(&caf.salt, 1, ORMA_UINT64, 0, (orma_aint)(3 * n * sizeof(uint64_t)), 1, ORMA_UINT64,
+                       caf.ctl)) != ORMA_SUCCESS ||
+        (rc = orma_win_flush(0, caf.ctl)) != ORMA_SUCCESS)
         caf_die(1, "cannot start: %s (%s)", orma_strerror(rc), orma_error_message());
 }
 
@@ -121,18 +134,17 @@ void _gfortran_caf_init(int *argc, char ***argv)
     caf_start(argc, argv);
 }
 
-/* Normal termination of this image: tell every image, wait until all have
- * begun to terminate (their coarrays stay reachable until then), then
- * leave the job. */
-void _gfortran_caf_finalize(void)
+/* This image ends (how: CAF_ENDED_STOPPED, or _FAILED for FAIL IMAGE):
+ * tell every image, wait until all have ended (their coarrays stay
+ * reachable until then), then leave the job. */
+void caf_end(uint64_t how)
 {
     if (caf.me < 0 || caf.ending)
         return;
     caf.ending = 1;
     caf_flush_all();
-    uint64_t one = CAF_ENDED_STOPPED;
     for (int r = 0; r < caf.n; r++) {
-        orma_accumulate(&one, 1, ORMA_UINT64, r, (size_t)caf.n * sizeof(uint64_t) + (size_t)caf.me * sizeof(uint64_t),
+        orma_accumulate(&how, 1, ORMA_UINT64, r, (size_t)caf.n * sizeof(uint64_t) + (size_t)caf.me * sizeof(uint64_t),
                         1, ORMA_UINT64, ORMA_REPLACE, caf.ctl);
         orma_win_flush(r, caf.ctl);
     }
@@ -156,6 +168,11 @@ void _gfortran_caf_finalize(void)
         orma_finalize();
 }
 
+void _gfortran_caf_finalize(void)
+{
+    caf_end(CAF_ENDED_STOPPED);
+}
+
 int _gfortran_caf_this_image(int distance)
 {
     (void)distance;
@@ -165,10 +182,12 @@ int _gfortran_caf_this_image(int distance)
 int _gfortran_caf_num_images(int distance, int failed)
 {
     (void)distance;
-    /* failed: -1 all images, 1 the failed ones, 0 the others.  An image
-     * that fails ends the job under orma-run, so none is ever failed
-     * while the program runs. */
-    if (failed == 1)
-        return 0;
-    return caf.n;
+    /* failed: -1 all images, 1 the failed ones (FAIL IMAGE), 0 the others.
+     * An image that dies otherwise ends the job under orma-run. */
+    if (failed < 0)
+        return caf.n;
+    int k = 0;
+    for (int r = 0; r < caf.n; r++)
+        k += caf_ended_stat(r) == CAF_STAT_FAILED_IMAGE;
+    return failed == 1 ? k : caf.n - k;
 }

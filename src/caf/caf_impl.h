@@ -117,7 +117,7 @@ struct caf_token {
  * begun to terminate (CAF_ENDED_*); coll[j] counts the hand-overs of
  * collectives between image j+1 and this one (caf_coll.c), apart from the
  * program's own syncs. */
-enum { CAF_ENDED_NOT = 0, CAF_ENDED_STOPPED = 1 };
+enum { CAF_ENDED_NOT = 0, CAF_ENDED_STOPPED = 1, CAF_ENDED_FAILED = 2 };
 
 /* A set of pairwise counters in the control window: in (this image's n
  * words, which the others increment), its displacement there, and made
@@ -137,6 +137,7 @@ struct caf_state {
     struct caf_pairs coll; /* collectives' hand-overs, after ended */
     struct caf_token *tokens; /* newest first */
     int ending;        /* this image is terminating */
+    uint64_t salt;     /* image 1's random word, the same on every image */
 };
 
 extern struct caf_state caf;
@@ -156,6 +157,15 @@ void caf_die(int code, const char *fmt, ...) __attribute__((noreturn, format(pri
 /* Joins the job (orma_init unless orma runs already) and makes the control
  * window, once; argc/argv may be NULL. */
 void caf_start(int *argc, char ***argv);
+
+/* This image ends: stopped (normal termination) or failed (FAIL IMAGE);
+ * returns once every image has ended, after leaving the job. */
+void caf_end(uint64_t how);
+/* 0 while rank r runs, else CAF_STAT_STOPPED_IMAGE or CAF_STAT_FAILED_IMAGE
+ * (caf_status.c). */
+int caf_ended_stat(int r);
+/* The first ended image's status, over all ranks: 0 when none has. */
+int caf_any_ended(int *rank_p);
 
 /* The image number (1-based) as a rank, or -1 when out of range. */
 int caf_image_rank(int image);
@@ -246,6 +256,11 @@ void _gfortran_caf_co_max(struct caf_desc *a, int result_image, int *stat, char 
 void _gfortran_caf_co_reduce(struct caf_desc *a, void *(*opr)(void *, void *), int opr_flags, int result_image,
                              int *stat, char *errmsg, int a_len, size_t errmsg_len);
 void _gfortran_caf_co_broadcast(struct caf_desc *a, int source_image, int *stat, char *errmsg, size_t errmsg_len);
+int _gfortran_caf_image_status(int image, void *team);
+void _gfortran_caf_failed_images(struct caf_desc *array, void *team, int *kind);
+void _gfortran_caf_stopped_images(struct caf_desc *array, void *team, int *kind);
+void _gfortran_caf_fail_image(void) __attribute__((noreturn));
+void _gfortran_caf_random_init(bool repeatable, bool image_distinct);
 void _gfortran_caf_atomic_define(void *token, size_t offset, int image, void *value, int *stat, int type, int kind);
 void _gfortran_caf_atomic_ref(void *token, size_t offset, int image, void *value, int *stat, int type, int kind);
 void _gfortran_caf_atomic_op(int op, void *token, size_t offset, int image, void *value, void *old, int *stat,

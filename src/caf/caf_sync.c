@@ -98,9 +98,11 @@ int caf_sync_ranks(const int *ranks, int n, int *stat, char *errmsg, size_t errm
             stopped = r;
     }
     caf_fence();
-    if (stopped >= 0)
-        return caf_fail(CAF_STAT_STOPPED_IMAGE, stat, errmsg, errmsg_len, "sync with image %d, which has stopped",
-                        stopped + 1);
+    if (stopped >= 0) {
+        int code = caf_ended_stat(stopped);
+        return caf_fail(code, stat, errmsg, errmsg_len, "sync with image %d, which has %s", stopped + 1,
+                        code == CAF_STAT_FAILED_IMAGE ? "failed" : "stopped");
+    }
     caf_ok(stat);
     return 0;
 }
