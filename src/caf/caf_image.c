@@ -154,8 +154,7 @@ void caf_end(uint64_t how)
     while (caf.tokens) {
         struct caf_token *t = caf.tokens;
         caf.tokens = t->next;
-        orma_win_unlock_all(t->win);
-        orma_win_free(&t->win);
+        caf_token_release(t);
         free(t);
     }
     caf_coll_free();

@@ -106,11 +106,17 @@ enum {
 /* A registered coarray (what gfortran calls its token). */
 struct caf_token {
     orma_win win;
-    char *base; /* this image's part */
+    char *base; /* this image's part (a component: its memory, or NULL) */
     size_t size;
-    int kind; /* CAF_REG_* */
+    int kind; /* CAF_REG_*; REGISTER_ONLY: an allocatable component, whose
+               * window is dynamic */
+    struct caf_desc *desc; /* CAF_REG_COARRAY_ALLOC: the program's descriptor */
     struct caf_token *prev, *next;
 };
+
+/* Releases a registration's window (and a component's memory): collective,
+ * at termination. */
+void caf_token_release(struct caf_token *t);
 
 /* The control window's layout at every image: sync[j] counts the syncs
  * image j+1 made with this one; ended[j] is nonzero once image j+1 has
@@ -256,6 +262,14 @@ void _gfortran_caf_co_max(struct caf_desc *a, int result_image, int *stat, char 
 void _gfortran_caf_co_reduce(struct caf_desc *a, void *(*opr)(void *, void *), int opr_flags, int result_image,
                              int *stat, char *errmsg, int a_len, size_t errmsg_len);
 void _gfortran_caf_co_broadcast(struct caf_desc *a, int source_image, int *stat, char *errmsg, size_t errmsg_len);
+void _gfortran_caf_get_by_ref(void *token, int image, struct caf_desc *dst, void *refs, int dst_kind, int src_kind,
+                              bool may_require_tmp, bool dst_reallocatable, int *stat, int src_type);
+void _gfortran_caf_send_by_ref(void *token, int image, struct caf_desc *src, void *refs, int dst_kind, int src_kind,
+                               bool may_require_tmp, bool dst_reallocatable, int *stat, int dst_type);
+void _gfortran_caf_sendget_by_ref(void *dst_token, int dst_image, void *dst_refs, void *src_token, int src_image,
+                                  void *src_refs, int dst_kind, int src_kind, bool may_require_tmp, int *dst_stat,
+                                  int *src_stat, int dst_type, int src_type);
+int _gfortran_caf_is_present(void *token, int image, void *refs);
 int _gfortran_caf_image_status(int image, void *team);
 void _gfortran_caf_failed_images(struct caf_desc *array, void *team, int *kind);
 void _gfortran_caf_stopped_images(struct caf_desc *array, void *team, int *kind);

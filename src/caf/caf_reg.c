@@ -6,15 +6,68 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ALLOCATE of an allocatable component of a coarray (not collective): its
+ * memory comes from orma's shared heap, so that the other images of the
+ * node reach it with loads and stores, and is attached to the component's
+ * dynamic window, where the others find it by the address the component's
+ * descriptor holds (caf_ref.c). */
+static void caf_component_allocate(size_t size, struct caf_token *t, struct caf_desc *desc, int *stat,
+                                   char *errmsg, size_t errmsg_len)
+{
+    if (!t || t->kind != CAF_REG_COARRAY_ALLOC_REGISTER_ONLY) {
+        caf_fail(1, stat, errmsg, errmsg_len, "ALLOCATE of a component whose coarray was not registered");
+        return;
+    }
+    if (t->base) {
+        caf_fail(5014 /* gfortran's "already allocated" */, stat, errmsg, errmsg_len,
+                 "ALLOCATE of a component that is allocated");
+        return;
+    }
+    void *mem = NULL;
+    int rc = orma_alloc_mem(size ? size : 1, ORMA_INFO_NULL, &mem);
+    if (rc == ORMA_SUCCESS && (rc = orma_win_attach(t->win, mem, size ? size : 1)) != ORMA_SUCCESS)
+        orma_free_mem(mem);
+    if (rc != ORMA_SUCCESS) {
+        caf_fail(1, stat, errmsg, errmsg_len, "ALLOCATE of a component of %zu bytes: %s (%s)", size,
+                 orma_strerror(rc), orma_error_message());
+        return;
+    }
+    t->base = mem;
+    t->size = size;
+    if (desc)
+        desc->base = mem;
+    caf_ok(stat);
+}
+
+/* Frees a component's memory, keeping its registration. */
+static int caf_component_free(struct caf_token *t)
+{
+    if (!t->base)
+        return ORMA_SUCCESS;
+    int rc = orma_win_detach(t->win, t->base);
+    if (rc == ORMA_SUCCESS)
+        rc = orma_free_mem(t->base);
+    t->base = NULL;
+    t->size = 0;
+    return rc;
+}
+
+void caf_token_release(struct caf_token *t)
+{
+    if (t->kind == CAF_REG_COARRAY_ALLOC_REGISTER_ONLY)
+        caf_component_free(t);
+    orma_win_unlock_all(t->win);
+    orma_win_free(&t->win);
+}
+
 void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc *desc, int *stat, char *errmsg,
                             size_t errmsg_len)
 {
-    if (type == CAF_REG_COARRAY_ALLOC_REGISTER_ONLY || type == CAF_REG_COARRAY_ALLOC_ALLOCATE_ONLY) {
-        caf_fail(1, stat, errmsg, errmsg_len,
-                 "allocatable or pointer components of coarrays of derived type are not supported yet");
+    caf_start(NULL, NULL);
+    if (type == CAF_REG_COARRAY_ALLOC_ALLOCATE_ONLY) {
+        caf_component_allocate(size, token ? *token : NULL, desc, stat, errmsg, errmsg_len);
         return;
     }
-    caf_start(NULL, NULL);
     if (caf.ending) {
         caf_fail(CAF_STAT_STOPPED_IMAGE, stat, errmsg, errmsg_len, "a coarray allocated after termination began");
         return;
@@ -39,7 +92,15 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
     if (words)
         size *= sizeof(uint64_t);
     void *base = NULL;
-    int rc = orma_win_allocate(size, 1, ORMA_INFO_NULL, &base, &t->win);
+    int rc;
+    if (type == CAF_REG_COARRAY_ALLOC_REGISTER_ONLY) {
+        /* An allocatable component: a dynamic window, its memory attached
+         * when each image allocates it. */
+        rc = orma_win_create_dynamic(ORMA_INFO_NULL, &t->win);
+        size = 0;
+    } else {
+        rc = orma_win_allocate(size, 1, ORMA_INFO_NULL, &base, &t->win);
+    }
     if (rc == ORMA_SUCCESS && (rc = orma_win_lock_all(0, t->win)) != ORMA_SUCCESS)
         orma_win_free(&t->win);
     if (rc != ORMA_SUCCESS) {
@@ -51,6 +112,8 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
     t->base = base;
     t->size = size;
     t->kind = type;
+    if (type == CAF_REG_COARRAY_ALLOC)
+        t->desc = desc; /* the program's own descriptor, alive while allocated */
     /* Locks and events start unlocked and at count 0; memory from
      * orma_win_allocate is zero already, but say so. */
     if (words && size)
@@ -60,7 +123,7 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
         caf.tokens->prev = t;
     caf.tokens = t;
     *token = t;
-    if (desc)
+    if (desc && type != CAF_REG_COARRAY_ALLOC_REGISTER_ONLY)
         desc->base = base;
     caf_ok(stat);
 }
@@ -68,9 +131,13 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
 void _gfortran_caf_deregister(void **token, int type, int *stat, char *errmsg, size_t errmsg_len)
 {
     struct caf_token *t = token ? *token : NULL;
-    if (type != 0 /* CAF_DEREGTYPE_COARRAY_DEREGISTER */) {
-        caf_fail(1, stat, errmsg, errmsg_len,
-                 "allocatable or pointer components of coarrays of derived type are not supported yet");
+    if (type == 1 /* CAF_DEREGTYPE_COARRAY_DEALLOCATE_ONLY: a component's memory */) {
+        int rc = t && t->kind == CAF_REG_COARRAY_ALLOC_REGISTER_ONLY ? caf_component_free(t) : ORMA_ERR_ARG;
+        if (rc != ORMA_SUCCESS) {
+            caf_fail(1, stat, errmsg, errmsg_len, "DEALLOCATE of a component: %s", orma_error_message());
+            return;
+        }
+        caf_ok(stat);
         return;
     }
     if (!t) {
@@ -86,6 +153,8 @@ void _gfortran_caf_deregister(void **token, int type, int *stat, char *errmsg, s
     /* DEALLOCATE is collective with an implicit SYNC ALL: every put to the
      * coarray is complete before anyone frees it (orma_win_free's barrier). */
     int rc = orma_win_flush_all(t->win);
+    if (rc == ORMA_SUCCESS && t->kind == CAF_REG_COARRAY_ALLOC_REGISTER_ONLY)
+        rc = caf_component_free(t);
     if (rc == ORMA_SUCCESS)
         rc = orma_win_unlock_all(t->win);
     if (rc == ORMA_SUCCESS)

@@ -2,7 +2,11 @@
 ! caf_end.sh to check the job's exit status, its messages and what it left.
 program caf_end
   implicit none
+  type holder
+    integer, allocatable :: v(:)
+  end type
   integer :: a(4)[*]
+  type(holder) :: h[*]
   integer :: me, np, i, others(64)
   character(len=32) :: what
 
@@ -35,6 +39,9 @@ program caf_end
   case ('syncstopped')    ! a sync with an image that stopped, no STAT=: error termination
     if (me == 1) stop
     sync images(1)
+  case ('unallocated')    ! another image's component that it never allocated, no STAT=
+    if (me == 1) a(1) = h[np]%v(1)
+    sync all
   case ('normal')
     a(1)[merge(1, me + 1, me == np)] = -me
     sync all

@@ -1,0 +1,172 @@
+! himeno: the Himeno benchmark (the 19-point Jacobi iteration of Poisson's
+! equation, as its definition gives it: arrays a(4), b(3), c(3), bnd, wrk1,
+! wrk2 and p; 34 floating-point operations per point) written with
+! coarrays, the grid split across images along j.  Each iteration exchanges
+! the p planes at the j boundaries with the neighbours, in one of two ways
+! (seed 002's):
+!   narrow  the strided sections themselves: p(:, j, :)[neighbour] = ...
+!   wide    through contiguous buffers: pack, put the buffer, unpack
+! then sums the residual with CO_SUM.
+!
+!   himeno SIZE MODE [SECONDS]     SIZE: XS, S, M;  MODE: narrow, wide
+!
+! Image 1 prints one line: size, mode, images, iterations, the median
+! MFLOPS over batches of iterations (min, max), and the residual, which
+! must not depend on the mode or the number of images (the check the test
+! and orma-bench make).
+program himeno
+  implicit none
+  integer :: imax, jmax, kmax, jl, jn, me, np, it, nbatch, batch, iters, i
+  character(len=16) :: size_arg, mode
+  character(len=16) :: arg3
+  real(4), allocatable :: p(:,:,:)[:], a(:,:,:,:), b(:,:,:,:), c(:,:,:,:), bnd(:,:,:), wrk1(:,:,:), wrk2(:,:,:)
+  real(4), allocatable :: sbuf(:,:)[:], rbuf_lo(:,:)[:], rbuf_hi(:,:)[:]
+  real(4) :: gosa
+  real(8) :: seconds, flop, t0, t1
+  real(8), allocatable :: rate(:)
+  integer(8) :: c0, c1, crate
+  real(4), parameter :: omega = 0.8
+
+  me = this_image(); np = num_images()
+  call get_command_argument(1, size_arg)
+  call get_command_argument(2, mode)
+  call get_command_argument(3, arg3)
+  seconds = 2
+  if (len_trim(arg3) > 0) read (arg3, *) seconds
+  select case (trim(size_arg))
+  case ('XS'); imax = 33; jmax = 33; kmax = 65
+  case ('S'); imax = 65; jmax = 65; kmax = 129
+  case ('M'); imax = 129; jmax = 129; kmax = 257
+  case default
+    error stop 'himeno: SIZE is XS, S or M'
+  end select
+  if (trim(mode) /= 'narrow' .and. trim(mode) /= 'wide') error stop 'himeno: MODE is narrow or wide'
+  ! Interior j points 2..jmax-1 split into np slabs; local j runs 0..jn+1.
+  jl = (jmax - 2) / np
+  if (jl < 1) error stop 'himeno: more images than j planes'
+  jn = jl
+  if (me == np) jn = (jmax - 2) - jl * (np - 1)
+  allocate(p(imax, 0:jl + (jmax - 2 - jl * np) + 1, kmax)[*])
+  allocate(sbuf(imax, kmax)[*], rbuf_lo(imax, kmax)[*], rbuf_hi(imax, kmax)[*])
+  allocate(a(imax, 0:jn + 1, kmax, 4), b(imax, 0:jn + 1, kmax, 3), c(imax, 0:jn + 1, kmax, 3))
+  allocate(bnd(imax, 0:jn + 1, kmax), wrk1(imax, 0:jn + 1, kmax), wrk2(imax, 0:jn + 1, kmax))
+  call init_matrices()
+  sync all
+
+  ! Iterations per batch: about a tenth of a second, decided on image 1.
+  flop = 34d0 * (imax - 2) * (jmax - 2) * (kmax - 2)
+  call system_clock(c0, crate)
+  call jacobi(3, gosa)
+  call system_clock(c1)
+  t0 = max(dble(c1 - c0) / crate / 3, 1d-6)
+  iters = max(1, int(0.1d0 / t0))
+  call co_max(iters)
+  nbatch = max(3, int(seconds / (iters * t0)))
+  call co_max(nbatch)
+  allocate(rate(nbatch))
+  call init_matrices()
+  sync all
+  do batch = 1, nbatch
+    call system_clock(c0)
+    call jacobi(iters, gosa)
+    call system_clock(c1)
+    t1 = dble(c1 - c0) / crate
+    call co_max(t1)
+    rate(batch) = flop * iters / t1 / 1d6
+  end do
+  ! The residual after a fixed number of iterations from the start.
+  call init_matrices()
+  sync all
+  call jacobi(20, gosa)
+  if (me == 1) then
+    call sort(rate)
+    write (*, '(a,1x,a,1x,a,1x,i0,1x,i0,3(1x,f10.1),1x,es14.7)') 'himeno', trim(size_arg), trim(mode), np, &
+      iters * nbatch, rate((nbatch + 1) / 2), rate(1), rate(nbatch), gosa
+  end if
+
+contains
+
+  subroutine init_matrices()
+    integer :: k, j, jg
+    p = 0
+    do k = 1, kmax
+      do j = 0, jn + 1
+        jg = (me - 1) * jl + j + 1      ! global j (1..jmax) of local j
+        if (jg >= 1 .and. jg <= jmax) p(:, j, k) = real((k - 1) * (k - 1), 4) / real((kmax - 1) * (kmax - 1), 4)
+      end do
+    end do
+    a(:,:,:,1:3) = 1; a(:,:,:,4) = 1.0 / 6.0
+    b = 0; c = 1
+    bnd = 1; wrk1 = 0; wrk2 = 0
+  end subroutine init_matrices
+
+  subroutine jacobi(nn, gosa)
+    integer, intent(in) :: nn
+    real(4), intent(out) :: gosa
+    integer :: n, i, j, k, jlo, jhi
+    real(4) :: s0, ss, wgosa
+    ! Global boundary planes j = 1 and j = jmax are not updated.
+    jlo = 1; jhi = jn
+    do n = 1, nn
+      wgosa = 0
+      do k = 2, kmax - 1
+        do j = jlo, jhi
+          do i = 2, imax - 1
+            s0 = a(i,j,k,1) * p(i+1,j,k) + a(i,j,k,2) * p(i,j+1,k) + a(i,j,k,3) * p(i,j,k+1) &
+               + b(i,j,k,1) * (p(i+1,j+1,k) - p(i+1,j-1,k) - p(i-1,j+1,k) + p(i-1,j-1,k)) &
+               + b(i,j,k,2) * (p(i,j+1,k+1) - p(i,j-1,k+1) - p(i,j+1,k-1) + p(i,j-1,k-1)) &
+               + b(i,j,k,3) * (p(i+1,j,k+1) - p(i-1,j,k+1) - p(i+1,j,k-1) + p(i-1,j,k-1)) &
+               + c(i,j,k,1) * p(i-1,j,k) + c(i,j,k,2) * p(i,j-1,k) + c(i,j,k,3) * p(i,j,k-1) + wrk1(i,j,k)
+            ss = (s0 * a(i,j,k,4) - p(i,j,k)) * bnd(i,j,k)
+            wgosa = wgosa + ss * ss
+            wrk2(i,j,k) = p(i,j,k) + omega * ss
+          end do
+        end do
+      end do
+      p(2:imax-1, jlo:jhi, 2:kmax-1) = wrk2(2:imax-1, jlo:jhi, 2:kmax-1)
+      call exchange()
+      call co_sum(wgosa)
+      gosa = wgosa
+    end do
+  end subroutine jacobi
+
+  ! The j planes 1 and jn go to the neighbours' halo planes jn+1 and 0.
+  subroutine exchange()
+    integer :: up, down
+    up = me + 1; down = me - 1
+    sync all
+    if (trim(mode) == 'narrow') then
+      if (up <= np) p(:, 0, :)[up] = p(:, jn, :)
+      if (down >= 1) p(:, jl + 1, :)[down] = p(:, 1, :)
+      sync all
+    else
+      if (up <= np) then
+        sbuf = p(:, jn, :)
+        rbuf_lo(:, :)[up] = sbuf
+      end if
+      sync all
+      if (down >= 1) then
+        sbuf = p(:, 1, :)
+        rbuf_hi(:, :)[down] = sbuf
+      end if
+      sync all
+      if (down >= 1) p(:, 0, :) = rbuf_lo
+      if (up <= np) p(:, jn + 1, :) = rbuf_hi
+    end if
+  end subroutine exchange
+
+  subroutine sort(x)
+    real(8), intent(inout) :: x(:)
+    integer :: i, j
+    real(8) :: t
+    do i = 2, size(x)
+      t = x(i); j = i - 1
+      do while (j >= 1)
+        if (x(j) <= t) exit
+        x(j + 1) = x(j); j = j - 1
+      end do
+      x(j + 1) = t
+    end do
+  end subroutine sort
+
+end program himeno
