@@ -5,6 +5,7 @@
 #include "atomics.h"
 #include "bench.h"
 #include "bspbench.h"
+#include "caf_suite.h"
 #include "ddt.h"
 #include "ghost.h"
 #include "latency.h"
@@ -53,6 +54,10 @@ static const bench_suite suites[] = {
     {"bspbench",
      "BSPlib h-relations of 1-word bsp_put/bsp_hpput: g, L; empty bsp_sync",
      bench_bspbench_run, 0},
+    /* Coarray Fortran (seed 002): liborma-caf beside OpenCoarrays. */
+    {"caf",
+     "coarray put/get ping-pong and Himeno: liborma-caf vs OpenCoarrays, P images",
+     bench_caf_run, 0},
 };
 
 const bench_suite *bench_suite_at(int i)

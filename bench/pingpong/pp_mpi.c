@@ -87,9 +87,7 @@ int pp_mpi_seen(const pp_mpi_variant *v)
     return 0;
 }
 
-/* The directory of this executable (bin/ of the build), without a slash
- * at the end. */
-static int exe_dir(char *buf, size_t len)
+int pp_exe_dir(char *buf, size_t len)
 {
     ssize_t n = readlink("/proc/self/exe", buf, len - 1);
     if (n <= 0 || (size_t)n >= len - 1)
@@ -102,8 +100,7 @@ static int exe_dir(char *buf, size_t len)
     return 0;
 }
 
-/* name looked up on PATH as execvp would, into path. */
-static int find_on_path(const char *name, char *path, size_t len)
+int pp_find_on_path(const char *name, char *path, size_t len)
 {
     const char *dirs = getenv("PATH");
     if (dirs == NULL)
@@ -248,7 +245,7 @@ static int run_variants(const bench_ctx *ctx, const char *const *known,
                    names);
         return BENCH_OK;
     }
-    if (exe_dir(dir, sizeof dir) != 0) {
+    if (pp_exe_dir(dir, sizeof dir) != 0) {
         fprintf(stderr, "orma-bench: cannot find its own directory\n");
         return BENCH_FAIL;
     }
@@ -267,7 +264,7 @@ static int run_variants(const bench_ctx *ctx, const char *const *known,
             bench_note("%s skipped: the build's path is too long", v->name);
             continue;
         }
-        if (find_on_path(name, mpirun, sizeof mpirun) != 0) {
+        if (pp_find_on_path(name, mpirun, sizeof mpirun) != 0) {
             bench_note("%s skipped: no %s on PATH", v->name, name);
             continue;
         }

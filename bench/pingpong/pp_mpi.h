@@ -66,6 +66,18 @@ int pp_mpi_run(const bench_ctx *ctx, const char *const *ops);
  * without the variant's liborma-mpi, pp_mpi_run's separate jobs. */
 int pp_mpi_run_paired(const bench_ctx *ctx, const char *const *ops);
 
+/* The directory of this executable (bin/ of the build), without a slash
+ * at the end; 0 or -1. */
+int pp_exe_dir(char *buf, size_t len);
+
+/* name looked up on PATH as execvp would, into path; 0 or -1. */
+int pp_find_on_path(const char *name, char *path, size_t len);
+
+/* This environment less orma-run's ORMA_BOOT_* (malloc'd array of the
+ * environment's own strings), for a job that is not this orma-run job's:
+ * with them, its orma would take it for a rank of this one. */
+char **pp_child_env(void);
+
 /* Rank 0: one MPI job -- mpirun.<variant> [flags] [net_flags when net] -n
  * nranks [LD_PRELOAD of lib when not NULL] prog args... -- with this
  * environment less orma-run's

@@ -21,7 +21,7 @@ extern char **environ;
 /* The environment less orma-run's ORMA_BOOT_*: with them, liborma-mpi's
  * orma would take the MPI job for a rank of this orma-run job.  Other
  * ORMA_* settings stay, so that they tune orma-mpi as they tune orma. */
-static char **child_env(void)
+char **pp_child_env(void)
 {
     size_t n = 0;
     for (char **e = environ; *e != NULL; e++)
@@ -98,7 +98,7 @@ int pp_mpi_launch(const pp_mpi_variant *v, const char *mpirun, int nranks,
     }
     argv[k] = NULL;
 
-    char **env = child_env();
+    char **env = pp_child_env();
     if (env == NULL) {
         fprintf(stderr, "orma-bench: out of memory\n");
         return -1;

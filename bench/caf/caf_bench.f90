@@ -1,3 +1,15 @@
+! caf_bench: the coarray programs of orma-bench's caf suite (bench/caf/
+! caf_suite.c runs them; they run alone too):
+!
+!   caf_bench himeno SIZE MODE [SECONDS]
+!   caf_bench pp OP [SECONDS]          OP: put, get
+!
+! pp: seed 002's coarray ping-pong between images 1 and 2.  put: image 1
+! assigns n bytes to image 2's coarray and syncs with it, image 2 answers
+! the same way; a line per size with the half round trip (microseconds,
+! min, median, max over batches).  get: image 1 reads n bytes of image 2's
+! coarray, the time per read.  Every transfer's bytes are checked.
+!
 ! himeno: the Himeno benchmark (the 19-point Jacobi iteration of Poisson's
 ! equation, as its definition gives it: arrays a(4), b(3), c(3), bnd, wrk1,
 ! wrk2 and p; 34 floating-point operations per point) written with
@@ -8,31 +20,50 @@
 !   wide    through contiguous buffers: pack, put the buffer, unpack
 ! then sums the residual with CO_SUM.
 !
-!   himeno SIZE MODE [SECONDS]     SIZE: XS, S, M;  MODE: narrow, wide
+!   SIZE: XS, S, M;  MODE: narrow, wide
 !
 ! Image 1 prints one line: size, mode, images, iterations, the median
 ! MFLOPS over batches of iterations (min, max), and the residual, which
 ! must not depend on the mode or the number of images (the check the test
 ! and orma-bench make).
-program himeno
+module caf_bench_util
   implicit none
+contains
+
+subroutine sort(x)
+  real(8), intent(inout) :: x(:)
+  integer :: i, j
+  real(8) :: t
+  do i = 2, size(x)
+    t = x(i); j = i - 1
+    do while (j >= 1)
+      if (x(j) <= t) exit
+      x(j + 1) = x(j); j = j - 1
+    end do
+    x(j + 1) = t
+  end do
+end subroutine sort
+
+end module caf_bench_util
+
+module caf_bench_himeno
+  use caf_bench_util
+  implicit none
+contains
+
+subroutine himeno(size_arg, mode, seconds)
+  character(*), intent(in) :: size_arg, mode
+  real(8), intent(in) :: seconds
   integer :: imax, jmax, kmax, jl, jn, me, np, it, nbatch, batch, iters, i
-  character(len=16) :: size_arg, mode
-  character(len=16) :: arg3
   real(4), allocatable :: p(:,:,:)[:], a(:,:,:,:), b(:,:,:,:), c(:,:,:,:), bnd(:,:,:), wrk1(:,:,:), wrk2(:,:,:)
   real(4), allocatable :: sbuf(:,:)[:], rbuf_lo(:,:)[:], rbuf_hi(:,:)[:]
   real(4) :: gosa
-  real(8) :: seconds, flop, t0, t1
+  real(8) :: flop, t0, t1
   real(8), allocatable :: rate(:)
   integer(8) :: c0, c1, crate
   real(4), parameter :: omega = 0.8
 
   me = this_image(); np = num_images()
-  call get_command_argument(1, size_arg)
-  call get_command_argument(2, mode)
-  call get_command_argument(3, arg3)
-  seconds = 2
-  if (len_trim(arg3) > 0) read (arg3, *) seconds
   select case (trim(size_arg))
   case ('XS'); imax = 33; jmax = 33; kmax = 65
   case ('S'); imax = 65; jmax = 65; kmax = 129
@@ -83,6 +114,7 @@ program himeno
     write (*, '(a,1x,a,1x,a,1x,i0,1x,i0,3(1x,f10.1),1x,es14.7)') 'himeno', trim(size_arg), trim(mode), np, &
       iters * nbatch, rate((nbatch + 1) / 2), rate(1), rate(nbatch), gosa
   end if
+  deallocate(p, sbuf, rbuf_lo, rbuf_hi)
 
 contains
 
@@ -155,18 +187,133 @@ contains
     end if
   end subroutine exchange
 
-  subroutine sort(x)
-    real(8), intent(inout) :: x(:)
-    integer :: i, j
-    real(8) :: t
-    do i = 2, size(x)
-      t = x(i); j = i - 1
-      do while (j >= 1)
-        if (x(j) <= t) exit
-        x(j + 1) = x(j); j = j - 1
-      end do
-      x(j + 1) = t
-    end do
-  end subroutine sort
 
-end program himeno
+end subroutine himeno
+
+end module caf_bench_himeno
+
+module caf_bench_pp
+  use caf_bench_util
+  implicit none
+contains
+
+subroutine pp(op, seconds)
+  character(*), intent(in) :: op
+  real(8), intent(in) :: seconds
+  integer, parameter :: maxn = 1048576
+  integer, parameter :: nsizes = 8
+  integer, parameter :: sizes(nsizes) = [8, 64, 512, 4096, 32768, 131072, 524288, 1048576]
+  integer(1), allocatable :: x(:)[:]
+  integer(1), allocatable :: src(:), dst(:)
+  integer :: me, np, s, n, k, iters, nb, b, bad
+  integer(8) :: c0, c1, crate
+  real(8), allocatable :: t(:)
+  real(8) :: one
+
+  me = this_image(); np = num_images()
+  allocate(x(maxn)[*], src(maxn), dst(maxn))
+  x = 0
+  if (np < 2) then
+    if (me == 1) write (*, '(a)') '# pp needs 2 images'
+    return
+  end if
+  call system_clock(count_rate=crate)
+  bad = 0
+  do s = 1, nsizes
+    n = sizes(s)
+    src(1:n) = int(mod([(k + s + me, k = 1, n)], 127), 1)
+    ! Iterations per batch: a few milliseconds, decided on image 1.
+    iters = 1
+    do
+      call round(iters, one)
+      call co_max(one)
+      if (one > 2d-3 .or. iters >= 1000000) exit
+      iters = iters * 4
+    end do
+    nb = max(5, min(200, int(seconds / nsizes / max(one, 1d-6))))
+    call co_max(nb)
+    allocate(t(nb))
+    do b = 1, nb
+      call round(iters, t(b))
+    end do
+    ! The last transfer's bytes, where they landed.
+    sync all
+    if (op == 'put' .and. me == 2) then
+      if (any(x(1:n) /= int(mod([(k + s + 1, k = 1, n)], 127), 1))) bad = bad + 1
+    end if
+    if (op == 'get' .and. me == 1) then
+      if (any(dst(1:n) /= x(1:n)[2])) bad = bad + 1
+    end if
+    call co_sum(bad)
+    if (me == 1) then
+      call sort(t)
+      write (*, '(a,1x,a,1x,i0,1x,i0,3(1x,f12.4),1x,i0)') 'pp', op, n, nb, t(1) * 1d6 / iters, &
+        t((nb + 1) / 2) * 1d6 / iters, t(nb) * 1d6 / iters, bad
+    end if
+    deallocate(t)
+  end do
+  deallocate(x, src, dst)
+
+contains
+
+  ! One batch of iters ping-pongs (put) or reads (get); its time per
+  ! operation goes to t: half a round trip, or one read.
+  subroutine round(iters, t)
+    integer, intent(in) :: iters
+    real(8), intent(out) :: t
+    integer :: i
+    sync all
+    call system_clock(c0)
+    if (op == 'put') then
+      do i = 1, iters
+        if (me == 1) then
+          x(1:n)[2] = src(1:n)
+          sync images(2)
+          sync images(2)
+        else if (me == 2) then
+          sync images(1)
+          x(1:n)[1] = src(1:n)
+          sync images(1)
+        end if
+      end do
+    else
+      if (me == 1) then
+        do i = 1, iters
+          dst(1:n) = x(1:n)[2]
+        end do
+      end if
+    end if
+    call system_clock(c1)
+    t = dble(c1 - c0) / crate
+    if (op == 'put') t = t / 2
+    sync all
+  end subroutine round
+
+end subroutine pp
+
+
+end module caf_bench_pp
+
+program caf_bench
+  use caf_bench_himeno
+  use caf_bench_pp
+  implicit none
+  character(len=16) :: what, a2, a3, a4
+  real(8) :: seconds
+  call get_command_argument(1, what)
+  call get_command_argument(2, a2)
+  call get_command_argument(3, a3)
+  call get_command_argument(4, a4)
+  seconds = 2
+  select case (trim(what))
+  case ('himeno')
+    if (len_trim(a4) > 0) read (a4, *) seconds
+    call himeno(trim(a2), trim(a3), seconds)
+  case ('pp')
+    if (len_trim(a3) > 0) read (a3, *) seconds
+    if (trim(a2) /= 'put' .and. trim(a2) /= 'get') error stop 'caf_bench pp: OP is put or get'
+    call pp(trim(a2), seconds)
+  case default
+    error stop 'usage: caf_bench himeno SIZE MODE [SECONDS] | caf_bench pp OP [SECONDS]'
+  end select
+end program caf_bench
