@@ -40,6 +40,7 @@ step 2 as --backends "$backends,bsp,bsp-buffered"
 step 4 mult --backends "$backends,bsp"
 step 2 rdx --backends "$backends,bsp"
 step 2 bspbench
+step 2 caf
 step 2 sync
 step 4 sync
 step 2 overlap
