@@ -31,7 +31,8 @@ static int caf_atomic_type(int type, int kind, orma_type *t)
     }
 }
 
-/* Image index of an atomic, lock or event reference: 0 is this image. */
+/* Image index of an atomic, lock or event reference (0: this image), as a
+ * world rank. */
 static int caf_target(int image)
 {
     return image == 0 ? caf.me : caf_image_rank(image);
@@ -52,9 +53,10 @@ static void caf_atomic(const char *what, orma_op op, void *token, size_t offset,
         return;
     }
     int64_t scratch;
-    int rc = orma_fetch_and_op(value, old ? old : &scratch, ot, r, (orma_aint)offset, op, t->win);
+    int wr = caf_win_rank(t, r);
+    int rc = orma_fetch_and_op(value, old ? old : &scratch, ot, wr, (orma_aint)offset, op, t->win);
     if (rc == ORMA_SUCCESS)
-        rc = orma_win_flush(r, t->win);
+        rc = orma_win_flush(wr, t->win);
     if (rc != ORMA_SUCCESS) {
         caf_fail(1, stat, NULL, 0, "%s on image %d: %s (%s)", what, image, orma_strerror(rc), orma_error_message());
         return;
@@ -102,9 +104,10 @@ void _gfortran_caf_atomic_cas(void *token, size_t offset, int image, void *old, 
         caf_fail(1, stat, NULL, 0, "atomic_cas of type %d kind %d", type, kind);
         return;
     }
-    int rc = orma_compare_and_swap(new_val, compare, old, ot, r, (orma_aint)offset, t->win);
+    int wr = caf_win_rank(t, r);
+    int rc = orma_compare_and_swap(new_val, compare, old, ot, wr, (orma_aint)offset, t->win);
     if (rc == ORMA_SUCCESS)
-        rc = orma_win_flush(r, t->win);
+        rc = orma_win_flush(wr, t->win);
     if (rc != ORMA_SUCCESS) {
         caf_fail(1, stat, NULL, 0, "atomic_cas on image %d: %s (%s)", image, orma_strerror(rc), orma_error_message());
         return;
@@ -116,12 +119,14 @@ void _gfortran_caf_atomic_cas(void *token, size_t offset, int image, void *old, 
 
 static int caf_word(struct caf_token *t, int r, size_t index, orma_op op, uint64_t arg, uint64_t *old)
 {
+    r = caf_win_rank(t, r);
     int rc = orma_fetch_and_op(&arg, old, ORMA_UINT64, r, (orma_aint)(index * sizeof(uint64_t)), op, t->win);
     return rc == ORMA_SUCCESS ? orma_win_flush(r, t->win) : rc;
 }
 
 static int caf_cas_word(struct caf_token *t, int r, size_t index, uint64_t cmp, uint64_t nv, uint64_t *old)
 {
+    r = caf_win_rank(t, r);
     int rc = orma_compare_and_swap(&nv, &cmp, old, ORMA_UINT64, r, (orma_aint)(index * sizeof(uint64_t)), t->win);
     return rc == ORMA_SUCCESS ? orma_win_flush(r, t->win) : rc;
 }

@@ -29,42 +29,35 @@ struct caf_reduce {
     int flags;
 };
 
-/* ---- the scratch window ---- */
+/* ---- the scratch window (one per team) ---- */
 
-static struct {
-    orma_win win;
-    char *base;
-    size_t cap;
-} caf_scratch;
-
-static int caf_scratch_room(size_t bytes)
+static int caf_scratch_room(struct caf_team *t, size_t bytes)
 {
-    if (caf_scratch.win && bytes <= caf_scratch.cap)
+    if (t->scratch && bytes <= t->scratch_cap)
         return ORMA_SUCCESS;
-    size_t cap = caf_scratch.cap ? caf_scratch.cap : 4096;
+    size_t cap = t->scratch_cap ? t->scratch_cap : 4096;
     while (cap < bytes)
         cap *= 2;
     int rc;
-    if (caf_scratch.win) {
-        if ((rc = orma_win_unlock_all(caf_scratch.win)) != ORMA_SUCCESS ||
-            (rc = orma_win_free(&caf_scratch.win)) != ORMA_SUCCESS)
+    if (t->scratch) {
+        if ((rc = orma_win_unlock_all(t->scratch)) != ORMA_SUCCESS || (rc = orma_win_free(&t->scratch)) != ORMA_SUCCESS)
             return rc;
     }
     void *base = NULL;
-    if ((rc = orma_win_allocate(cap, 1, ORMA_INFO_NULL, &base, &caf_scratch.win)) != ORMA_SUCCESS)
+    if ((rc = orma_win_allocate_team(t->ot, cap, 1, ORMA_INFO_NULL, &base, &t->scratch)) != ORMA_SUCCESS)
         return rc;
-    caf_scratch.base = base;
-    caf_scratch.cap = cap;
-    return orma_win_lock_all(0, caf_scratch.win);
+    t->scratch_base = base;
+    t->scratch_cap = cap;
+    return orma_win_lock_all(0, t->scratch);
 }
 
-void caf_coll_free(void)
+void caf_coll_free(struct caf_team *t)
 {
-    if (caf_scratch.win) {
-        orma_win_unlock_all(caf_scratch.win);
-        orma_win_free(&caf_scratch.win);
+    if (t->scratch) {
+        orma_win_unlock_all(t->scratch);
+        orma_win_free(&t->scratch);
     }
-    caf_scratch.cap = 0;
+    t->scratch_cap = 0;
 }
 
 /* ---- combining ---- */
@@ -241,26 +234,26 @@ static int caf_coll_fail(int who, int *stat, const char *what)
     return caf_fail(1, stat, NULL, 0, "%s: %s", what, orma_error_message());
 }
 
-/* Reads the partner's scratch part (bytes) into buf. */
-static int caf_scratch_read(int r, void *buf, size_t bytes)
+/* Reads the scratch part (bytes) of the team's image idx into buf. */
+static int caf_scratch_read(struct caf_team *t, int idx, void *buf, size_t bytes)
 {
-    int rc = orma_get(buf, bytes, ORMA_BYTE, r, 0, bytes, ORMA_BYTE, caf_scratch.win);
-    return rc == ORMA_SUCCESS ? orma_win_flush(r, caf_scratch.win) : rc;
+    int rc = orma_get(buf, bytes, ORMA_BYTE, idx, 0, bytes, ORMA_BYTE, t->scratch);
+    return rc == ORMA_SUCCESS ? orma_win_flush(idx, t->scratch) : rc;
 }
 
 /* Down the binomial tree rooted at root: every image's scratch ends holding
  * root's bytes.  0, or as caf_pair. */
-static int caf_tree_bcast(int root, size_t bytes)
+static int caf_tree_bcast(struct caf_team *t, int root, size_t bytes)
 {
-    int n = caf.n, v = (caf.me - root + n) % n, mask = 1, who;
+    int n = t->n, v = (t->me - root + n) % n, mask = 1, who;
     while (mask < n) {
         if (v & mask) {
             int parent = (v - mask + root) % n;
-            if ((who = caf_pair(&caf.coll, parent)) != 0)
+            if ((who = caf_pair(&caf.coll, t->world[parent])) != 0)
                 return who;
-            if (caf_scratch_read(parent, caf_scratch.base, bytes) != ORMA_SUCCESS)
+            if (caf_scratch_read(t, parent, t->scratch_base, bytes) != ORMA_SUCCESS)
                 return -1;
-            if ((who = caf_pair(&caf.coll, parent)) != 0)
+            if ((who = caf_pair(&caf.coll, t->world[parent])) != 0)
                 return who;
             break;
         }
@@ -268,7 +261,7 @@ static int caf_tree_bcast(int root, size_t bytes)
     }
     for (mask >>= 1; mask > 0; mask >>= 1)
         if (v + mask < n) {
-            int child = (v + mask + root) % n;
+            int child = t->world[(v + mask + root) % n];
             if ((who = caf_pair(&caf.coll, child)) != 0 || (who = caf_pair(&caf.coll, child)) != 0)
                 return who;
         }
@@ -277,14 +270,14 @@ static int caf_tree_bcast(int root, size_t bytes)
 
 /* Up the tree: root's scratch ends holding everyone's bytes combined.
  * 0, as caf_pair, or -2 when the operation is not defined for the type. */
-static int caf_tree_reduce(int root, const struct caf_reduce *r, size_t count)
+static int caf_tree_reduce(struct caf_team *t, int root, const struct caf_reduce *r, size_t count)
 {
-    int n = caf.n, v = (caf.me - root + n) % n, who;
+    int n = t->n, v = (t->me - root + n) % n, who;
     size_t bytes = count * r->len;
     char *in = NULL;
     for (int mask = 1; mask < n; mask <<= 1) {
         if (v & mask) {
-            int parent = (v - mask + root) % n;
+            int parent = t->world[(v - mask + root) % n];
             if ((who = caf_pair(&caf.coll, parent)) != 0 || (who = caf_pair(&caf.coll, parent)) != 0) {
                 free(in);
                 return who;
@@ -293,18 +286,18 @@ static int caf_tree_reduce(int root, const struct caf_reduce *r, size_t count)
         }
         if (v + mask >= n)
             continue;
-        int child = (v + mask + root) % n;
+        int child_idx = (v + mask + root) % n, child = t->world[child_idx];
         if (!in && !(in = malloc(bytes ? bytes : 1)))
             return -1;
         if ((who = caf_pair(&caf.coll, child)) != 0) {
             free(in);
             return who;
         }
-        if (caf_scratch_read(child, in, bytes) != ORMA_SUCCESS) {
+        if (caf_scratch_read(t, child_idx, in, bytes) != ORMA_SUCCESS) {
             free(in);
             return -1;
         }
-        int bad = caf_combine(r, caf_scratch.base, in, count);
+        int bad = caf_combine(r, t->scratch_base, in, count);
         if ((who = caf_pair(&caf.coll, child)) != 0) {
             free(in);
             return who;
@@ -321,8 +314,9 @@ static int caf_tree_reduce(int root, const struct caf_reduce *r, size_t count)
 /* A reduction of a's elements over all images into result_image (0: all). */
 static void caf_co_reduce(const char *what, struct caf_desc *a, struct caf_reduce *r, int result_image, int *stat)
 {
-    if (result_image < 0 || result_image > caf.n) {
-        caf_fail(1, stat, NULL, 0, "%s: RESULT_IMAGE %d is not in 1..%d", what, result_image, caf.n);
+    struct caf_team *t = caf.team;
+    if (result_image < 0 || result_image > t->n) {
+        caf_fail(1, stat, NULL, 0, "%s: RESULT_IMAGE %d is not in 1..%d", what, result_image, t->n);
         return;
     }
     r->type = a->dtype.type;
@@ -349,21 +343,21 @@ static void caf_co_reduce(const char *what, struct caf_desc *a, struct caf_reduc
             return;
         }
     }
-    int rc = caf_scratch_room(bytes);
+    int rc = caf_scratch_room(t, bytes);
     if (rc != ORMA_SUCCESS) {
         caf_fail(1, stat, NULL, 0, "%s: scratch of %zu bytes: %s (%s)", what, bytes, orma_strerror(rc),
                  orma_error_message());
         return;
     }
-    if (caf.n == 1) {
+    if (t->n == 1) {
         caf_ok(stat);
         return;
     }
-    caf_desc_pack(a, caf_scratch.base);
+    caf_desc_pack(a, t->scratch_base);
     int root = result_image ? result_image - 1 : 0;
-    int who = caf_tree_reduce(root, r, count);
+    int who = caf_tree_reduce(t, root, r, count);
     if (who == 0 && result_image == 0)
-        who = caf_tree_bcast(root, bytes);
+        who = caf_tree_bcast(t, root, bytes);
     if (who == -2) {
         caf_fail(1, stat, NULL, 0, "%s: the operation is not supported for type %d kind %d", what, r->type, r->kind);
         return;
@@ -372,8 +366,8 @@ static void caf_co_reduce(const char *what, struct caf_desc *a, struct caf_reduc
         caf_coll_fail(who, stat, what);
         return;
     }
-    if (result_image == 0 || caf.me == root)
-        caf_desc_unpack(a, caf_scratch.base);
+    if (result_image == 0 || t->me == root)
+        caf_desc_unpack(a, t->scratch_base);
     caf_ok(stat);
 }
 
@@ -423,26 +417,27 @@ void _gfortran_caf_co_reduce(struct caf_desc *a, void *(*opr)(void *, void *), i
 void _gfortran_caf_co_broadcast(struct caf_desc *a, int source_image, int *stat, char *errmsg, size_t errmsg_len)
 {
     (void)errmsg, (void)errmsg_len;
-    int root = caf_image_rank(source_image);
-    if (root < 0) {
-        caf_fail(1, stat, NULL, 0, "CO_BROADCAST: SOURCE_IMAGE %d is not in 1..%d", source_image, caf.n);
+    struct caf_team *t = caf.team;
+    int root = source_image - 1;
+    if (root < 0 || root >= t->n) {
+        caf_fail(1, stat, NULL, 0, "CO_BROADCAST: SOURCE_IMAGE %d is not in 1..%d", source_image, t->n);
         return;
     }
     size_t bytes = caf_desc_count(a) * a->dtype.elem_len;
-    int rc = caf_scratch_room(bytes);
+    int rc = caf_scratch_room(t, bytes);
     if (rc != ORMA_SUCCESS) {
         caf_fail(1, stat, NULL, 0, "CO_BROADCAST: scratch of %zu bytes: %s (%s)", bytes, orma_strerror(rc),
                  orma_error_message());
         return;
     }
-    if (caf.me == root)
-        caf_desc_pack(a, caf_scratch.base);
-    int who = caf_tree_bcast(root, bytes);
+    if (t->me == root)
+        caf_desc_pack(a, t->scratch_base);
+    int who = caf_tree_bcast(t, root, bytes);
     if (who != 0) {
         caf_coll_fail(who, stat, "CO_BROADCAST");
         return;
     }
-    if (caf.me != root)
-        caf_desc_unpack(a, caf_scratch.base);
+    if (t->me != root)
+        caf_desc_unpack(a, t->scratch_base);
     caf_ok(stat);
 }

@@ -78,10 +78,6 @@ void caf_ok(int *stat)
         *stat = 0;
 }
 
-int caf_image_rank(int image)
-{
-    return image >= 1 && image <= caf.n ? image - 1 : -1;
-}
 
 /* Joins the job on first use: gfortran registers static coarrays in
  * constructors, before main calls _gfortran_caf_init. */
@@ -98,6 +94,7 @@ void caf_start(int *argc, char ***argv)
     }
     caf.me = orma_rank();
     caf.n = orma_size();
+    caf_team_init();
     size_t n = (size_t)caf.n;
     void *base = NULL;
     rc = orma_win_allocate((3 * n + 1) * sizeof(uint64_t), 1, ORMA_INFO_NULL, &base, &caf.ctl);
@@ -150,14 +147,17 @@ void caf_end(uint64_t how)
     }
     caf_wait_all_ended();
     /* Every image is here: the windows go collectively, newest first (the
-     * same list everywhere, as registration is collective). */
+     * same list everywhere, as registration is collective): those of formed
+     * teams first, among each team's members, then the world's. */
+    caf.team = &caf.initial;
+    caf_team_release_all();
     while (caf.tokens) {
         struct caf_token *t = caf.tokens;
         caf.tokens = t->next;
         caf_token_release(t);
         free(t);
     }
-    caf_coll_free();
+    caf_coll_free(&caf.initial);
     orma_win_unlock_all(caf.ctl);
     orma_win_free(&caf.ctl);
     free(caf.sync.made);
@@ -175,7 +175,7 @@ void _gfortran_caf_finalize(void)
 int _gfortran_caf_this_image(int distance)
 {
     (void)distance;
-    return caf.me + 1;
+    return caf.team->me + 1;
 }
 
 int _gfortran_caf_num_images(int distance, int failed)
@@ -183,10 +183,11 @@ int _gfortran_caf_num_images(int distance, int failed)
     (void)distance;
     /* failed: -1 all images, 1 the failed ones (FAIL IMAGE), 0 the others.
      * An image that dies otherwise ends the job under orma-run. */
+    const struct caf_team *t = caf.team;
     if (failed < 0)
-        return caf.n;
+        return t->n;
     int k = 0;
-    for (int r = 0; r < caf.n; r++)
-        k += caf_ended_stat(r) == CAF_STAT_FAILED_IMAGE;
-    return failed == 1 ? k : caf.n - k;
+    for (int i = 0; i < t->n; i++)
+        k += caf_ended_stat(t->world[i]) == CAF_STAT_FAILED_IMAGE;
+    return failed == 1 ? k : t->n - k;
 }

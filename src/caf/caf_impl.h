@@ -103,6 +103,24 @@ enum {
 
 /* ---- liborma-caf's state ----------------------------------------------- */
 
+/* A team (FORM TEAM): its members' world ranks in team order, this image's
+ * index, its orma team (collectives, windows), the collectives' scratch
+ * window over it (caf_coll.c), and the team it was formed in.  The initial
+ * team is every image, number -1. */
+struct caf_team {
+    orma_team ot;
+    int number;
+    int n;
+    int me;      /* this image's index in the team (0-based) */
+    int *world;  /* n world ranks */
+    int *index;  /* caf.n entries: the team index of a world rank, or -1 */
+    struct caf_team *parent; /* while active (CHANGE TEAM): the team to go back to */
+    struct caf_team *next;   /* every team this image formed, newest first */
+    orma_win scratch;
+    char *scratch_base;
+    size_t scratch_cap;
+};
+
 /* A registered coarray (what gfortran calls its token). */
 struct caf_token {
     orma_win win;
@@ -111,6 +129,7 @@ struct caf_token {
     int kind; /* CAF_REG_*; REGISTER_ONLY: an allocatable component, whose
                * window is dynamic */
     struct caf_desc *desc; /* CAF_REG_COARRAY_ALLOC: the program's descriptor */
+    struct caf_team *team; /* the team it was allocated in: its window's ranks */
     struct caf_token *prev, *next;
 };
 
@@ -144,6 +163,9 @@ struct caf_state {
     struct caf_token *tokens; /* newest first */
     int ending;        /* this image is terminating */
     uint64_t salt;     /* image 1's random word, the same on every image */
+    struct caf_team initial;
+    struct caf_team *team;  /* the current team */
+    struct caf_team *teams; /* formed by this image, newest first */
 };
 
 extern struct caf_state caf;
@@ -173,8 +195,12 @@ int caf_ended_stat(int r);
 /* The first ended image's status, over all ranks: 0 when none has. */
 int caf_any_ended(int *rank_p);
 
-/* The image number (1-based) as a rank, or -1 when out of range. */
+/* The image number (1-based, in the current team) as a world rank, or -1
+ * when out of range. */
 int caf_image_rank(int image);
+/* The rank of world rank r in t's window (the rank in the team t was
+ * allocated in). */
+int caf_win_rank(const struct caf_token *t, int r);
 
 /* ---- sections (caf_layout.c) ------------------------------------------- */
 
@@ -222,8 +248,16 @@ void caf_wait_all_ended(void);
 
 /* ---- collectives (caf_coll.c) ------------------------------------------ */
 
-/* Frees the collectives' scratch window (collective, at termination). */
-void caf_coll_free(void);
+/* Frees a team's scratch window (collective over the team). */
+void caf_coll_free(struct caf_team *team);
+
+/* ---- teams (caf_team.c) ------------------------------------------------ */
+
+/* The initial team, at start. */
+void caf_team_init(void);
+/* At termination: every team's windows and scratch, then the teams, in an
+ * order every member of a team shares (caf_image.c). */
+void caf_team_release_all(void);
 
 /* ---- the entry points gfortran 12 calls --------------------------------
  * Each with exactly the arguments gfortran 12 passes (its calls, as
@@ -271,6 +305,11 @@ void _gfortran_caf_sendget_by_ref(void *dst_token, int dst_image, void *dst_refs
                                   int *src_stat, int dst_type, int src_type);
 int _gfortran_caf_is_present(void *token, int image, void *refs);
 int _gfortran_caf_image_status(int image, void *team);
+void _gfortran_caf_form_team(int team_number, void **team, int new_index);
+void _gfortran_caf_change_team(void **team, int coselector);
+void _gfortran_caf_end_team(void **team);
+void _gfortran_caf_sync_team(void **team, int unused);
+int _gfortran_caf_team_number(void *team);
 void _gfortran_caf_failed_images(struct caf_desc *array, void *team, int *kind);
 void _gfortran_caf_stopped_images(struct caf_desc *array, void *team, int *kind);
 void _gfortran_caf_fail_image(void) __attribute__((noreturn));

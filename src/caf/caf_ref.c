@@ -278,7 +278,7 @@ static int caf_walk_array(struct caf_walk *w, const struct caf_ref *ref, const s
 static int caf_walk(struct caf_walk *w, struct caf_token *t, int r, const struct caf_ref *refs)
 {
     memset(w, 0, sizeof *w);
-    w->r = r;
+    w->r = caf_win_rank(t, r); /* components are registered with their coarray, in its team */
     if (!(w->pl = calloc(1, sizeof *w->pl)))
         return caf_walk_err(w, "out of memory");
     w->n = 1;

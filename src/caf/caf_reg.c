@@ -93,13 +93,15 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
         size *= sizeof(uint64_t);
     void *base = NULL;
     int rc;
+    /* Over the current team: its images are the window's ranks. */
+    orma_team ot = caf.team->ot;
     if (type == CAF_REG_COARRAY_ALLOC_REGISTER_ONLY) {
         /* An allocatable component: a dynamic window, its memory attached
          * when each image allocates it. */
-        rc = orma_win_create_dynamic(ORMA_INFO_NULL, &t->win);
+        rc = orma_win_create_dynamic_team(ot, ORMA_INFO_NULL, &t->win);
         size = 0;
     } else {
-        rc = orma_win_allocate(size, 1, ORMA_INFO_NULL, &base, &t->win);
+        rc = orma_win_allocate_team(ot, size, 1, ORMA_INFO_NULL, &base, &t->win);
     }
     if (rc == ORMA_SUCCESS && (rc = orma_win_lock_all(0, t->win)) != ORMA_SUCCESS)
         orma_win_free(&t->win);
@@ -112,6 +114,7 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
     t->base = base;
     t->size = size;
     t->kind = type;
+    t->team = caf.team;
     if (type == CAF_REG_COARRAY_ALLOC)
         t->desc = desc; /* the program's own descriptor, alive while allocated */
     /* Locks and events start unlocked and at count 0; memory from

@@ -29,7 +29,7 @@ int _gfortran_caf_image_status(int image, void *team)
     (void)team;
     int r = caf_image_rank(image);
     if (r < 0)
-        caf_die(1, "IMAGE_STATUS of image %d, which is not in 1..%d", image, caf.n);
+        caf_die(1, "IMAGE_STATUS of image %d, which is not in 1..%d", image, caf.team->n);
     return caf_ended_stat(r);
 }
 
@@ -38,16 +38,17 @@ int _gfortran_caf_image_status(int image, void *team)
  * gfortran allocates a function result (it frees it). */
 static void caf_images_with(struct caf_desc *array, int *kind, int code)
 {
+    const struct caf_team *t = caf.team;
     int k = kind ? *kind : 4, count = 0;
-    for (int r = 0; r < caf.n; r++)
-        count += caf_ended_stat(r) == code;
+    for (int i = 0; i < t->n; i++)
+        count += caf_ended_stat(t->world[i]) == code;
     char *p = malloc((size_t)(count ? count : 1) * (size_t)k);
     if (!p)
         caf_die(1, "out of memory");
     int i = 0;
-    for (int r = 0; r < caf.n; r++)
-        if (caf_ended_stat(r) == code) {
-            int64_t v = r + 1;
+    for (int j = 0; j < t->n; j++)
+        if (caf_ended_stat(t->world[j]) == code) {
+            int64_t v = j + 1;
             switch (k) {
             case 1: ((int8_t *)p)[i] = (int8_t)v; break;
             case 2: ((int16_t *)p)[i] = (int16_t)v; break;

@@ -79,21 +79,25 @@ int caf_pair(struct caf_pairs *p, int r)
 
 int caf_sync_ranks(const int *ranks, int n, int *stat, char *errmsg, size_t errmsg_len)
 {
-    int all = n < 0, count = all ? caf.n : n;
+    if (n < 0) { /* every image of the current team */
+        ranks = caf.team->world;
+        n = caf.team->n;
+    }
+    int count = n;
     int rc = caf_flush_all();
     if (rc != ORMA_SUCCESS)
         return caf_fail(1, stat, errmsg, errmsg_len, "sync: completing puts: %s (%s)", orma_strerror(rc),
                         orma_error_message());
     caf_fence();
     for (int k = 0; k < count; k++) {
-        int r = all ? k : ranks[k];
+        int r = ranks[k];
         if (r != caf.me && (rc = caf_pair_signal(&caf.sync, r)) != ORMA_SUCCESS)
             return caf_fail(1, stat, errmsg, errmsg_len, "sync with image %d: %s (%s)", r + 1, orma_strerror(rc),
                             orma_error_message());
     }
     int stopped = -1;
     for (int k = 0; k < count; k++) {
-        int r = all ? k : ranks[k];
+        int r = ranks[k];
         if (r != caf.me && caf_pair_wait(&caf.sync, r))
             stopped = r;
     }
@@ -139,6 +143,7 @@ void _gfortran_caf_sync_images(int count, int images[], int *stat, char **errmsg
     }
     int *ranks = malloc(((size_t)count + 1) * sizeof *ranks);
     char *seen = calloc((size_t)caf.n, 1);
+    int nimg = caf.team->n;
     if (!ranks || !seen) {
         free(ranks);
         free(seen);
@@ -149,7 +154,7 @@ void _gfortran_caf_sync_images(int count, int images[], int *stat, char **errmsg
         int r = caf_image_rank(images[k]);
         if (r < 0 || seen[r]) {
             if (r < 0)
-                caf_fail(1, stat, errmsg, errmsg_len, "sync images: image %d is not in 1..%d", images[k], caf.n);
+                caf_fail(1, stat, errmsg, errmsg_len, "sync images: image %d is not in 1..%d", images[k], nimg);
             else
                 caf_fail(1, stat, errmsg, errmsg_len, "sync images: image %d named twice", images[k]);
             free(ranks);

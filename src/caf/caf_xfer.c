@@ -60,6 +60,7 @@ static int caf_move(int put, struct caf_token *t, int r, size_t offset, const st
     }
     size_t lcount = lc_contig ? n * len : 1, rcount = rc_contig ? n * len : 1;
     void *lbuf = local ? local->base : buf;
+    r = caf_win_rank(t, r);
     if (put)
         rc = orma_put_typed(lbuf, lcount, lt, r, (orma_aint)offset, rcount, rt, t->win);
     else
