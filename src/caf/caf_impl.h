@@ -136,6 +136,8 @@ struct caf_token {
 /* Releases a registration's window (and a component's memory): collective,
  * at termination. */
 void caf_token_release(struct caf_token *t);
+/* Takes a registration out of caf.tokens. */
+void caf_token_unlink(struct caf_token *t);
 
 /* The control window's layout at every image: sync[j] counts the syncs
  * image j+1 made with this one; ended[j] is nonzero once image j+1 has

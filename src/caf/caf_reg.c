@@ -52,6 +52,16 @@ static int caf_component_free(struct caf_token *t)
     return rc;
 }
 
+void caf_token_unlink(struct caf_token *t)
+{
+    if (t->prev)
+        t->prev->next = t->next;
+    else
+        caf.tokens = t->next;
+    if (t->next)
+        t->next->prev = t->prev;
+}
+
 void caf_token_release(struct caf_token *t)
 {
     if (t->kind == CAF_REG_COARRAY_ALLOC_REGISTER_ONLY)
@@ -167,12 +177,7 @@ void _gfortran_caf_deregister(void **token, int type, int *stat, char *errmsg, s
                  orma_error_message());
         return;
     }
-    if (t->prev)
-        t->prev->next = t->next;
-    else
-        caf.tokens = t->next;
-    if (t->next)
-        t->next->prev = t->prev;
+    caf_token_unlink(t);
     free(t);
     *token = NULL;
     caf_ok(stat);

@@ -93,17 +93,6 @@ void _gfortran_caf_change_team(void **team, int coselector)
     caf_team_sync(t, NULL);
 }
 
-/* Unlinks a registration from the list. */
-static void caf_token_unlink(struct caf_token *t)
-{
-    if (t->prev)
-        t->prev->next = t->next;
-    else
-        caf.tokens = t->next;
-    if (t->next)
-        t->next->prev = t->prev;
-}
-
 void _gfortran_caf_end_team(void **unused)
 {
     (void)unused;
