@@ -196,8 +196,12 @@ static ptrdiff_t caf_dim_offsets(const struct caf_ref *ref, int i, const struct 
         size_t n = ref->u.a.dim[i].v.nvec;
         if (!(*offs = malloc((n ? n : 1) * sizeof **offs)))
             return -1;
-        for (size_t k = 0; k < n; k++)
-            (*offs)[k] = (caf_vec_at(ref, i, k) - lb) * st;
+        for (size_t k = 0; k < n; k++) {
+            ptrdiff_t sub = caf_vec_at(ref, i, k);
+            if (dim && (sub < lb || sub > ub))
+                return -2;
+            (*offs)[k] = (sub - lb) * st;
+        }
         return (ptrdiff_t)n;
     }
     case CAF_ARR_FULL: from = lb; to = ub; break;
@@ -210,6 +214,13 @@ static ptrdiff_t caf_dim_offsets(const struct caf_ref *ref, int i, const struct 
     ptrdiff_t n = (to - from) / step + 1;
     if (n < 0)
         n = 0;
+    /* With the target's own bounds known (a descriptor), every subscript
+     * must be inside them: another image's component may be smaller. */
+    if (dim && n > 0) {
+        ptrdiff_t last = from + (n - 1) * step;
+        if (from < lb || from > ub || last < lb || last > ub)
+            return -2;
+    }
     if (!(*offs = malloc((size_t)(n ? n : 1) * sizeof **offs)))
         return -1;
     for (ptrdiff_t k = 0; k < n; k++)
@@ -233,6 +244,14 @@ static int caf_walk_array(struct caf_walk *w, const struct caf_ref *ref, const s
         size_t total = 1;
         for (int i = 0; i < CAF_MAX_DIMS && ref->u.a.mode[i] != CAF_ARR_NONE; i++, nd++) {
             cnt[i] = caf_dim_offsets(ref, i, d ? &d->dim[i] : NULL, &offs[i]);
+            if (cnt[i] == -2) {
+                for (int j = 0; j <= i; j++)
+                    free(offs[j]);
+                free(out);
+                snprintf(w->err, sizeof w->err, "subscript out of the bounds there (dimension %d: %td..%td)", i + 1,
+                         d->dim[i].lbound, d->dim[i].ubound);
+                return -1;
+            }
             if (cnt[i] < 0)
                 bad = 1;
             else

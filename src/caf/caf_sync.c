@@ -21,11 +21,13 @@ int caf_flush_all(void)
     return rc;
 }
 
-/* A round of waiting: the control window's view of memory, then the core
- * for others after a while (2 cores run 4 images here). */
-static void caf_relax(unsigned *spins)
+/* A round of waiting for rank r: a flush towards it, which over the net
+ * transport also handles what has arrived (a signal travels as a message
+ * there; on shared memory it is a no-op but for the memory barrier), then
+ * the core for others after a while (2 cores run 4 images here). */
+static void caf_relax(unsigned *spins, int r)
 {
-    orma_win_sync(caf.ctl);
+    orma_win_flush(r, caf.ctl);
     if (++*spins > 64)
         sched_yield();
 #if defined(__x86_64__) || defined(__i386__)
@@ -65,7 +67,7 @@ static int caf_pair_wait(struct caf_pairs *p, int r)
     while (caf_load(&p->in[r]) < p->made[r]) {
         if (caf_load(&caf.ended[r]))
             return 1;
-        caf_relax(&spins);
+        caf_relax(&spins, r);
     }
     return 0;
 }
@@ -116,7 +118,7 @@ void caf_wait_all_ended(void)
     for (int r = 0; r < caf.n; r++) {
         unsigned spins = 0;
         while (!caf_load(&caf.ended[r]))
-            caf_relax(&spins);
+            caf_relax(&spins, r);
     }
 }
 

@@ -42,6 +42,11 @@ program caf_end
   case ('unallocated')    ! another image's component that it never allocated, no STAT=
     if (me == 1) a(1) = h[np]%v(1)
     sync all
+  case ('compbounds')     ! a subscript past another image's (smaller) component
+    allocate(h%v(2 + me))
+    sync all
+    if (me == np) h[1]%v(2 + np) = 1
+    sync all
   case ('normal')
     a(1)[merge(1, me + 1, me == np)] = -me
     sync all
