@@ -45,7 +45,7 @@ static void caf_atomic(const char *what, orma_op op, void *token, size_t offset,
     orma_type ot;
     int r = caf_target(image);
     if (r < 0) {
-        caf_fail(1, stat, NULL, 0, "%s on image %d, which is not in 1..%d", what, image, caf.n);
+        caf_fail(1, stat, NULL, 0, "%s on image %d, which is not in 1..%d", what, image, caf.team->n);
         return;
     }
     if (caf_atomic_type(type, kind, &ot) != 0) {
@@ -97,7 +97,7 @@ void _gfortran_caf_atomic_cas(void *token, size_t offset, int image, void *old, 
     orma_type ot;
     int r = caf_target(image);
     if (r < 0) {
-        caf_fail(1, stat, NULL, 0, "atomic_cas on image %d, which is not in 1..%d", image, caf.n);
+        caf_fail(1, stat, NULL, 0, "atomic_cas on image %d, which is not in 1..%d", image, caf.team->n);
         return;
     }
     if (caf_atomic_type(type, kind, &ot) != 0) {

@@ -5,6 +5,7 @@
  * double), and a complex pair of them. */
 #include "caf_impl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #if defined(__SIZEOF_FLOAT128__)
@@ -108,6 +109,14 @@ static void caf_char(void *dst, int dk, size_t dl, const void *src, int sk, size
         else
             CAF_PUT(uint32_t, dst, i, c);
     }
+}
+
+char *caf_conv_buffers(size_t src_bytes, size_t dst_bytes, char **dbuf)
+{
+    size_t at = (src_bytes + 15) & ~(size_t)15;
+    char *p = malloc(at + dst_bytes + 1);
+    *dbuf = p ? p + at : NULL;
+    return p;
 }
 
 int caf_convert(void *dst, int dt, int dk, size_t dl, const void *src, int st, int sk, size_t sl,

@@ -139,7 +139,6 @@ void caf_end(uint64_t how)
     if (caf.me < 0 || caf.ending)
         return;
     caf.ending = 1;
-    caf_flush_all();
     for (int r = 0; r < caf.n; r++) {
         orma_accumulate(&how, 1, ORMA_UINT64, r, (size_t)caf.n * sizeof(uint64_t) + (size_t)caf.me * sizeof(uint64_t),
                         1, ORMA_UINT64, ORMA_REPLACE, caf.ctl);

@@ -194,8 +194,10 @@ void caf_end(uint64_t how);
 /* 0 while rank r runs, else CAF_STAT_STOPPED_IMAGE or CAF_STAT_FAILED_IMAGE
  * (caf_status.c). */
 int caf_ended_stat(int r);
-/* The first ended image's status, over all ranks: 0 when none has. */
-int caf_any_ended(int *rank_p);
+/* Before a collective ALLOCATE or DEALLOCATE, which would wait forever
+ * for an image of the current team that has ended: 0, or that image's
+ * status after caf_fail has reported it. */
+int caf_collective_blocked(const char *what, int *stat, char *errmsg, size_t errmsg_len);
 
 /* The image number (1-based, in the current team) as a world rank, or -1
  * when out of range. */
@@ -226,6 +228,11 @@ void caf_desc_unpack(const struct caf_desc *d, const void *in);
 
 /* ---- kinds (caf_convert.c) --------------------------------------------- */
 
+/* Two buffers in one allocation (free the first): src_bytes, then, from
+ * the next 16-byte boundary, dst_bytes, at *dbuf.  NULL when out of
+ * memory. */
+char *caf_conv_buffers(size_t src_bytes, size_t dst_bytes, char **dbuf);
+
 /* Converts count elements from src (type st, kind sk, elem_len sl each) to
  * dst (type dt, kind dk, elem_len dl each), as intrinsic assignment does:
  * numeric kinds and types, logical kinds, character lengths (blank padded,
@@ -236,9 +243,6 @@ int caf_convert(void *dst, int dt, int dk, size_t dl, const void *src, int st, i
 
 /* ---- waiting (caf_sync.c) ---------------------------------------------- */
 
-/* Flushes every coarray's passive epoch: every put of this image is
- * complete at its target. */
-int caf_flush_all(void);
 /* SYNC IMAGES with the ranks in list (n of them; -1: all but this one). */
 int caf_sync_ranks(const int *ranks, int n, int *stat, char *errmsg, size_t errmsg_len);
 /* One hand-over with rank r on a set of counters: signal it, then wait for

@@ -407,7 +407,7 @@ void _gfortran_caf_get_by_ref(void *token, int image, struct caf_desc *dst, void
     (void)may_require_tmp;
     int r = caf_image_rank(image);
     if (r < 0) {
-        caf_fail(1, stat, NULL, 0, "reference to image %d, which is not in 1..%d", image, caf.n);
+        caf_fail(1, stat, NULL, 0, "reference to image %d, which is not in 1..%d", image, caf.team->n);
         return;
     }
     struct caf_walk w;
@@ -423,7 +423,7 @@ void _gfortran_caf_get_by_ref(void *token, int image, struct caf_desc *dst, void
         return;
     }
     size_t dl = dst->dtype.elem_len;
-    char *sbuf = malloc(n * sl + n * dl + 16);
+    char *dbuf, *sbuf = caf_conv_buffers(n * sl, n * dl, &dbuf);
     int rc = sbuf ? caf_walk_move(0, &w, sbuf) : ORMA_ERR_NOMEM;
     caf_walk_free(&w);
     if (rc != ORMA_SUCCESS) {
@@ -431,7 +431,6 @@ void _gfortran_caf_get_by_ref(void *token, int image, struct caf_desc *dst, void
         caf_fail(1, stat, NULL, 0, "reference to image %d: %s (%s)", image, orma_strerror(rc), orma_error_message());
         return;
     }
-    char *dbuf = sbuf + ((n * sl + 15) & ~(size_t)15);
     if (caf_convert(dbuf, dst->dtype.type, dst_kind, dl, sbuf, src_type, src_kind, sl, n, n) != 0) {
         free(sbuf);
         caf_fail(1, stat, NULL, 0, "reference to image %d: no assignment of type %d kind %d to type %d kind %d",
@@ -450,7 +449,7 @@ void _gfortran_caf_send_by_ref(void *token, int image, struct caf_desc *src, voi
     (void)dst_reallocatable; /* another image's component is never allocated from here */
     int r = caf_image_rank(image);
     if (r < 0) {
-        caf_fail(1, stat, NULL, 0, "assignment to image %d, which is not in 1..%d", image, caf.n);
+        caf_fail(1, stat, NULL, 0, "assignment to image %d, which is not in 1..%d", image, caf.team->n);
         return;
     }
     struct caf_walk w;
@@ -465,13 +464,12 @@ void _gfortran_caf_send_by_ref(void *token, int image, struct caf_desc *src, voi
         caf_fail(1, stat, NULL, 0, "assignment to image %d: %zu elements assigned to %zu", image, sn, n);
         return;
     }
-    char *sbuf = malloc(sn * sl + n * dl + 16);
+    char *dbuf, *sbuf = caf_conv_buffers(sn * sl, n * dl, &dbuf);
     if (!sbuf) {
         caf_walk_free(&w);
         caf_fail(1, stat, NULL, 0, "assignment to image %d: out of memory", image);
         return;
     }
-    char *dbuf = sbuf + ((sn * sl + 15) & ~(size_t)15);
     caf_desc_pack(src, sbuf);
     int rc = ORMA_SUCCESS;
     if (caf_convert(dbuf, dst_type, dst_kind, dl, sbuf, src->dtype.type, src_kind, sl, n, sn) != 0)
@@ -495,7 +493,7 @@ void _gfortran_caf_sendget_by_ref(void *dst_token, int dst_image, void *dst_refs
     int dr = caf_image_rank(dst_image), sr = caf_image_rank(src_image);
     if (dr < 0 || sr < 0) {
         caf_fail(1, dst_stat, NULL, 0, "assignment from image %d to image %d, not both in 1..%d", src_image,
-                 dst_image, caf.n);
+                 dst_image, caf.team->n);
         return;
     }
     struct caf_walk sw, dw;
@@ -511,10 +509,9 @@ void _gfortran_caf_sendget_by_ref(void *dst_token, int dst_image, void *dst_refs
         return;
     }
     size_t n = dw.n, sn = sw.n, sl = sw.item, dl = dw.item;
-    char *sbuf = (sn == n || sn == 1) ? malloc(sn * sl + n * dl + 16) : NULL;
+    char *dbuf = NULL, *sbuf = (sn == n || sn == 1) ? caf_conv_buffers(sn * sl, n * dl, &dbuf) : NULL;
     int rc = sbuf ? caf_walk_move(0, &sw, sbuf) : ORMA_ERR_COUNT;
     if (rc == ORMA_SUCCESS) {
-        char *dbuf = sbuf + ((sn * sl + 15) & ~(size_t)15);
         if (caf_convert(dbuf, dst_type, dst_kind, dl, sbuf, src_type, src_kind, sl, n, sn) != 0)
             rc = ORMA_ERR_TYPE;
         else
@@ -536,7 +533,7 @@ int _gfortran_caf_is_present(void *token, int image, void *refs)
 {
     int r = caf_image_rank(image);
     if (r < 0)
-        caf_die(1, "ALLOCATED of a component on image %d, which is not in 1..%d", image, caf.n);
+        caf_die(1, "ALLOCATED of a component on image %d, which is not in 1..%d", image, caf.team->n);
     struct caf_walk w;
     int rc = caf_walk(&w, token, r, refs);
     int unallocated = w.unallocated;

@@ -82,14 +82,8 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
         caf_fail(CAF_STAT_STOPPED_IMAGE, stat, errmsg, errmsg_len, "a coarray allocated after termination began");
         return;
     }
-    /* Allocation is collective: with an image ended, the others would wait
-     * for it forever. */
-    int gone, code = caf_any_ended(&gone);
-    if (code) {
-        caf_fail(code, stat, errmsg, errmsg_len, "ALLOCATE of a coarray: image %d has %s", gone + 1,
-                 code == CAF_STAT_FAILED_IMAGE ? "failed" : "stopped");
+    if (caf_collective_blocked("ALLOCATE of a coarray", stat, errmsg, errmsg_len))
         return;
-    }
     struct caf_token *t = calloc(1, sizeof *t);
     if (!t) {
         caf_fail(1, stat, errmsg, errmsg_len, "out of memory registering a coarray of %zu bytes", size);
@@ -157,12 +151,8 @@ void _gfortran_caf_deregister(void **token, int type, int *stat, char *errmsg, s
         caf_fail(1, stat, errmsg, errmsg_len, "deallocating a coarray that is not allocated");
         return;
     }
-    int gone, code = caf_any_ended(&gone);
-    if (code) {
-        caf_fail(code, stat, errmsg, errmsg_len, "DEALLOCATE of a coarray: image %d has %s", gone + 1,
-                 code == CAF_STAT_FAILED_IMAGE ? "failed" : "stopped");
+    if (caf_collective_blocked("DEALLOCATE of a coarray", stat, errmsg, errmsg_len))
         return;
-    }
     /* DEALLOCATE is collective with an implicit SYNC ALL: every put to the
      * coarray is complete before anyone frees it (orma_win_free's barrier). */
     int rc = orma_win_flush_all(t->win);

@@ -12,14 +12,14 @@ int caf_ended_stat(int r)
     return v == CAF_ENDED_NOT ? 0 : v == CAF_ENDED_FAILED ? CAF_STAT_FAILED_IMAGE : CAF_STAT_STOPPED_IMAGE;
 }
 
-int caf_any_ended(int *rank_p)
+int caf_collective_blocked(const char *what, int *stat, char *errmsg, size_t errmsg_len)
 {
-    for (int r = 0; r < caf.n; r++) {
-        int code = caf_ended_stat(r);
-        if (code && r != caf.me) {
-            *rank_p = r;
-            return code;
-        }
+    const struct caf_team *t = caf.team;
+    for (int i = 0; i < t->n; i++) {
+        int r = t->world[i], code = r == caf.me ? 0 : caf_ended_stat(r);
+        if (code)
+            return caf_fail(code, stat, errmsg, errmsg_len, "%s: image %d has %s", what, i + 1,
+                            code == CAF_STAT_FAILED_IMAGE ? "failed" : "stopped");
     }
     return 0;
 }

@@ -10,17 +10,6 @@
 #include <sched.h>
 #include <stdlib.h>
 
-int caf_flush_all(void)
-{
-    int rc = ORMA_SUCCESS;
-    for (struct caf_token *t = caf.tokens; t; t = t->next) {
-        int r = orma_win_flush_all(t->win);
-        if (rc == ORMA_SUCCESS)
-            rc = r;
-    }
-    return rc;
-}
-
 /* A round of waiting for rank r: a flush towards it, which over the net
  * transport also handles what has arrived (a signal travels as a message
  * there; on shared memory it is a no-op but for the memory barrier), then
@@ -85,11 +74,10 @@ int caf_sync_ranks(const int *ranks, int n, int *stat, char *errmsg, size_t errm
         ranks = caf.team->world;
         n = caf.team->n;
     }
-    int count = n;
-    int rc = caf_flush_all();
-    if (rc != ORMA_SUCCESS)
-        return caf_fail(1, stat, errmsg, errmsg_len, "sync: completing puts: %s (%s)", orma_strerror(rc),
-                        orma_error_message());
+    int count = n, rc;
+    /* Every put, get and atomic of this image is complete already: each
+     * flushes before it returns.  What remains is ordering this image's
+     * own stores before the signals. */
     caf_fence();
     for (int k = 0; k < count; k++) {
         int r = ranks[k];
@@ -174,7 +162,7 @@ void _gfortran_caf_sync_images(int count, int images[], int *stat, char **errmsg
 void _gfortran_caf_sync_memory(int *stat, char **errmsg_p, size_t errmsg_len)
 {
     char *errmsg = caf_sync_errmsg(errmsg_p);
-    int rc = caf_flush_all();
+    int rc = ORMA_SUCCESS; /* remote operations are complete already (caf_sync_ranks) */
     for (struct caf_token *t = caf.tokens; t && rc == ORMA_SUCCESS; t = t->next)
         rc = orma_win_sync(t->win);
     caf_fence();

@@ -31,12 +31,6 @@ static size_t caf_vec_count(const struct caf_desc *d, const struct caf_vec *vec)
     return n;
 }
 
-/* The converted values start on a 16-byte boundary after the others. */
-static size_t caf_round16(size_t n)
-{
-    return (n + 15) & ~(size_t)15;
-}
-
 static int caf_orma_fail(int rc, int image, int *stat, char *errmsg, size_t errmsg_len, const char *what)
 {
     return caf_fail(1, stat, errmsg, errmsg_len, "%s image %d: %s (%s)", what, image, orma_strerror(rc),
@@ -88,7 +82,7 @@ static void caf_assign(int put, struct caf_token *t, size_t offset, int image, c
     const char *what = put ? "assignment to" : "reference to";
     int r = caf_image_rank(image);
     if (r < 0) {
-        caf_fail(1, stat, NULL, 0, "%s image %d, which is not in 1..%d", what, image, caf.n);
+        caf_fail(1, stat, NULL, 0, "%s image %d, which is not in 1..%d", what, image, caf.team->n);
         return;
     }
     size_t rn = caf_vec_count(remote, vec), ln = caf_desc_count(local);
@@ -109,12 +103,11 @@ static void caf_assign(int put, struct caf_token *t, size_t offset, int image, c
         const struct caf_desc *src = put ? local : remote, *dst = put ? remote : local;
         int sk = put ? lk : rk, dk = put ? rk : lk;
         size_t sl = src->dtype.elem_len, dl = dst->dtype.elem_len;
-        char *sbuf = malloc(caf_round16(sn * sl) + n * dl);
+        char *dbuf, *sbuf = caf_conv_buffers(sn * sl, n * dl, &dbuf);
         if (!sbuf) {
             caf_fail(1, stat, NULL, 0, "%s image %d: out of memory", what, image);
             return;
         }
-        char *dbuf = sbuf + caf_round16(sn * sl);
         if (put) {
             caf_desc_pack(local, sbuf);
             rc = ORMA_SUCCESS;
@@ -166,7 +159,7 @@ void _gfortran_caf_sendget(void *dst_token, size_t dst_offset, int dst_image, st
     int dr = caf_image_rank(dst_image), sr = caf_image_rank(src_image);
     if (dr < 0 || sr < 0) {
         caf_fail(1, stat, NULL, 0, "assignment from image %d to image %d, not both in 1..%d", src_image,
-                 dst_image, caf.n);
+                 dst_image, caf.team->n);
         return;
     }
     size_t n = caf_vec_count(dest, dst_vector), sn = caf_vec_count(src, src_vector);
@@ -180,12 +173,11 @@ void _gfortran_caf_sendget(void *dst_token, size_t dst_offset, int dst_image, st
         return;
     }
     size_t dl = dest->dtype.elem_len, sl = src->dtype.elem_len;
-    char *sbuf = malloc(caf_round16(sn * sl) + n * dl);
+    char *dbuf, *sbuf = caf_conv_buffers(sn * sl, n * dl, &dbuf);
     if (!sbuf) {
         caf_fail(1, stat, NULL, 0, "out of memory for an assignment from image %d", src_image);
         return;
     }
-    char *dbuf = sbuf + caf_round16(sn * sl);
     int rc = caf_move(0, src_token, sr, src_offset, src, src_vector, sbuf, NULL, sn);
     if (rc != ORMA_SUCCESS) {
         free(sbuf);
