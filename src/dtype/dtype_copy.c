@@ -150,7 +150,9 @@ DTYPE_INLINE void dtype_copy_strided(char *dp, const struct dtype_strided *d, co
     }
 }
 
-/* A dense walk (one run of bytes) is cut into runs of len; so is a single
+/* A dense walk (one run of bytes) is cut into runs of len, shorter or
+ * longer than its own (a buffer of bytes, ORMA_BYTE times n, beside a
+ * vector of 4 KB rows moves in 4 KB runs, not in bytes); so is a single
  * loop of runs that are multiples of len, each run becoming a row of
  * shorter ones (the rows of a transpose's sending side, which the columns
  * of its receiving side cut into elements: FFT). */
@@ -159,10 +161,12 @@ static void dtype_strided_recut(struct dtype_strided *d, size_t len)
     size_t total = d->len * d->n1 * d->n2;
     int dense = (d->n1 == 1 || d->s1 == (ptrdiff_t)d->len) &&
                 (d->n2 == 1 || d->s2 == (ptrdiff_t)(d->len * d->n1));
-    if (!len || d->len <= len || d->len % len)
+    if (!len || d->len == len)
         return;
     if (dense && total % len == 0) {
         *d = (struct dtype_strided){len, total / len, 1, (ptrdiff_t)len, 0, d->off};
+    } else if (d->len < len || d->len % len) {
+        return;
     } else if (d->n1 == 1 || d->n2 == 1) {
         size_t rows = d->n1 == 1 ? d->n2 : d->n1;
         ptrdiff_t step = d->n1 == 1 ? d->s2 : d->s1;

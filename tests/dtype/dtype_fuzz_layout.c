@@ -552,6 +552,49 @@ static void check_big_copy(int indexed)
     free(idx3);
 }
 
+/* Bytes (ORMA_BYTE times n, or 4-byte ints) beside rows of run bytes
+ * stride apart, both ways, with the rows longer, shorter and as long as
+ * the dense side's elements: the copy moves whole rows (the dense side is
+ * recut to them) and must equal pack then unpack, every byte between the
+ * rows untouched. */
+static void check_dense_rows(void)
+{
+    static const size_t runs[] = {4, 8, 12, 64, 4096};
+    for (size_t ri = 0; ri < sizeof runs / sizeof runs[0]; ri++)
+        for (int ints = 0; ints < 2; ints++) {
+            size_t run = runs[ri], rows = 7, stride = run * 3 + 8, len = rows * stride;
+            size_t n = rows * run;
+            orma_type row, vec, dense;
+            CHECK_OK(orma_type_contiguous(run, ORMA_BYTE, &row));
+            CHECK_OK(orma_type_hvector(rows, 1, (orma_aint)stride, row, &vec));
+            CHECK_OK(orma_type_commit(&vec));
+            dense = ints ? ORMA_INT : ORMA_BYTE;
+            size_t dcount = ints ? n / 4 : n;
+            unsigned char *lay = malloc(len), *buf = malloc(n), *want = malloc(len > n ? len : n);
+            CHECK(lay && buf && want);
+            for (int dir = 0; dir < 2; dir++) { /* bytes -> rows, rows -> bytes */
+                fill(lay, len, 3);
+                fill(buf, n, 11);
+                size_t pos = 0;
+                if (dir == 0) {
+                    memcpy(want, lay, len);
+                    CHECK_OK(orma_unpack(buf, n, &pos, want, 1, vec));
+                    dtype_copy(lay, 1, vec, buf, dcount, dense);
+                    FCHECK(NULL, !memcmp(lay, want, len), "bytes into rows of %zu (%s)", run, ints ? "ints" : "bytes");
+                } else {
+                    CHECK_OK(orma_pack(lay, 1, vec, want, n, &pos));
+                    dtype_copy(buf, dcount, dense, lay, 1, vec);
+                    FCHECK(NULL, !memcmp(buf, want, n), "rows of %zu into bytes (%s)", run, ints ? "ints" : "bytes");
+                }
+            }
+            free(lay);
+            free(buf);
+            free(want);
+            CHECK_OK(orma_type_free(&row));
+            CHECK_OK(orma_type_free(&vec));
+        }
+}
+
 int main(int argc, char **argv)
 {
     long ntypes = fuzz_args(argc, argv, 5000);
@@ -559,6 +602,7 @@ int main(int argc, char **argv)
 
     check_big_copy(0);
     check_big_copy(1);
+    check_dense_rows();
     struct fuzz_rng rng = {fuzz_seed};
     struct ref_type *pool[POOL];
     size_t npool = 0;
