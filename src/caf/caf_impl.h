@@ -130,6 +130,13 @@ struct caf_token {
                * window is dynamic */
     struct caf_desc *desc; /* CAF_REG_COARRAY_ALLOC: the program's descriptor */
     struct caf_team *team; /* the team it was allocated in: its window's ranks */
+    /* Per window rank, that image's part where this image maps it (every
+     * image's on one node): a contiguous assignment there is one memcpy
+     * (caf_xfer.c).  NULL base elsewhere; peer NULL for dynamic windows. */
+    struct caf_peer {
+        char *base;
+        size_t size;
+    } *peer;
     struct caf_token *prev, *next;
 };
 
@@ -205,6 +212,16 @@ int caf_image_rank(int image);
 /* The rank of world rank r in t's window (the rank in the team t was
  * allocated in). */
 int caf_win_rank(const struct caf_token *t, int r);
+
+/* ---- assignments (caf_xfer.c) ------------------------------------------ */
+
+/* x(...)[image] = y (put) or y = x(...)[image]: remote describes the
+ * coarray's section at offset bytes into t's window (vec: its vector
+ * subscripts, or NULL), local the variable on this image; rk and lk their
+ * kinds.  Sets stat, or fails with a message. */
+void caf_assign(int put, struct caf_token *t, size_t offset, int image, const struct caf_desc *remote,
+                const struct caf_vec *vec, const struct caf_desc *local, int rk, int lk, bool may_require_tmp,
+                int *stat);
 
 /* ---- sections (caf_layout.c) ------------------------------------------- */
 

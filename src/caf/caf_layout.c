@@ -45,7 +45,8 @@ struct caf_cached {
     struct caf_shape s;
     orma_type type;
     int used;
-    int held; /* given out, not yet given back */
+    int held; /* layouts given out and not yet given back (a put whose two
+                 sides have one shape holds it twice) */
 };
 
 static struct caf_cached caf_cache[CAF_LAYOUT_CACHE];
@@ -162,24 +163,28 @@ int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *t
     *contig = 0;
     if (vec)
         return caf_layout_vector(d, vec, type);
-    struct caf_shape s;
-    memset(&s, 0, sizeof s);
-    s.rank = d->dtype.rank;
-    s.len = d->dtype.elem_len;
-    size_t elem = caf_desc_elem(d), run = s.len;
-    int one_run = 1;
-    for (int j = 0; j < s.rank; j++) {
+    /* One run of bytes (the common case, and the fast one): no shape. */
+    size_t elem = caf_desc_elem(d), run = d->dtype.elem_len;
+    int one_run = 1, rank = d->dtype.rank;
+    for (int j = 0; j < rank && one_run; j++) {
         ptrdiff_t e = d->dim[j].ubound - d->dim[j].lbound + 1;
-        s.ext[j] = e > 0 ? (size_t)e : 0;
-        s.step[j] = d->dim[j].stride * (ptrdiff_t)elem;
-        if (s.ext[j] > 1 && s.step[j] != (ptrdiff_t)run)
+        if (e > 1 && d->dim[j].stride * (ptrdiff_t)elem != (ptrdiff_t)run)
             one_run = 0;
-        run *= s.ext[j];
+        run *= e > 0 ? (size_t)e : 0;
     }
     if (one_run) {
         *contig = 1;
         *type = ORMA_BYTE;
         return ORMA_SUCCESS;
+    }
+    struct caf_shape s;
+    memset(&s, 0, sizeof s);
+    s.rank = rank;
+    s.len = d->dtype.elem_len;
+    for (int j = 0; j < s.rank; j++) {
+        ptrdiff_t e = d->dim[j].ubound - d->dim[j].lbound + 1;
+        s.ext[j] = e > 0 ? (size_t)e : 0;
+        s.step[j] = d->dim[j].stride * (ptrdiff_t)elem;
     }
     /* Dimensions of extent 1 change nothing: drop them from the key. */
     int k = 0;
@@ -193,8 +198,8 @@ int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *t
         s.ext[j] = 0, s.step[j] = 0;
     s.rank = k;
     struct caf_cached *c = &caf_cache[caf_shape_hash(&s)];
-    if (c->used && caf_shape_eq(&c->s, &s) && !c->held) {
-        c->held = 1;
+    if (c->used && caf_shape_eq(&c->s, &s)) {
+        c->held++;
         *type = c->type;
         return ORMA_SUCCESS;
     }
@@ -220,7 +225,7 @@ void caf_layout_put(orma_type *type)
         return;
     for (int i = 0; i < CAF_LAYOUT_CACHE; i++)
         if (caf_cache[i].used && caf_cache[i].type == *type) {
-            caf_cache[i].held = 0;
+            caf_cache[i].held--;
             return;
         }
     orma_type_free(type);

@@ -401,15 +401,88 @@ static void caf_ref_fail(int *stat, int image, const struct caf_walk *w, const c
     caf_fail(1, stat, NULL, 0, "%s image %d: %s", what, image, w->err);
 }
 
+/* The common chain: one array reference straight on an allocatable
+ * coarray, without vector subscripts (gfortran makes x(a:b, c)[i] one
+ * when x is allocatable).  Its section is then a descriptor of the target
+ * image's memory like the one _gfortran_caf_send and _get receive (every
+ * image has the coarray's bounds), at *offset bytes into the window, and
+ * moves as those do: in one typed put or get with a cached layout, no
+ * element list.  0; 1 when the chain is not of that kind; -1 (w->err said)
+ * for a subscript outside the bounds. */
+static int caf_ref_section(const struct caf_token *t, const struct caf_ref *ref, int type, struct caf_fulldesc *rd,
+                           size_t *offset, struct caf_walk *w)
+{
+    if (!ref || ref->next || ref->type != CAF_REF_ARRAY || !t->desc)
+        return 1;
+    const struct caf_desc *d = t->desc;
+    memset(rd, 0, sizeof *rd);
+    int rank = 0;
+    ptrdiff_t off = 0;
+    for (int i = 0; i < CAF_MAX_DIMS && ref->u.a.mode[i] != CAF_ARR_NONE; i++) {
+        if (i >= d->dtype.rank)
+            return 1;
+        ptrdiff_t lb = d->dim[i].lbound, ub = d->dim[i].ubound;
+        ptrdiff_t from, to, step = ref->u.a.dim[i].s.stride ? ref->u.a.dim[i].s.stride : 1;
+        switch (ref->u.a.mode[i]) {
+        case CAF_ARR_FULL: from = lb; to = ub; break;
+        case CAF_ARR_RANGE: from = ref->u.a.dim[i].s.start; to = ref->u.a.dim[i].s.end; break;
+        case CAF_ARR_SINGLE: from = to = ref->u.a.dim[i].s.start; step = 1; break;
+        case CAF_ARR_OPEN_END: from = ref->u.a.dim[i].s.start; to = ub; break;
+        case CAF_ARR_OPEN_START: from = lb; to = ref->u.a.dim[i].s.end; break;
+        default: return 1; /* vector subscripts: the walk */
+        }
+        ptrdiff_t n = (to - from) / step + 1;
+        if (n < 0)
+            n = 0;
+        if (n > 0 && (from < lb || from > ub || from + (n - 1) * step < lb || from + (n - 1) * step > ub)) {
+            snprintf(w->err, sizeof w->err, "subscript out of the bounds there (dimension %d: %td..%td)", i + 1, lb,
+                     ub);
+            return -1;
+        }
+        off += (from - lb) * d->dim[i].stride;
+        if (ref->u.a.mode[i] != CAF_ARR_SINGLE)
+            rd->d.dim[rank++] = (struct caf_dim){d->dim[i].stride * step, 1, n};
+    }
+    rd->d.dtype.elem_len = ref->item_size;
+    rd->d.dtype.rank = (signed char)rank;
+    rd->d.dtype.type = (signed char)type;
+    rd->d.span = (ptrdiff_t)ref->item_size;
+    *offset = (size_t)(off * (ptrdiff_t)ref->item_size);
+    return 0;
+}
+
+/* A get or send by reference whose chain is a plain section
+ * (caf_ref_section): done as _gfortran_caf_get and _send do it, or failed
+ * with a message; 1.  0 when the walk must do it (a get into a variable
+ * that must first get the section's shape is one). */
+static int caf_ref_simple(int put, struct caf_token *t, int image, const struct caf_ref *refs, int rtype,
+                          struct caf_desc *local, int rk, int lk, bool may_require_tmp, int *stat)
+{
+    struct caf_walk w;
+    struct caf_fulldesc rd;
+    size_t off;
+    w.err[0] = '\0';
+    int simple = caf_ref_section(t, refs, rtype, &rd, &off, &w);
+    if (simple < 0) {
+        caf_ref_fail(stat, image, &w, put ? "assignment to" : "reference to");
+        return 1;
+    }
+    if (simple > 0 || (!put && (!local->base || caf_desc_count(local) != caf_desc_count(&rd.d))))
+        return 0;
+    caf_assign(put, t, off, image, &rd.d, NULL, local, rk, lk, may_require_tmp, stat);
+    return 1;
+}
+
 void _gfortran_caf_get_by_ref(void *token, int image, struct caf_desc *dst, void *refs, int dst_kind, int src_kind,
                               bool may_require_tmp, bool dst_reallocatable, int *stat, int src_type)
 {
-    (void)may_require_tmp;
     int r = caf_image_rank(image);
     if (r < 0) {
         caf_fail(1, stat, NULL, 0, "reference to image %d, which is not in 1..%d", image, caf.team->n);
         return;
     }
+    if (caf_ref_simple(0, token, image, refs, src_type, dst, src_kind, dst_kind, may_require_tmp, stat))
+        return;
     struct caf_walk w;
     if (caf_walk(&w, token, r, refs) != 0) {
         caf_ref_fail(stat, image, &w, "reference to");
@@ -445,13 +518,14 @@ void _gfortran_caf_get_by_ref(void *token, int image, struct caf_desc *dst, void
 void _gfortran_caf_send_by_ref(void *token, int image, struct caf_desc *src, void *refs, int dst_kind, int src_kind,
                                bool may_require_tmp, bool dst_reallocatable, int *stat, int dst_type)
 {
-    (void)may_require_tmp;
     (void)dst_reallocatable; /* another image's component is never allocated from here */
     int r = caf_image_rank(image);
     if (r < 0) {
         caf_fail(1, stat, NULL, 0, "assignment to image %d, which is not in 1..%d", image, caf.team->n);
         return;
     }
+    if (caf_ref_simple(1, token, image, refs, dst_type, src, dst_kind, src_kind, may_require_tmp, stat))
+        return;
     struct caf_walk w;
     if (caf_walk(&w, token, r, refs) != 0) {
         caf_ref_fail(stat, image, &w, "assignment to");

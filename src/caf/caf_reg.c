@@ -68,6 +68,24 @@ void caf_token_release(struct caf_token *t)
         caf_component_free(t);
     orma_win_unlock_all(t->win);
     orma_win_free(&t->win);
+    free(t->peer);
+    t->peer = NULL;
+}
+
+/* t->peer: the parts of t's window of the n images of its team that this
+ * image maps (orma_win_shared_query).  Without it (out of memory) every
+ * assignment goes through orma_put and orma_get, as across nodes. */
+static void caf_token_map(struct caf_token *t, int n)
+{
+    if (!(t->peer = calloc((size_t)n, sizeof *t->peer)))
+        return;
+    for (int r = 0; r < n; r++) {
+        size_t size = 0;
+        int unit;
+        void *base = NULL;
+        if (orma_win_shared_query(t->win, r, &size, &unit, &base) == ORMA_SUCCESS && base && size)
+            t->peer[r] = (struct caf_peer){base, size};
+    }
 }
 
 void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc *desc, int *stat, char *errmsg,
@@ -119,6 +137,8 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
     t->size = size;
     t->kind = type;
     t->team = caf.team;
+    if (type != CAF_REG_COARRAY_ALLOC_REGISTER_ONLY)
+        caf_token_map(t, caf.team->n);
     if (type == CAF_REG_COARRAY_ALLOC)
         t->desc = desc; /* the program's own descriptor, alive while allocated */
     /* Locks and events start unlocked and at count 0; memory from
@@ -168,6 +188,7 @@ void _gfortran_caf_deregister(void **token, int type, int *stat, char *errmsg, s
         return;
     }
     caf_token_unlink(t);
+    free(t->peer);
     free(t);
     *token = NULL;
     caf_ok(stat);

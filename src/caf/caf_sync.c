@@ -162,9 +162,11 @@ void _gfortran_caf_sync_images(int count, int images[], int *stat, char **errmsg
 void _gfortran_caf_sync_memory(int *stat, char **errmsg_p, size_t errmsg_len)
 {
     char *errmsg = caf_sync_errmsg(errmsg_p);
-    int rc = ORMA_SUCCESS; /* remote operations are complete already (caf_sync_ranks) */
-    for (struct caf_token *t = caf.tokens; t && rc == ORMA_SUCCESS; t = t->next)
-        rc = orma_win_sync(t->win);
+    /* This image's remote operations are complete already (each flushes,
+     * or is a copy); what is left is the order of its own loads and
+     * stores: a fence, and orma's (one window's: coarray memory is mapped
+     * wherever orma keeps it, no window has puts waiting to be served). */
+    int rc = orma_win_sync(caf.ctl);
     caf_fence();
     if (rc != ORMA_SUCCESS) {
         caf_fail(1, stat, errmsg, errmsg_len, "sync memory: %s (%s)", orma_strerror(rc), orma_error_message());

@@ -55,7 +55,10 @@ static int caf_move(int put, struct caf_token *t, int r, size_t offset, const st
     size_t lcount = lc_contig ? n * len : 1, rcount = rc_contig ? n * len : 1;
     void *lbuf = local ? local->base : buf;
     r = caf_win_rank(t, r);
-    if (put)
+    if (lc_contig && rc_contig) /* bytes on both sides: the shortest path */
+        rc = put ? orma_put(lbuf, n * len, ORMA_BYTE, r, (orma_aint)offset, n * len, ORMA_BYTE, t->win)
+                 : orma_get(lbuf, n * len, ORMA_BYTE, r, (orma_aint)offset, n * len, ORMA_BYTE, t->win);
+    else if (put)
         rc = orma_put_typed(lbuf, lcount, lt, r, (orma_aint)offset, rcount, rt, t->win);
     else
         rc = orma_get_typed(lbuf, lcount, lt, r, (orma_aint)offset, rcount, rt, t->win);
@@ -71,15 +74,73 @@ static int caf_same(const struct caf_desc *a, int ak, const struct caf_desc *b, 
     return a->dtype.type == b->dtype.type && ak == bk && a->dtype.elem_len == b->dtype.elem_len;
 }
 
+/* The bytes of d when its elements are one run of memory, else -1. */
+static ptrdiff_t caf_one_run(const struct caf_desc *d)
+{
+    ptrdiff_t run = (ptrdiff_t)d->dtype.elem_len, elem = (ptrdiff_t)caf_desc_elem(d);
+    for (int j = 0; j < d->dtype.rank; j++) {
+        ptrdiff_t e = d->dim[j].ubound - d->dim[j].lbound + 1;
+        if (e <= 0)
+            return 0;
+        if (e > 1 && d->dim[j].stride * elem != run)
+            return -1;
+        run *= e;
+    }
+    return run;
+}
+
+/* The common case, on the shortest path: no vector subscript, the same
+ * type and kind, both sides one run of the same bytes, no overlap to fear.
+ * 1 when it was done (status in *rc), 0 when caf_assign must go on. */
+static int caf_assign_run(int put, struct caf_token *t, size_t offset, int image, const struct caf_desc *remote,
+                          const struct caf_vec *vec, const struct caf_desc *local, int rk, int lk,
+                          bool may_require_tmp, int *rc)
+{
+    int r = caf_image_rank(image);
+    if (vec || r < 0 || (may_require_tmp && r == caf.me) || !caf_same(remote, rk, local, lk))
+        return 0;
+    ptrdiff_t rb = caf_one_run(remote), lb = caf_one_run(local);
+    if (rb < 0 || rb != lb)
+        return 0;
+    *rc = ORMA_SUCCESS;
+    if (rb == 0)
+        return 1;
+    r = caf_win_rank(t, r);
+    size_t n = (size_t)rb;
+    const struct caf_peer *p = t->peer ? &t->peer[r] : NULL;
+    if (p && p->base && offset <= p->size && n <= p->size - offset) {
+        /* That image's memory is mapped here: the assignment is a copy,
+         * complete when it returns, as orma's put and flush would be. */
+        if (put)
+            memmove(p->base + offset, local->base, n);
+        else
+            memmove(local->base, p->base + offset, n);
+        return 1;
+    }
+    *rc = put ? orma_put(local->base, n, ORMA_BYTE, r, (orma_aint)offset, n, ORMA_BYTE, t->win)
+              : orma_get(local->base, n, ORMA_BYTE, r, (orma_aint)offset, n, ORMA_BYTE, t->win);
+    if (*rc == ORMA_SUCCESS)
+        *rc = orma_win_flush(r, t->win);
+    return 1;
+}
+
 /* x(...)[image] = y (put) or y = x(...)[image] (get): remote is the
  * coarray's section, local the variable on this image; rk and lk their
  * kinds.  The destination's elements are n; the source's are n too, or one
  * (broadcast). */
-static void caf_assign(int put, struct caf_token *t, size_t offset, int image, const struct caf_desc *remote,
-                       const struct caf_vec *vec, const struct caf_desc *local, int rk, int lk,
-                       bool may_require_tmp, int *stat)
+void caf_assign(int put, struct caf_token *t, size_t offset, int image, const struct caf_desc *remote,
+                const struct caf_vec *vec, const struct caf_desc *local, int rk, int lk, bool may_require_tmp,
+                int *stat)
 {
     const char *what = put ? "assignment to" : "reference to";
+    int rc;
+    if (caf_assign_run(put, t, offset, image, remote, vec, local, rk, lk, may_require_tmp, &rc)) {
+        if (rc != ORMA_SUCCESS)
+            caf_orma_fail(rc, image, stat, NULL, 0, what);
+        else
+            caf_ok(stat);
+        return;
+    }
     int r = caf_image_rank(image);
     if (r < 0) {
         caf_fail(1, stat, NULL, 0, "%s image %d, which is not in 1..%d", what, image, caf.team->n);
@@ -95,7 +156,6 @@ static void caf_assign(int put, struct caf_token *t, size_t offset, int image, c
         caf_fail(1, stat, NULL, 0, "%s image %d: %zu elements assigned to %zu", what, image, sn, n);
         return;
     }
-    int rc;
     if (caf_same(remote, rk, local, lk) && sn == n && !(may_require_tmp && r == caf.me)) {
         rc = caf_move(put, t, r, offset, remote, vec, NULL, local, n);
     } else {

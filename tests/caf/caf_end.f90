@@ -7,6 +7,7 @@ program caf_end
   end type
   integer :: a(4)[*]
   type(holder) :: h[*]
+  integer, allocatable :: x(:)[:], y(:)
   integer :: me, np, i, others(64)
   character(len=32) :: what
 
@@ -47,6 +48,13 @@ program caf_end
     sync all
     if (me == np) h[1]%v(2 + np) = 1
     sync all
+  case ('getbounds')      ! a section of an allocatable coarray past its bounds, into an
+    allocate(x(4)[*], y(4)) ! allocatable (gfortran makes that a reference chain)
+    x = me
+    sync all
+    if (me == 1) y = x(3:6)[np]
+    sync all
+    print *, y(1)
   case ('normal')
     a(1)[merge(1, me + 1, me == np)] = -me
     sync all
