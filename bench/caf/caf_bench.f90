@@ -2,13 +2,22 @@
 ! caf_suite.c runs them; they run alone too):
 !
 !   caf_bench himeno SIZE MODE [SECONDS]
-!   caf_bench pp OP [SECONDS]          OP: put, get
+!   caf_bench pp OP [SECONDS]          OP: put, get, put1, strided, packed
+!   caf_bench prk KERNEL [SECONDS]     caf_prk.f90
 !
 ! pp: seed 002's coarray ping-pong between images 1 and 2.  put: image 1
 ! assigns n bytes to image 2's coarray and syncs with it, image 2 answers
 ! the same way; a line per size with the half round trip (microseconds,
 ! min, median, max over batches).  get: image 1 reads n bytes of image 2's
-! coarray, the time per read.  Every transfer's bytes are checked.
+! coarray, the time per read.  put1: image 1 assigns n bytes to image 2's
+! coarray and executes SYNC MEMORY, the time per assignment (one way, the
+! counterpart of orma_put + flush).  strided and packed: the put ping-pong
+! with n bytes of real(8) that are every eighth element on both sides (a
+! row of a column-major array (8, :)): strided assigns the section itself,
+! y(1, 1:m)[other] = z(1, 1:m); packed is what a programmer writes by hand
+! instead: pack the row of z into a buffer, put the buffer, SYNC IMAGES, and
+! the target unpacks it into its row of y.  Every transfer's bytes are
+! checked, and the rows beside the target row must not change.
 !
 ! himeno: the Himeno benchmark (the 19-point Jacobi iteration of Poisson's
 ! equation, as its definition gives it: arrays a(4), b(3), c(3), bnd, wrk1,
@@ -26,26 +35,6 @@
 ! MFLOPS over batches of iterations (min, max), and the residual, which
 ! must not depend on the mode or the number of images (the check the test
 ! and orma-bench make).
-module caf_bench_util
-  implicit none
-contains
-
-subroutine sort(x)
-  real(8), intent(inout) :: x(:)
-  integer :: i, j
-  real(8) :: t
-  do i = 2, size(x)
-    t = x(i); j = i - 1
-    do while (j >= 1)
-      if (x(j) <= t) exit
-      x(j + 1) = x(j); j = j - 1
-    end do
-    x(j + 1) = t
-  end do
-end subroutine sort
-
-end module caf_bench_util
-
 module caf_bench_himeno
   use caf_bench_util
   implicit none
@@ -135,27 +124,12 @@ contains
   subroutine jacobi(nn, gosa)
     integer, intent(in) :: nn
     real(4), intent(out) :: gosa
-    integer :: n, i, j, k, jlo, jhi
-    real(4) :: s0, ss, wgosa
-    ! Global boundary planes j = 1 and j = jmax are not updated.
-    jlo = 1; jhi = jn
+    integer :: n
+    real(4) :: wgosa
     do n = 1, nn
-      wgosa = 0
-      do k = 2, kmax - 1
-        do j = jlo, jhi
-          do i = 2, imax - 1
-            s0 = a(i,j,k,1) * p(i+1,j,k) + a(i,j,k,2) * p(i,j+1,k) + a(i,j,k,3) * p(i,j,k+1) &
-               + b(i,j,k,1) * (p(i+1,j+1,k) - p(i+1,j-1,k) - p(i-1,j+1,k) + p(i-1,j-1,k)) &
-               + b(i,j,k,2) * (p(i,j+1,k+1) - p(i,j-1,k+1) - p(i,j+1,k-1) + p(i,j-1,k-1)) &
-               + b(i,j,k,3) * (p(i+1,j,k+1) - p(i-1,j,k+1) - p(i+1,j,k-1) + p(i-1,j,k-1)) &
-               + c(i,j,k,1) * p(i-1,j,k) + c(i,j,k,2) * p(i,j-1,k) + c(i,j,k,3) * p(i,j,k-1) + wrk1(i,j,k)
-            ss = (s0 * a(i,j,k,4) - p(i,j,k)) * bnd(i,j,k)
-            wgosa = wgosa + ss * ss
-            wrk2(i,j,k) = p(i,j,k) + omega * ss
-          end do
-        end do
-      end do
-      p(2:imax-1, jlo:jhi, 2:kmax-1) = wrk2(2:imax-1, jlo:jhi, 2:kmax-1)
+      ! The local part of p, passed as a plain array: the sweep's loops see
+      ! contiguous explicit-shape arrays and vectorize as C's would.
+      call sweep(imax, jn, ubound(p, 2), kmax, a, b, c, bnd, wrk1, wrk2, p, omega, wgosa)
       call exchange()
       call co_sum(wgosa)
       gosa = wgosa
@@ -190,6 +164,37 @@ contains
 
 end subroutine himeno
 
+! One Jacobi sweep over the local j planes 1..jn (the global boundary
+! planes are not updated), p's halo planes 0 and jn+1 read; its residual
+! in wgosa.  p's second dimension runs 0..pj (the coarray has the largest
+! image's extent on every image).
+subroutine sweep(imax, jn, pj, kmax, a, b, c, bnd, wrk1, wrk2, p, omega, wgosa)
+  integer, intent(in) :: imax, jn, pj, kmax
+  real(4), intent(in) :: a(imax, 0:jn + 1, kmax, 4), b(imax, 0:jn + 1, kmax, 3), c(imax, 0:jn + 1, kmax, 3)
+  real(4), intent(in) :: bnd(imax, 0:jn + 1, kmax), wrk1(imax, 0:jn + 1, kmax)
+  real(4), intent(inout) :: wrk2(imax, 0:jn + 1, kmax), p(imax, 0:pj, kmax)
+  real(4), intent(in) :: omega
+  real(4), intent(out) :: wgosa
+  integer :: i, j, k
+  real(4) :: s0, ss
+  wgosa = 0
+  do k = 2, kmax - 1
+    do j = 1, jn
+      do i = 2, imax - 1
+        s0 = a(i,j,k,1) * p(i+1,j,k) + a(i,j,k,2) * p(i,j+1,k) + a(i,j,k,3) * p(i,j,k+1) &
+           + b(i,j,k,1) * (p(i+1,j+1,k) - p(i+1,j-1,k) - p(i-1,j+1,k) + p(i-1,j-1,k)) &
+           + b(i,j,k,2) * (p(i,j+1,k+1) - p(i,j-1,k+1) - p(i,j+1,k-1) + p(i,j-1,k-1)) &
+           + b(i,j,k,3) * (p(i+1,j,k+1) - p(i-1,j,k+1) - p(i+1,j,k-1) + p(i-1,j,k-1)) &
+           + c(i,j,k,1) * p(i-1,j,k) + c(i,j,k,2) * p(i,j-1,k) + c(i,j,k,3) * p(i,j,k-1) + wrk1(i,j,k)
+        ss = (s0 * a(i,j,k,4) - p(i,j,k)) * bnd(i,j,k)
+        wgosa = wgosa + ss * ss
+        wrk2(i,j,k) = p(i,j,k) + omega * ss
+      end do
+    end do
+  end do
+  p(2:imax-1, 1:jn, 2:kmax-1) = wrk2(2:imax-1, 1:jn, 2:kmax-1)
+end subroutine sweep
+
 end module caf_bench_himeno
 
 module caf_bench_pp
@@ -203,8 +208,11 @@ subroutine pp(op, seconds)
   integer, parameter :: maxn = 1048576
   integer, parameter :: nsizes = 8
   integer, parameter :: sizes(nsizes) = [8, 64, 512, 4096, 32768, 131072, 524288, 1048576]
+  integer, parameter :: maxm = maxn / 8
   integer(1), allocatable :: x(:)[:]
   integer(1), allocatable :: src(:), dst(:)
+  real(8), allocatable :: y(:,:)[:], rb(:)[:], buf(:), z(:,:)
+  integer :: m
   integer :: me, np, s, n, k, iters, nb, b, bad
   integer(8) :: c0, c1, crate
   real(8), allocatable :: t(:)
@@ -213,6 +221,10 @@ subroutine pp(op, seconds)
   me = this_image(); np = num_images()
   allocate(x(maxn)[*], src(maxn), dst(maxn))
   x = 0
+  if (op == 'strided' .or. op == 'packed') then
+    allocate(y(8, maxm)[*], rb(maxm)[*], buf(maxm), z(8, maxm))
+    y = -1; rb = 0; z = -2
+  end if
   if (np < 2) then
     if (me == 1) write (*, '(a)') '# pp needs 2 images'
     return
@@ -222,6 +234,9 @@ subroutine pp(op, seconds)
   do s = 1, nsizes
     n = sizes(s)
     src(1:n) = int(mod([(k + s + me, k = 1, n)], 127), 1)
+    m = n / 8
+    if (op == 'get' .and. me == 2) x(1:n) = src(1:n)   ! what image 1 reads
+    if (allocated(y)) z(1, 1:m) = [(dble(k + 1000 * s + 100000 * me), k = 1, m)]
     ! Iterations per batch: a few milliseconds, decided on image 1.
     iters = 1
     do
@@ -238,11 +253,18 @@ subroutine pp(op, seconds)
     end do
     ! The last transfer's bytes, where they landed.
     sync all
-    if (op == 'put' .and. me == 2) then
+    if ((op == 'put' .or. op == 'put1') .and. me == 2) then
       if (any(x(1:n) /= int(mod([(k + s + 1, k = 1, n)], 127), 1))) bad = bad + 1
     end if
+    if (allocated(y)) then
+      ! Image 1 got image 2's row and image 2 image 1's; rows 2..8 untouched.
+      if (me <= 2) then
+        if (any(y(1, 1:m) /= [(dble(k + 1000 * s + 100000 * (3 - me)), k = 1, m)])) bad = bad + 1
+      end if
+      if (any(y(2:8, :) /= -1)) bad = bad + 1
+    end if
     if (op == 'get' .and. me == 1) then
-      if (any(dst(1:n) /= x(1:n)[2])) bad = bad + 1
+      if (any(dst(1:n) /= int(mod([(k + s + 2, k = 1, n)], 127), 1))) bad = bad + 1
     end if
     call co_sum(bad)
     if (me == 1) then
@@ -253,6 +275,7 @@ subroutine pp(op, seconds)
     deallocate(t)
   end do
   deallocate(x, src, dst)
+  if (allocated(y)) deallocate(y, rb, buf, z)
 
 contains
 
@@ -276,6 +299,41 @@ contains
           sync images(1)
         end if
       end do
+    else if (op == 'put1') then
+      if (me == 1) then
+        do i = 1, iters
+          x(1:n)[2] = src(1:n)
+          sync memory
+        end do
+      end if
+    else if (op == 'strided') then
+      do i = 1, iters
+        if (me == 1) then
+          y(1, 1:m)[2] = z(1, 1:m)
+          sync images(2)
+          sync images(2)
+        else if (me == 2) then
+          sync images(1)
+          y(1, 1:m)[1] = z(1, 1:m)
+          sync images(1)
+        end if
+      end do
+    else if (op == 'packed') then
+      do i = 1, iters
+        if (me == 1) then
+          buf(1:m) = z(1, 1:m)
+          rb(1:m)[2] = buf(1:m)
+          sync images(2)
+          sync images(2)
+          y(1, 1:m) = rb(1:m)
+        else if (me == 2) then
+          sync images(1)
+          y(1, 1:m) = rb(1:m)
+          buf(1:m) = z(1, 1:m)
+          rb(1:m)[1] = buf(1:m)
+          sync images(1)
+        end if
+      end do
     else
       if (me == 1) then
         do i = 1, iters
@@ -285,7 +343,7 @@ contains
     end if
     call system_clock(c1)
     t = dble(c1 - c0) / crate
-    if (op == 'put') t = t / 2
+    if (op == 'put' .or. op == 'strided' .or. op == 'packed') t = t / 2
     sync all
   end subroutine round
 
@@ -297,6 +355,7 @@ end module caf_bench_pp
 program caf_bench
   use caf_bench_himeno
   use caf_bench_pp
+  use caf_bench_prk
   implicit none
   character(len=16) :: what, a2, a3, a4
   real(8) :: seconds
@@ -311,9 +370,16 @@ program caf_bench
     call himeno(trim(a2), trim(a3), seconds)
   case ('pp')
     if (len_trim(a3) > 0) read (a3, *) seconds
-    if (trim(a2) /= 'put' .and. trim(a2) /= 'get') error stop 'caf_bench pp: OP is put or get'
+    select case (trim(a2))
+    case ('put', 'get', 'put1', 'strided', 'packed')
+    case default
+      error stop 'caf_bench pp: OP is put, get, put1, strided or packed'
+    end select
     call pp(trim(a2), seconds)
+  case ('prk')
+    if (len_trim(a3) > 0) read (a3, *) seconds
+    call prk(trim(a2), seconds)
   case default
-    error stop 'usage: caf_bench himeno SIZE MODE [SECONDS] | caf_bench pp OP [SECONDS]'
+    error stop 'usage: caf_bench himeno SIZE MODE [SECONDS] | caf_bench pp OP [SECONDS] | caf_bench prk KERNEL [SECONDS]'
   end select
 end program caf_bench

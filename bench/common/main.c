@@ -172,7 +172,7 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
         strcmp(opts.backends, "orma") != 0) {
         if (rank == 0)
             fprintf(stderr, "orma-bench: %s: --backends: only pingpong, "
-                    "latency, multiput, ghost, as, mult and rdx have "
+                    "latency, multiput, ghost, as, mult, rdx and caf have "
                     "other backends than orma\n", suite->name);
         return BENCH_USAGE;
     }

@@ -56,8 +56,8 @@ static const bench_suite suites[] = {
      bench_bspbench_run, 0},
     /* Coarray Fortran (seed 002): liborma-caf beside OpenCoarrays. */
     {"caf",
-     "coarray put/get ping-pong and Himeno: liborma-caf vs OpenCoarrays, P images",
-     bench_caf_run, 0},
+     "coarrays: put/get, Himeno, PRK kernels: liborma-caf vs OpenCoarrays and MPI, P images",
+     bench_caf_run, 1},
 };
 
 const bench_suite *bench_suite_at(int i)
