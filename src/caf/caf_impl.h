@@ -207,11 +207,17 @@ int caf_ended_stat(int r);
 int caf_collective_blocked(const char *what, int *stat, char *errmsg, size_t errmsg_len);
 
 /* The image number (1-based, in the current team) as a world rank, or -1
- * when out of range. */
-int caf_image_rank(int image);
+ * when out of range.  (Inline: every remote access asks.) */
+static inline int caf_image_rank(int image)
+{
+    return image >= 1 && image <= caf.team->n ? caf.team->world[image - 1] : -1;
+}
 /* The rank of world rank r in t's window (the rank in the team t was
  * allocated in). */
-int caf_win_rank(const struct caf_token *t, int r);
+static inline int caf_win_rank(const struct caf_token *t, int r)
+{
+    return t->team ? t->team->index[r] : r;
+}
 
 /* ---- assignments (caf_xfer.c) ------------------------------------------ */
 
@@ -231,13 +237,15 @@ size_t caf_desc_count(const struct caf_desc *d);
 /* Byte step of a descriptor's elements (span, or elem_len). */
 size_t caf_desc_elem(const struct caf_desc *d);
 /* An orma type whose typemap is the descriptor's elements in array element
- * order, displacements from the first element; *contig = 1 when they are
- * one run (then *type is ORMA_BYTE and the run is count * elem bytes).
- * With vec (vector subscripts), the elements the subscripts name, from the
- * first element of the declared array.  The type must be given back with
- * caf_layout_put. */
-int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *type, int *contig);
-void caf_layout_put(orma_type *type);
+ * order, displacements from the first element.  *how says what it is:
+ * CAF_LAYOUT_BYTES when they are one run (then *type is ORMA_BYTE and the
+ * run is count * elem bytes), a slot of the cache of strided layouts (>=
+ * 0), or CAF_LAYOUT_OWN (built for this call).  With vec (vector
+ * subscripts), the elements the subscripts name, from the first element of
+ * the declared array.  The type must be given back with caf_layout_put. */
+enum { CAF_LAYOUT_BYTES = -2, CAF_LAYOUT_OWN = -1 };
+int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *type, int *how);
+void caf_layout_put(orma_type *type, int how);
 /* Elements of d in array element order, each elem bytes, packed into out
  * (pack) or unpacked from in (unpack). */
 void caf_desc_pack(const struct caf_desc *d, void *out);

@@ -158,9 +158,9 @@ static int caf_layout_vector(const struct caf_desc *d, const struct caf_vec *vec
     return rc;
 }
 
-int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *type, int *contig)
+int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *type, int *how)
 {
-    *contig = 0;
+    *how = CAF_LAYOUT_OWN;
     if (vec)
         return caf_layout_vector(d, vec, type);
     /* One run of bytes (the common case, and the fast one): no shape. */
@@ -173,34 +173,28 @@ int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *t
         run *= e > 0 ? (size_t)e : 0;
     }
     if (one_run) {
-        *contig = 1;
+        *how = CAF_LAYOUT_BYTES;
         *type = ORMA_BYTE;
         return ORMA_SUCCESS;
     }
+    /* The shape, dimensions of extent 1 dropped (they change nothing);
+     * only its first rank dimensions are ever read. */
     struct caf_shape s;
-    memset(&s, 0, sizeof s);
-    s.rank = rank;
+    s.rank = 0;
     s.len = d->dtype.elem_len;
-    for (int j = 0; j < s.rank; j++) {
+    for (int j = 0; j < rank; j++) {
         ptrdiff_t e = d->dim[j].ubound - d->dim[j].lbound + 1;
-        s.ext[j] = e > 0 ? (size_t)e : 0;
-        s.step[j] = d->dim[j].stride * (ptrdiff_t)elem;
+        if (e == 1)
+            continue;
+        s.ext[s.rank] = e > 0 ? (size_t)e : 0;
+        s.step[s.rank++] = d->dim[j].stride * (ptrdiff_t)elem;
     }
-    /* Dimensions of extent 1 change nothing: drop them from the key. */
-    int k = 0;
-    for (int j = 0; j < s.rank; j++)
-        if (s.ext[j] != 1) {
-            s.ext[k] = s.ext[j];
-            s.step[k] = s.step[j];
-            k++;
-        }
-    for (int j = k; j < s.rank; j++)
-        s.ext[j] = 0, s.step[j] = 0;
-    s.rank = k;
-    struct caf_cached *c = &caf_cache[caf_shape_hash(&s)];
+    unsigned slot = caf_shape_hash(&s);
+    struct caf_cached *c = &caf_cache[slot];
     if (c->used && caf_shape_eq(&c->s, &s)) {
         c->held++;
         *type = c->type;
+        *how = (int)slot;
         return ORMA_SUCCESS;
     }
     orma_type t;
@@ -214,21 +208,18 @@ int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *t
         c->type = t;
         c->used = 1;
         c->held = 1;
+        *how = (int)slot;
     }
     *type = t;
     return ORMA_SUCCESS;
 }
 
-void caf_layout_put(orma_type *type)
+void caf_layout_put(orma_type *type, int how)
 {
-    if (*type == ORMA_BYTE)
-        return;
-    for (int i = 0; i < CAF_LAYOUT_CACHE; i++)
-        if (caf_cache[i].used && caf_cache[i].type == *type) {
-            caf_cache[i].held--;
-            return;
-        }
-    orma_type_free(type);
+    if (how >= 0)
+        caf_cache[how].held--;
+    else if (how == CAF_LAYOUT_OWN)
+        orma_type_free(type);
 }
 
 /* Walks d's elements in array element order. */

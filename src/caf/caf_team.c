@@ -38,16 +38,6 @@ void caf_team_init(void)
     caf.team = t;
 }
 
-int caf_image_rank(int image)
-{
-    return image >= 1 && image <= caf.team->n ? caf.team->world[image - 1] : -1;
-}
-
-int caf_win_rank(const struct caf_token *t, int r)
-{
-    return t->team ? t->team->index[r] : r;
-}
-
 void _gfortran_caf_form_team(int team_number, void **team, int new_index)
 {
     (void)new_index; /* gfortran 12 has no NEW_INDEX= */

@@ -44,18 +44,19 @@ static int caf_move(int put, struct caf_token *t, int r, size_t offset, const st
                     const struct caf_vec *vec, void *buf, const struct caf_desc *local, size_t n)
 {
     orma_type rt, lt = ORMA_BYTE;
-    int rc_contig, lc_contig = 1, rc;
+    int rhow, lhow = CAF_LAYOUT_BYTES, rc;
     size_t len = remote->dtype.elem_len;
-    if ((rc = caf_layout(remote, vec, &rt, &rc_contig)) != ORMA_SUCCESS)
+    if ((rc = caf_layout(remote, vec, &rt, &rhow)) != ORMA_SUCCESS)
         return rc;
-    if (local && (rc = caf_layout(local, NULL, &lt, &lc_contig)) != ORMA_SUCCESS) {
-        caf_layout_put(&rt);
+    if (local && (rc = caf_layout(local, NULL, &lt, &lhow)) != ORMA_SUCCESS) {
+        caf_layout_put(&rt, rhow);
         return rc;
     }
-    size_t lcount = lc_contig ? n * len : 1, rcount = rc_contig ? n * len : 1;
+    int lbytes = lhow == CAF_LAYOUT_BYTES, rbytes = rhow == CAF_LAYOUT_BYTES;
+    size_t lcount = lbytes ? n * len : 1, rcount = rbytes ? n * len : 1;
     void *lbuf = local ? local->base : buf;
     r = caf_win_rank(t, r);
-    if (lc_contig && rc_contig) /* bytes on both sides: the shortest path */
+    if (lbytes && rbytes) /* bytes on both sides: the shortest path */
         rc = put ? orma_put(lbuf, n * len, ORMA_BYTE, r, (orma_aint)offset, n * len, ORMA_BYTE, t->win)
                  : orma_get(lbuf, n * len, ORMA_BYTE, r, (orma_aint)offset, n * len, ORMA_BYTE, t->win);
     else if (put)
@@ -64,8 +65,8 @@ static int caf_move(int put, struct caf_token *t, int r, size_t offset, const st
         rc = orma_get_typed(lbuf, lcount, lt, r, (orma_aint)offset, rcount, rt, t->win);
     if (rc == ORMA_SUCCESS)
         rc = orma_win_flush(r, t->win);
-    caf_layout_put(&lt);
-    caf_layout_put(&rt);
+    caf_layout_put(&lt, lhow);
+    caf_layout_put(&rt, rhow);
     return rc;
 }
 
