@@ -170,6 +170,14 @@ subroutine block(n, np, p, first, width)
   if (p < mod(n, np)) width = width + 1
 end subroutine block
 
+! a = a + b + scalar * c, on explicit-shape arrays (see tiles_add).
+subroutine triad(l, a, b, c, scalar)
+  integer, intent(in) :: l
+  real(8), intent(inout) :: a(l)
+  real(8), intent(in) :: b(l), c(l), scalar
+  a = a + b + scalar * c
+end subroutine triad
+
 subroutine nstream(seconds)
   real(8), intent(in) :: seconds
   type(timing) :: tm
@@ -201,7 +209,7 @@ contains
     integer, intent(in) :: nn
     integer :: it
     do it = 1, nn
-      a = a + b + scalar * c
+      call triad(l, a, b, c, scalar)
     end do
   end subroutine iterate
 
@@ -279,6 +287,25 @@ contains
 
 end subroutine stencil
 
+! b(s + c, r) += work(r, c) for the cb x cb block, in tiles.  Explicit-shape
+! arguments: the loops see plain contiguous arrays (as C's do), not the
+! host's allocatables through their descriptors.
+subroutine tiles_add(order, cb, s, tile, b, work)
+  integer, intent(in) :: order, cb, s, tile
+  real(8), intent(inout) :: b(order, cb)
+  real(8), intent(in) :: work(cb, cb)
+  integer :: ii, jj, r, c
+  do jj = 1, cb, tile
+    do ii = 1, cb, tile
+      do r = jj, min(jj + tile - 1, cb)
+        do c = ii, min(ii + tile - 1, cb)
+          b(s + c, r) = b(s + c, r) + work(r, c)
+        end do
+      end do
+    end do
+  end do
+end subroutine tiles_add
+
 subroutine transpose_kernel(seconds)
   real(8), intent(in) :: seconds
   type(timing) :: tm
@@ -324,7 +351,7 @@ contains
 
   subroutine iterate(nn)
     integer, intent(in) :: nn
-    integer :: it, q, src, s, ii, jj, r, c
+    integer :: it, q, src, s
     do it = 1, nn
       do q = 0, np - 1
         src = mod(me - 1 + q, np) + 1
@@ -336,15 +363,7 @@ contains
         ! work(r, c) = A(lo+r-1, column c of src): B(row of src's column c,
         ! my column r) gets it.
         s = (src - 1) * cb
-        do jj = 1, cb, tile
-          do ii = 1, cb, tile
-            do r = jj, min(jj + tile - 1, cb)
-              do c = ii, min(ii + tile - 1, cb)
-                b(s + c, r) = b(s + c, r) + work(r, c)
-              end do
-            end do
-          end do
-        end do
+        call tiles_add(order, cb, s, tile, b, work)
       end do
       sync all
       a = a + 1
