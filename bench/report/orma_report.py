@@ -23,6 +23,7 @@ sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import blocks  # noqa: E402
 import results  # noqa: E402
 import suite_as  # noqa: E402
+import suite_caf  # noqa: E402
 import suite_generic  # noqa: E402
 import suite_multiput  # noqa: E402
 import suite_mult  # noqa: E402
@@ -55,6 +56,7 @@ SUITES = {
     "multiput": suite_multiput.blocks,
     "mult": suite_mult.mult_blocks,
     "rdx": suite_rdx.blocks,
+    "caf": suite_caf.blocks,
 }
 
 

@@ -38,6 +38,13 @@ if [ "$np" -ge 2 ]; then
         has orma caf_get flush window "$b"
     done
 fi
+# orma's own calls over several rounds (each round's data verified anew).
+if [ "$np" -ge 2 ]; then
+    "$run" -n "$np" -- "$bench" caf --quiet --backends orma --op caf_put1,caf_get --reps 2 --quick >/dev/null || {
+        echo "bench_caf: orma's put/get over 2 rounds failed"
+        exit 1
+    }
+fi
 has orma-caf himeno narrow XS 0
 has orma-caf himeno wide XS 0
 for k in stencil transpose nstream p2p; do
