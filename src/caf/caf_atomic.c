@@ -120,6 +120,14 @@ void _gfortran_caf_atomic_cas(void *token, size_t offset, int image, void *old, 
 static int caf_word(struct caf_token *t, int r, size_t index, orma_op op, uint64_t arg, uint64_t *old)
 {
     r = caf_win_rank(t, r);
+    /* Where r's part is mapped here, an add (event post and wait) or a read
+     * (EVENT_QUERY) is one hardware atomic, as orma's own would be there. */
+    const struct caf_peer *p = t->peer ? &t->peer[r] : NULL;
+    if (p && p->base && (index + 1) * sizeof(uint64_t) <= p->size && (op == ORMA_SUM || op == ORMA_NO_OP)) {
+        uint64_t *w = (uint64_t *)(p->base + index * sizeof(uint64_t));
+        *old = op == ORMA_SUM ? __atomic_fetch_add(w, arg, __ATOMIC_SEQ_CST) : __atomic_load_n(w, __ATOMIC_SEQ_CST);
+        return ORMA_SUCCESS;
+    }
     int rc = orma_fetch_and_op(&arg, old, ORMA_UINT64, r, (orma_aint)(index * sizeof(uint64_t)), op, t->win);
     return rc == ORMA_SUCCESS ? orma_win_flush(r, t->win) : rc;
 }

@@ -124,6 +124,7 @@ void caf_start(int *argc, char ***argv)
                        caf.ctl)) != ORMA_SUCCESS ||
         (rc = orma_win_flush(0, caf.ctl)) != ORMA_SUCCESS)
         caf_die(1, "cannot start: %s (%s)", orma_strerror(rc), orma_error_message());
+    caf.ctl_peer = caf_map_peers(caf.ctl, caf.n);
 }
 
 void _gfortran_caf_init(int *argc, char ***argv)
@@ -159,6 +160,8 @@ void caf_end(uint64_t how)
     caf_coll_free(&caf.initial);
     orma_win_unlock_all(caf.ctl);
     orma_win_free(&caf.ctl);
+    free(caf.ctl_peer);
+    caf.ctl_peer = NULL;
     free(caf.sync.made);
     free(caf.coll.made);
     caf.sync.made = caf.coll.made = NULL;

@@ -122,6 +122,17 @@ struct caf_team {
 };
 
 /* A registered coarray (what gfortran calls its token). */
+/* Another image's part of a window, where this image maps it. */
+struct caf_peer {
+    char *base;
+    size_t size;
+};
+
+/* The parts of win's n ranks this image maps (orma_win_shared_query): base
+ * NULL for the others; NULL when out of memory (then every access goes
+ * through orma's calls, as across nodes). */
+struct caf_peer *caf_map_peers(orma_win win, int n);
+
 struct caf_token {
     orma_win win;
     char *base; /* this image's part (a component: its memory, or NULL) */
@@ -132,11 +143,9 @@ struct caf_token {
     struct caf_team *team; /* the team it was allocated in: its window's ranks */
     /* Per window rank, that image's part where this image maps it (every
      * image's on one node): a contiguous assignment there is one memcpy
-     * (caf_xfer.c).  NULL base elsewhere; peer NULL for dynamic windows. */
-    struct caf_peer {
-        char *base;
-        size_t size;
-    } *peer;
+     * (caf_xfer.c), an event post one atomic add.  NULL base elsewhere;
+     * peer NULL for dynamic windows. */
+    struct caf_peer *peer;
     struct caf_token *prev, *next;
 };
 
@@ -166,6 +175,7 @@ struct caf_state {
     int me;    /* this image's rank (image me + 1) */
     int n;     /* images */
     orma_win ctl;
+    struct caf_peer *ctl_peer; /* per world rank: its control window, where mapped */
     struct caf_pairs sync; /* SYNC IMAGES / SYNC ALL */
     uint64_t *ended;       /* n words, after sync's */
     struct caf_pairs coll; /* collectives' hand-overs, after ended */

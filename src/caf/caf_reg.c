@@ -72,20 +72,17 @@ void caf_token_release(struct caf_token *t)
     t->peer = NULL;
 }
 
-/* t->peer: the parts of t's window of the n images of its team that this
- * image maps (orma_win_shared_query).  Without it (out of memory) every
- * assignment goes through orma_put and orma_get, as across nodes. */
-static void caf_token_map(struct caf_token *t, int n)
+struct caf_peer *caf_map_peers(orma_win win, int n)
 {
-    if (!(t->peer = calloc((size_t)n, sizeof *t->peer)))
-        return;
-    for (int r = 0; r < n; r++) {
+    struct caf_peer *peer = calloc((size_t)n, sizeof *peer);
+    for (int r = 0; peer && r < n; r++) {
         size_t size = 0;
         int unit;
         void *base = NULL;
-        if (orma_win_shared_query(t->win, r, &size, &unit, &base) == ORMA_SUCCESS && base && size)
-            t->peer[r] = (struct caf_peer){base, size};
+        if (orma_win_shared_query(win, r, &size, &unit, &base) == ORMA_SUCCESS && base && size)
+            peer[r] = (struct caf_peer){base, size};
     }
+    return peer;
 }
 
 void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc *desc, int *stat, char *errmsg,
@@ -138,7 +135,7 @@ void _gfortran_caf_register(size_t size, int type, void **token, struct caf_desc
     t->kind = type;
     t->team = caf.team;
     if (type != CAF_REG_COARRAY_ALLOC_REGISTER_ONLY)
-        caf_token_map(t, caf.team->n);
+        t->peer = caf_map_peers(t->win, caf.team->n);
     if (type == CAF_REG_COARRAY_ALLOC)
         t->desc = desc; /* the program's own descriptor, alive while allocated */
     /* Locks and events start unlocked and at count 0; memory from

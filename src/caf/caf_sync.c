@@ -38,11 +38,16 @@ static uint64_t caf_load(const uint64_t *p)
     return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 }
 
-/* Signals rank r on p: one atomic add into its counter for this image. */
+/* Signals rank r on p: one atomic add into its counter for this image --
+ * in place where r's control window is mapped here. */
 static int caf_pair_signal(struct caf_pairs *p, int r)
 {
     uint64_t one = 1;
     p->made[r]++;
+    if (caf.ctl_peer && caf.ctl_peer[r].base) {
+        __atomic_fetch_add((uint64_t *)(caf.ctl_peer[r].base + p->disp) + caf.me, one, __ATOMIC_SEQ_CST);
+        return ORMA_SUCCESS;
+    }
     int rc = orma_accumulate(&one, 1, ORMA_UINT64, r, (orma_aint)(p->disp + (size_t)caf.me * sizeof(uint64_t)), 1,
                              ORMA_UINT64, ORMA_SUM, caf.ctl);
     return rc == ORMA_SUCCESS ? orma_win_flush(r, caf.ctl) : rc;
