@@ -41,6 +41,7 @@ step 4 mult --backends "$backends,bsp"
 step 2 rdx --backends "$backends,bsp"
 step 2 bspbench
 step 2 caf
+step 4 caf --op caf_put,himeno,prk
 step 2 sync
 step 4 sync
 step 2 overlap
