@@ -6,16 +6,6 @@
 
 #include "caf_mpi.h"
 
-void cm_sort(double *x, int n)
-{
-    for (int i = 1; i < n; i++)
-        for (int j = i; j > 0 && x[j - 1] > x[j]; j--) {
-            double t = x[j];
-            x[j] = x[j - 1];
-            x[j - 1] = t;
-        }
-}
-
 static int cm_usage(int rank)
 {
     if (rank == 0)
