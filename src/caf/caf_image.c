@@ -125,6 +125,9 @@ void caf_start(int *argc, char ***argv)
         (rc = orma_win_flush(0, caf.ctl)) != ORMA_SUCCESS)
         caf_die(1, "cannot start: %s (%s)", orma_strerror(rc), orma_error_message());
     caf.ctl_peer = caf_map_peers(caf.ctl, caf.n);
+    caf.all_mapped = caf.ctl_peer != NULL;
+    for (int r = 0; caf.all_mapped && r < caf.n; r++)
+        caf.all_mapped = caf.ctl_peer[r].base != NULL;
 }
 
 void _gfortran_caf_init(int *argc, char ***argv)

@@ -176,6 +176,7 @@ struct caf_state {
     int n;     /* images */
     orma_win ctl;
     struct caf_peer *ctl_peer; /* per world rank: its control window, where mapped */
+    int all_mapped;            /* every image's control window is */
     struct caf_pairs sync; /* SYNC IMAGES / SYNC ALL */
     uint64_t *ended;       /* n words, after sync's */
     struct caf_pairs coll; /* collectives' hand-overs, after ended */

@@ -169,9 +169,9 @@ void _gfortran_caf_sync_memory(int *stat, char **errmsg_p, size_t errmsg_len)
     char *errmsg = caf_sync_errmsg(errmsg_p);
     /* This image's remote operations are complete already (each flushes,
      * or is a copy); what is left is the order of its own loads and
-     * stores: a fence, and orma's (one window's: coarray memory is mapped
-     * wherever orma keeps it, no window has puts waiting to be served). */
-    int rc = orma_win_sync(caf.ctl);
+     * stores: a fence -- and, where some image is not mapped here (the net
+     * transport), orma's, which also handles what has arrived. */
+    int rc = caf.all_mapped ? ORMA_SUCCESS : orma_win_sync(caf.ctl);
     caf_fence();
     if (rc != ORMA_SUCCESS) {
         caf_fail(1, stat, errmsg, errmsg_len, "sync memory: %s (%s)", orma_strerror(rc), orma_error_message());
