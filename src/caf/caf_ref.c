@@ -182,6 +182,36 @@ static ptrdiff_t caf_vec_at(const struct caf_ref *ref, int i, size_t k)
     }
 }
 
+/* The subscripts one dimension of an array reference names, other than a
+ * vector's, as a triplet: the first, the step and how many (0 or more); lb
+ * and ub the bounds the open modes reach to.  0, or -1 for a vector
+ * subscript or an unknown mode. */
+static int caf_dim_triplet(const struct caf_ref *ref, int i, ptrdiff_t lb, ptrdiff_t ub, ptrdiff_t *from_p,
+                           ptrdiff_t *step_p, ptrdiff_t *n_p)
+{
+    ptrdiff_t from, to, step = ref->u.a.dim[i].s.stride ? ref->u.a.dim[i].s.stride : 1;
+    switch (ref->u.a.mode[i]) {
+    case CAF_ARR_FULL: from = lb; to = ub; break;
+    case CAF_ARR_RANGE: from = ref->u.a.dim[i].s.start; to = ref->u.a.dim[i].s.end; break;
+    case CAF_ARR_SINGLE: from = to = ref->u.a.dim[i].s.start; step = 1; break;
+    case CAF_ARR_OPEN_END: from = ref->u.a.dim[i].s.start; to = ub; break;
+    case CAF_ARR_OPEN_START: from = lb; to = ref->u.a.dim[i].s.end; break;
+    default: return -1;
+    }
+    ptrdiff_t n = (to - from) / step + 1;
+    *from_p = from;
+    *step_p = step;
+    *n_p = n < 0 ? 0 : n;
+    return 0;
+}
+
+/* Whether every subscript of a triplet lies in lb..ub. */
+static int caf_triplet_inside(ptrdiff_t from, ptrdiff_t step, ptrdiff_t n, ptrdiff_t lb, ptrdiff_t ub)
+{
+    ptrdiff_t last = from + (n - 1) * step;
+    return n == 0 || (from >= lb && from <= ub && last >= lb && last <= ub);
+}
+
 /* The element offsets (in items) one dimension of an array reference
  * names, into offs (count returned; -1 for an unknown mode).  With a
  * descriptor (ARRAY) the subscripts are the array's; without (STATIC_ARRAY)
@@ -190,9 +220,7 @@ static ptrdiff_t caf_dim_offsets(const struct caf_ref *ref, int i, const struct 
 {
     ptrdiff_t lb = dim ? dim->lbound : 0, ub = dim ? dim->ubound : ref->u.a.dim[i].s.end;
     ptrdiff_t st = dim ? dim->stride : 1;
-    ptrdiff_t from, to, step = ref->u.a.dim[i].s.stride ? ref->u.a.dim[i].s.stride : 1;
-    switch (ref->u.a.mode[i]) {
-    case CAF_ARR_VECTOR: {
+    if (ref->u.a.mode[i] == CAF_ARR_VECTOR) {
         size_t n = ref->u.a.dim[i].v.nvec;
         if (!(*offs = malloc((n ? n : 1) * sizeof **offs)))
             return -1;
@@ -204,23 +232,13 @@ static ptrdiff_t caf_dim_offsets(const struct caf_ref *ref, int i, const struct 
         }
         return (ptrdiff_t)n;
     }
-    case CAF_ARR_FULL: from = lb; to = ub; break;
-    case CAF_ARR_RANGE: from = ref->u.a.dim[i].s.start; to = ref->u.a.dim[i].s.end; break;
-    case CAF_ARR_SINGLE: from = to = ref->u.a.dim[i].s.start; step = 1; break;
-    case CAF_ARR_OPEN_END: from = ref->u.a.dim[i].s.start; to = ub; break;
-    case CAF_ARR_OPEN_START: from = lb; to = ref->u.a.dim[i].s.end; break;
-    default: return -1;
-    }
-    ptrdiff_t n = (to - from) / step + 1;
-    if (n < 0)
-        n = 0;
+    ptrdiff_t from, step, n;
+    if (caf_dim_triplet(ref, i, lb, ub, &from, &step, &n) != 0)
+        return -1;
     /* With the target's own bounds known (a descriptor), every subscript
      * must be inside them: another image's component may be smaller. */
-    if (dim && n > 0) {
-        ptrdiff_t last = from + (n - 1) * step;
-        if (from < lb || from > ub || last < lb || last > ub)
-            return -2;
-    }
+    if (dim && !caf_triplet_inside(from, step, n, lb, ub))
+        return -2;
     if (!(*offs = malloc((size_t)(n ? n : 1) * sizeof **offs)))
         return -1;
     for (ptrdiff_t k = 0; k < n; k++)
@@ -421,20 +439,10 @@ static int caf_ref_section(const struct caf_token *t, const struct caf_ref *ref,
     for (int i = 0; i < CAF_MAX_DIMS && ref->u.a.mode[i] != CAF_ARR_NONE; i++) {
         if (i >= d->dtype.rank)
             return 1;
-        ptrdiff_t lb = d->dim[i].lbound, ub = d->dim[i].ubound;
-        ptrdiff_t from, to, step = ref->u.a.dim[i].s.stride ? ref->u.a.dim[i].s.stride : 1;
-        switch (ref->u.a.mode[i]) {
-        case CAF_ARR_FULL: from = lb; to = ub; break;
-        case CAF_ARR_RANGE: from = ref->u.a.dim[i].s.start; to = ref->u.a.dim[i].s.end; break;
-        case CAF_ARR_SINGLE: from = to = ref->u.a.dim[i].s.start; step = 1; break;
-        case CAF_ARR_OPEN_END: from = ref->u.a.dim[i].s.start; to = ub; break;
-        case CAF_ARR_OPEN_START: from = lb; to = ref->u.a.dim[i].s.end; break;
-        default: return 1; /* vector subscripts: the walk */
-        }
-        ptrdiff_t n = (to - from) / step + 1;
-        if (n < 0)
-            n = 0;
-        if (n > 0 && (from < lb || from > ub || from + (n - 1) * step < lb || from + (n - 1) * step > ub)) {
+        ptrdiff_t lb = d->dim[i].lbound, ub = d->dim[i].ubound, from, step, n;
+        if (caf_dim_triplet(ref, i, lb, ub, &from, &step, &n) != 0)
+            return 1; /* vector subscripts: the walk */
+        if (!caf_triplet_inside(from, step, n, lb, ub)) {
             snprintf(w->err, sizeof w->err, "subscript out of the bounds there (dimension %d: %td..%td)", i + 1, lb,
                      ub);
             return -1;
