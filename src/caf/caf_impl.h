@@ -247,6 +247,9 @@ void caf_assign(int put, struct caf_token *t, size_t offset, int image, const st
 size_t caf_desc_count(const struct caf_desc *d);
 /* Byte step of a descriptor's elements (span, or elem_len). */
 size_t caf_desc_elem(const struct caf_desc *d);
+/* The bytes of d's elements when they are one run of memory (0 for none),
+ * else -1. */
+ptrdiff_t caf_desc_run(const struct caf_desc *d);
 /* An orma type whose typemap is the descriptor's elements in array element
  * order, displacements from the first element.  *how says what it is:
  * CAF_LAYOUT_BYTES when they are one run (then *type is ORMA_BYTE and the

@@ -30,6 +30,20 @@ size_t caf_desc_elem(const struct caf_desc *d)
     return d->span > 0 ? (size_t)d->span : d->dtype.elem_len;
 }
 
+ptrdiff_t caf_desc_run(const struct caf_desc *d)
+{
+    ptrdiff_t run = (ptrdiff_t)d->dtype.elem_len, elem = (ptrdiff_t)caf_desc_elem(d);
+    for (int j = 0; j < d->dtype.rank; j++) {
+        ptrdiff_t e = d->dim[j].ubound - d->dim[j].lbound + 1;
+        if (e <= 0)
+            return 0;
+        if (e > 1 && d->dim[j].stride * elem != run)
+            return -1;
+        run *= e;
+    }
+    return run;
+}
+
 /* ---- the cache of strided types ---- */
 
 #define CAF_LAYOUT_CACHE 64
@@ -164,15 +178,9 @@ int caf_layout(const struct caf_desc *d, const struct caf_vec *vec, orma_type *t
     if (vec)
         return caf_layout_vector(d, vec, type);
     /* One run of bytes (the common case, and the fast one): no shape. */
-    size_t elem = caf_desc_elem(d), run = d->dtype.elem_len;
-    int one_run = 1, rank = d->dtype.rank;
-    for (int j = 0; j < rank && one_run; j++) {
-        ptrdiff_t e = d->dim[j].ubound - d->dim[j].lbound + 1;
-        if (e > 1 && d->dim[j].stride * (ptrdiff_t)elem != (ptrdiff_t)run)
-            one_run = 0;
-        run *= e > 0 ? (size_t)e : 0;
-    }
-    if (one_run) {
+    size_t elem = caf_desc_elem(d);
+    int rank = d->dtype.rank;
+    if (caf_desc_run(d) >= 0) {
         *how = CAF_LAYOUT_BYTES;
         *type = ORMA_BYTE;
         return ORMA_SUCCESS;

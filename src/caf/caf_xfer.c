@@ -75,21 +75,6 @@ static int caf_same(const struct caf_desc *a, int ak, const struct caf_desc *b, 
     return a->dtype.type == b->dtype.type && ak == bk && a->dtype.elem_len == b->dtype.elem_len;
 }
 
-/* The bytes of d when its elements are one run of memory, else -1. */
-static ptrdiff_t caf_one_run(const struct caf_desc *d)
-{
-    ptrdiff_t run = (ptrdiff_t)d->dtype.elem_len, elem = (ptrdiff_t)caf_desc_elem(d);
-    for (int j = 0; j < d->dtype.rank; j++) {
-        ptrdiff_t e = d->dim[j].ubound - d->dim[j].lbound + 1;
-        if (e <= 0)
-            return 0;
-        if (e > 1 && d->dim[j].stride * elem != run)
-            return -1;
-        run *= e;
-    }
-    return run;
-}
-
 /* The common case, on the shortest path: no vector subscript, the same
  * type and kind, both sides one run of the same bytes, no overlap to fear.
  * 1 when it was done (status in *rc), 0 when caf_assign must go on. */
@@ -100,7 +85,7 @@ static int caf_assign_run(int put, struct caf_token *t, size_t offset, int image
     int r = caf_image_rank(image);
     if (vec || r < 0 || (may_require_tmp && r == caf.me) || !caf_same(remote, rk, local, lk))
         return 0;
-    ptrdiff_t rb = caf_one_run(remote), lb = caf_one_run(local);
+    ptrdiff_t rb = caf_desc_run(remote), lb = caf_desc_run(local);
     if (rb < 0 || rb != lb)
         return 0;
     *rc = ORMA_SUCCESS;
