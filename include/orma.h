@@ -760,6 +760,58 @@ int orma_win_create_team(orma_team team, void *base, size_t size, int disp_unit,
 int orma_win_create_dynamic_team(orma_team team, orma_info info, orma_win *win_p);
 
 /* ------------------------------------------------------------------------ */
+/* Dynamic processes: spawned and connected jobs                            */
+/* ------------------------------------------------------------------------ */
+
+/* Ranks of several jobs on one machine can share a team: a job that
+ * spawned another, and two jobs that connected.  Such a merged team is a
+ * team like those of orma_team_split (windows of every flavour, barriers,
+ * splits) whose ranks reach each other through shared memory exactly as a
+ * job's own ranks do.  Each job keeps its own ORMA_TEAM_WORLD; a rank of
+ * another job has no number there (orma_team_translate_rank: ORMA_UNDEFINED).
+ * A rank of another job that dies makes this job's calls on the merged
+ * team fail with ORMA_ERR_PEER instead of waiting for it. */
+
+/* Collective over team: start nranks new ranks of program (looked up in
+ * PATH as a shell does, from the root's working directory, or from info
+ * key "wdir" when given) with arguments argv (NULL-terminated, after the
+ * program; NULL: none), as a job of their own under this job's orma-run.
+ * program, argv, nranks and info count at root only.  *merged_p: team's
+ * ranks in team order, then the new ranks in their order.  Returns once
+ * every new rank is in orma_init.  Errors, at every rank of team alike:
+ * ORMA_ERR_ARG (bad team, root, nranks < 1, NULL merged_p, program not
+ * found or not executable, more ranks than orma-run's universe, -u),
+ * ORMA_ERR_UNSUPPORTED (this job was not started by orma-run),
+ * ORMA_ERR_PEER, ORMA_ERR_NOMEM. */
+int orma_spawn(orma_team team, int root, const char *program, char *const argv[], int nranks, orma_info info,
+               orma_team *merged_p);
+
+/* In a spawned rank: the team it shares with its parents (the one
+ * orma_spawn gave them), else ORMA_TEAM_NULL.  Local. */
+int orma_team_parent(orma_team *merged_p);
+
+/* A port: a name another job on this machine connects to.  port_name:
+ * room for ORMA_PORT_NAME_MAX characters.  Local. */
+#define ORMA_PORT_NAME_MAX 96
+int orma_port_open(char *port_name);
+int orma_port_close(const char *port_name);
+
+/* Collective over team: the port (opened at root) takes one connection,
+ * from orma_team_connect of another job's team.  *merged_p: this team's
+ * ranks, then the connecting team's.  Blocks until a job connects. */
+int orma_team_accept(const char *port_name, orma_team team, int root, orma_team *merged_p);
+
+/* Collective over team: connect to a port another job opened (port_name
+ * counts at root).  *merged_p: the accepting team's ranks, then this
+ * team's.  ORMA_ERR_ARG when no job has the port open. */
+int orma_team_connect(const char *port_name, orma_team team, int root, orma_team *merged_p);
+
+/* This rank and the rank of another job at the other end of the connected
+ * stream socket fd (each calls it with its end): a team of the two, ordered
+ * by the jobs' tokens.  fd is left open. */
+int orma_team_join(int fd, orma_team *merged_p);
+
+/* ------------------------------------------------------------------------ */
 /* Active target: post-start-complete-wait                                   */
 /* ------------------------------------------------------------------------ */
 

@@ -1,6 +1,6 @@
 /* orma-run.c -- start the ranks of a job on this machine and watch them.
  *
- *   orma-run [-v] -n N [--] program [args...]
+ *   orma-run [-v] [-u U] -n N [--] program [args...]
  *
  * What the launcher and the library (src/boot) agree on:
  *  - each rank's environment holds ORMA_BOOT_RANK, ORMA_BOOT_SIZE,
@@ -8,7 +8,11 @@
  *    the write end of a pipe whose read end only the launcher holds;
  *  - in orma_finalize a rank writes its rank number there as one native int32;
  *  - every shared-memory object of the job is /dev/shm/orma-<uid>-<token>-*,
- *    and the launcher removes whatever is left once all ranks are gone.
+ *    and the launcher removes whatever is left once all ranks are gone;
+ *  - ORMA_BOOT_SERVICE names a socket on which ranks ask for more ranks
+ *    (orma_spawn, run_spawn.c): each request starts a job of its own, with
+ *    a token of its own, watched as the first ranks are.  ORMA_BOOT_SLOT is
+ *    the number a rank reports its finalize with, unique across them.
  *
  * A rank that dies by a signal, or exits non-zero before finalizing, may
  * leave the others waiting for it forever, so the job is ended: SIGTERM to the
@@ -16,6 +20,7 @@
  * 0; otherwise that of the first rank to fail (its code, or 128+signal), or
  * 128+signal when the launcher was interrupted first; 2 for bad usage; 125
  * when the launcher itself fails (fork, pipe). */
+#include "run.h"
 #include "boot_job.h"
 
 #include <errno.h>
@@ -36,40 +41,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#define RUN_MAX_RANKS 4096
-#define RUN_GRACE_MS 250
-#define RUN_EXIT_USAGE 2
-#define RUN_EXIT_INTERNAL 125
-#define RUN_EXIT_NOEXEC 127
-
-extern char **environ;
-
-struct run_rank {
-    pid_t pid;     /* 0 once reaped, or never started */
-    int finalized; /* its finalize record arrived */
-};
-
-struct run_job {
-    int n;
-    int verbose;
-    char **argv;         /* the program and its arguments */
-    char path[PATH_MAX]; /* the program, resolved against PATH */
-    char token[33];
-    struct run_rank *ranks;
-    int live;            /* ranks started and not reaped */
-    int status;          /* exit status, -1 until something decides it */
-    int ending;          /* the remaining ranks were told to stop */
-    int killed;          /* ... and SIGKILL has been sent */
-    int64_t kill_at;     /* ms, when the grace ends */
-    int sfd;             /* signalfd: SIGCHLD, SIGINT, SIGTERM, SIGHUP */
-    int rfd;             /* finalize pipe, read end; -1 after EOF */
-    char **envp;
-    char env_rank[32], env_size[32], env_job[64], env_fd[32];
-};
-
 static void usage(FILE *f)
 {
-    fprintf(f, "usage: orma-run [-v] -n N [--] program [args...]\n");
+    fprintf(f, "usage: orma-run [-v] [-u U] -n N [--] program [args...]\n");
 }
 
 static void help(void)
@@ -77,6 +51,8 @@ static void help(void)
     usage(stdout);
     printf("\nStart N ranks (1..%d) of an orma job on this machine and wait for them.\n\n"
            "  -n N, -nN, -np N, --np N  number of ranks\n"
+           "  -u U, --universe U        at most U ranks alive at once, counting those\n"
+           "                            started by orma_spawn (default %d)\n"
            "  -v, --verbose             report each rank's start, finalize and exit\n"
            "  -h, --help                this text\n\n"
            "When a rank dies by a signal or exits non-zero before orma_finalize, the\n"
@@ -85,7 +61,7 @@ static void help(void)
            "Exit status: 0 when every rank exited 0; else that of the first rank to\n"
            "fail (its code, or 128+signal), or 128+signal when orma-run itself was\n"
            "interrupted first; 2 for bad usage; 125 when orma-run itself failed.\n",
-           RUN_MAX_RANKS, RUN_GRACE_MS);
+           RUN_MAX_RANKS, RUN_MAX_RANKS, RUN_GRACE_MS);
 }
 
 __attribute__((format(printf, 1, 2))) static int bad_usage(const char *fmt, ...)
@@ -112,7 +88,7 @@ static int parse_count(const char *text, int *n_p)
 }
 
 /* 0 when path names an executable regular file, else why not (an errno). */
-static int check_executable(const char *path)
+int run_check_executable(const char *path)
 {
     struct stat st;
     if (stat(path, &st))
@@ -126,11 +102,11 @@ static int check_executable(const char *path)
 
 /* Looks the program up as execvp would, so that a typo is reported once with
  * status 2 instead of by every rank. */
-static int resolve_program(const char *name, char *path, size_t len)
+int run_resolve_program(const char *name, char *path, size_t len)
 {
     if (strchr(name, '/')) {
         snprintf(path, len, "%s", name);
-        return check_executable(path);
+        return run_check_executable(path);
     }
     const char *dirs = getenv("PATH");
     if (!dirs)
@@ -141,7 +117,7 @@ static int resolve_program(const char *name, char *path, size_t len)
         int dlen = (int)(end - p);
         /* An empty entry means the current directory. */
         if (snprintf(path, len, "%.*s/%s", dlen ? dlen : 1, dlen ? p : ".", name) < (int)len) {
-            int e = check_executable(path);
+            int e = run_check_executable(path);
             if (!e)
                 return 0;
             if (e == EACCES)
@@ -156,7 +132,7 @@ static int resolve_program(const char *name, char *path, size_t len)
 /* Returns -1 when the job is to be run, or the exit status. */
 static int parse_args(int argc, char **argv, struct run_job *job)
 {
-    const char *count = NULL;
+    const char *count = NULL, *universe = NULL;
     int i = 1;
     for (; i < argc && argv[i][0] == '-'; i++) {
         const char *a = argv[i];
@@ -170,6 +146,12 @@ static int parse_args(int argc, char **argv, struct run_job *job)
         }
         if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             job->verbose = 1;
+        } else if (!strcmp(a, "-u") || !strcmp(a, "--universe")) {
+            if (i + 1 >= argc)
+                return bad_usage("option %s needs the number of ranks", a);
+            universe = argv[++i];
+        } else if (!strncmp(a, "--universe=", 11)) {
+            universe = a + 11;
         } else if (!strcmp(a, "-n") || !strcmp(a, "-np") || !strcmp(a, "--np")) {
             if (i + 1 >= argc)
                 return bad_usage("option %s needs the number of ranks", a);
@@ -188,10 +170,15 @@ static int parse_args(int argc, char **argv, struct run_job *job)
         return bad_usage("the number of ranks is missing (-n N)");
     if (parse_count(count, &job->n))
         return bad_usage("invalid number of ranks \"%s\" (expected 1..%d)", count, RUN_MAX_RANKS);
+    job->universe = RUN_MAX_RANKS;
+    if (universe && parse_count(universe, &job->universe))
+        return bad_usage("invalid universe size \"%s\" (expected 1..%d)", universe, RUN_MAX_RANKS);
+    if (job->n > job->universe)
+        return bad_usage("%d ranks do not fit a universe of %d", job->n, job->universe);
     if (i >= argc)
         return bad_usage("the program to run is missing");
     job->argv = argv + i;
-    int err = resolve_program(job->argv[0], job->path, sizeof job->path);
+    int err = run_resolve_program(job->argv[0], job->path, sizeof job->path);
     if (err == ENOENT && !strchr(job->argv[0], '/'))
         return bad_usage("%s: command not found", job->argv[0]);
     if (err)
@@ -199,7 +186,7 @@ static int parse_args(int argc, char **argv, struct run_job *job)
     return -1;
 }
 
-static int make_token(char *out)
+int run_make_token(char *out)
 {
     unsigned char raw[16];
     size_t got = 0;
@@ -220,32 +207,28 @@ static int make_token(char *out)
 }
 
 /* The ranks' environment: the launcher's without the ORMA_BOOT_* of an
- * enclosing job, plus this job's.  Only the rank differs between ranks, so
- * one array serves all and env_rank is rewritten before each fork. */
-static int build_env(struct run_job *job, int wfd)
+ * enclosing job, plus this job's, RUN_ENV_OWN strings that differ between
+ * ranks and jobs, rewritten before each fork. */
+static int build_env(struct run_job *job)
 {
     size_t count = 0;
     for (char **e = environ; *e; e++)
         count++;
-    job->envp = malloc((count + 5) * sizeof *job->envp);
+    job->envp = malloc((count + RUN_ENV_OWN + 1) * sizeof *job->envp);
     if (!job->envp)
         return -1;
     size_t k = 0;
     for (char **e = environ; *e; e++)
         if (strncmp(*e, "ORMA_BOOT_", 10))
             job->envp[k++] = *e;
-    snprintf(job->env_size, sizeof job->env_size, "ORMA_BOOT_SIZE=%d", job->n);
-    snprintf(job->env_job, sizeof job->env_job, "ORMA_BOOT_JOB=%s", job->token);
-    snprintf(job->env_fd, sizeof job->env_fd, "ORMA_BOOT_FD=%d", wfd);
-    job->envp[k++] = job->env_rank;
-    job->envp[k++] = job->env_size;
-    job->envp[k++] = job->env_job;
-    job->envp[k++] = job->env_fd;
-    job->envp[k] = NULL;
+    job->nenv = k;
     return 0;
 }
 
-static _Noreturn void exec_rank(const struct run_job *job, pid_t launcher, int wfd)
+/* probe: the write end of a close-on-exec pipe, told errno when exec
+ * fails (-1: none). */
+static _Noreturn void exec_rank(const struct run_job *job, const char *path, char *const argv[], const char *cwd,
+                                pid_t launcher, int probe)
 {
     /* A launcher killed by SIGKILL cannot end the job: the kernel does.  If
      * it died before prctl took effect, nobody would. */
@@ -258,30 +241,133 @@ static _Noreturn void exec_rank(const struct run_job *job, pid_t launcher, int w
     sigemptyset(&none);
     sigprocmask(SIG_SETMASK, &none, NULL);
     /* The pipe is close-on-exec so that only the ranks inherit it. */
-    fcntl(wfd, F_SETFD, 0);
-    execve(job->path, job->argv, job->envp);
-    dprintf(STDERR_FILENO, "orma-run: cannot execute %s: %s\n", job->argv[0], strerror(errno));
+    fcntl(job->wfd, F_SETFD, 0);
+    if (cwd && chdir(cwd)) {
+        dprintf(STDERR_FILENO, "orma-run: cannot enter %s: %s\n", cwd, strerror(errno));
+        _exit(RUN_EXIT_NOEXEC);
+    }
+    execve(path, argv, job->envp);
+    if (probe >= 0) {
+        int e = errno;
+        if (write(probe, &e, sizeof e) != (ssize_t)sizeof e)
+            _exit(RUN_EXIT_NOEXEC);
+        _exit(RUN_EXIT_NOEXEC); /* the spawner is told; the launcher reaps this one quietly */
+    }
+    dprintf(STDERR_FILENO, "orma-run: cannot execute %s: %s\n", argv[0], strerror(errno));
     _exit(RUN_EXIT_NOEXEC);
 }
 
-static int spawn_ranks(struct run_job *job, int wfd)
+static int grow_ranks(struct run_job *job, int more)
 {
+    if (job->nranks + more <= job->cap)
+        return 0;
+    int cap = job->cap ? job->cap : 16;
+    while (cap < job->nranks + more)
+        cap *= 2;
+    struct run_rank *grown = realloc(job->ranks, (size_t)cap * sizeof *grown);
+    char (*tokens)[33] = realloc(job->tokens, (size_t)cap * sizeof *tokens);
+    if (grown)
+        job->ranks = grown;
+    if (tokens)
+        job->tokens = tokens;
+    if (!grown || !tokens)
+        return -1;
+    memset(job->ranks + job->cap, 0, (size_t)(cap - job->cap) * sizeof *grown);
+    job->cap = cap;
+    return 0;
+}
+
+/* Whether the first rank of a spawn could exec: its errno when not (the
+ * rank is gone and reaped), else 0.  fds: the probe pipe, close-on-exec. */
+static int exec_failed(pid_t pid, int fds[2])
+{
+    close(fds[1]);
+    int e = 0;
+    ssize_t k;
+    do
+        k = read(fds[0], &e, sizeof e);
+    while (k < 0 && errno == EINTR);
+    close(fds[0]);
+    if (k != (ssize_t)sizeof e)
+        return 0; /* EOF: exec closed the pipe */
+    int st;
+    while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+        ;
+    return e ? e : ENOEXEC;
+}
+
+int run_start(struct run_job *job, const char *path, char *const argv[], const char *cwd, int n, const char *token,
+              const char *parent, pid_t *pids)
+{
+    if (grow_ranks(job, n)) {
+        fprintf(stderr, "orma-run: out of memory for %d more ranks\n", n);
+        return -1;
+    }
+    int id = job->njobs++;
+    snprintf(job->tokens[id], sizeof job->tokens[id], "%s", token);
+    char env_rank[32], env_size[32], env_job[64], env_fd[32], env_slot[32], env_service[96], env_parent[160];
+    snprintf(env_size, sizeof env_size, "ORMA_BOOT_SIZE=%d", n);
+    snprintf(env_job, sizeof env_job, "ORMA_BOOT_JOB=%s", token);
+    snprintf(env_fd, sizeof env_fd, "ORMA_BOOT_FD=%d", job->wfd);
+    snprintf(env_service, sizeof env_service, "ORMA_BOOT_SERVICE=%s", job->service);
+    snprintf(env_parent, sizeof env_parent, "ORMA_BOOT_PARENT=%s", parent ? parent : "");
+    size_t k = job->nenv;
+    job->envp[k++] = env_rank;
+    job->envp[k++] = env_size;
+    job->envp[k++] = env_job;
+    job->envp[k++] = env_fd;
+    job->envp[k++] = env_slot;
+    if (job->service[0])
+        job->envp[k++] = env_service;
+    if (parent)
+        job->envp[k++] = env_parent;
+    job->envp[k] = NULL;
     pid_t self = getpid();
-    for (int r = 0; r < job->n; r++) {
-        snprintf(job->env_rank, sizeof job->env_rank, "ORMA_BOOT_RANK=%d", r);
+    for (int r = 0; r < n; r++) {
+        int slot = job->nranks;
+        snprintf(env_rank, sizeof env_rank, "ORMA_BOOT_RANK=%d", r);
+        snprintf(env_slot, sizeof env_slot, "ORMA_BOOT_SLOT=%d", slot);
+        /* A spawn's first rank tells whether the program runs at all, so
+         * that the spawner gets an error instead of the job ending. */
+        int probe[2] = {-1, -1};
+        if (parent && r == 0 && pipe2(probe, O_CLOEXEC))
+            probe[0] = probe[1] = -1;
         pid_t pid = fork();
         if (pid < 0) {
             fprintf(stderr, "orma-run: cannot start rank %d: %s\n", r, strerror(errno));
             return -1;
         }
         if (pid == 0)
-            exec_rank(job, self, wfd);
-        job->ranks[r].pid = pid;
+            exec_rank(job, path, argv, cwd, self, probe[1]);
+        if (probe[0] >= 0) {
+            int e = exec_failed(pid, probe);
+            if (e) {
+                job->njobs--;
+                errno = e;
+                return -2;
+            }
+        }
+        job->ranks[slot] = (struct run_rank){.pid = pid, .job = id, .rank = r};
+        job->nranks++;
         job->live++;
-        if (job->verbose)
-            fprintf(stderr, "orma-run: rank %d is pid %ld\n", r, (long)pid);
+        if (pids)
+            pids[r] = pid;
+        if (job->verbose) {
+            char label[48];
+            fprintf(stderr, "orma-run: %s is pid %ld\n", run_label(job, slot, label, sizeof label), (long)pid);
+        }
     }
     return 0;
+}
+
+const char *run_label(const struct run_job *job, int slot, char *buf, size_t len)
+{
+    const struct run_rank *r = &job->ranks[slot];
+    if (r->job)
+        snprintf(buf, len, "rank %d of spawned job %d", r->rank, r->job);
+    else
+        snprintf(buf, len, "rank %d", r->rank);
+    return buf;
 }
 
 static int64_t now_ms(void)
@@ -300,7 +386,7 @@ static void set_status(struct run_job *job, int status)
 /* Unreaped ranks only: their pids cannot have been reused. */
 static void signal_ranks(const struct run_job *job, int sig)
 {
-    for (int r = 0; r < job->n; r++)
+    for (int r = 0; r < job->nranks; r++)
         if (job->ranks[r].pid > 0)
             kill(job->ranks[r].pid, sig);
 }
@@ -331,13 +417,14 @@ static void drain_finalize(struct run_job *job)
         }
         for (ssize_t i = 0; i < k / (ssize_t)sizeof rec[0]; i++) {
             int r = rec[i];
-            if (r < 0 || r >= job->n) {
+            if (r < 0 || r >= job->nranks) {
                 fprintf(stderr, "orma-run: ignoring finalize record for rank %d\n", r);
                 continue;
             }
             job->ranks[r].finalized = 1;
+            char label[48];
             if (job->verbose)
-                fprintf(stderr, "orma-run: rank %d finalized\n", r);
+                fprintf(stderr, "orma-run: %s finalized\n", run_label(job, r, label, sizeof label));
         }
     }
 }
@@ -348,6 +435,8 @@ static void rank_exited(struct run_job *job, int r, int st)
     long pid = (long)rank->pid;
     rank->pid = 0;
     job->live--;
+    char who[48];
+    run_label(job, r, who, sizeof who);
 
     char what[96];
     int code;
@@ -363,19 +452,19 @@ static void rank_exited(struct run_job *job, int r, int st)
     /* Once the job is ending, the ranks' deaths are its consequence. */
     if (code == 0 || job->ending) {
         if (job->verbose)
-            fprintf(stderr, "orma-run: rank %d (pid %ld) %s\n", r, pid, what);
+            fprintf(stderr, "orma-run: %s (pid %ld) %s\n", who, pid, what);
         return;
     }
     if (rank->finalized) {
-        fprintf(stderr, "orma-run: rank %d (pid %ld) %s after finalizing\n", r, pid, what);
+        fprintf(stderr, "orma-run: %s (pid %ld) %s after finalizing\n", who, pid, what);
         return;
     }
     const char *when = WIFSIGNALED(st) ? "" : " before finalizing";
     if (job->live)
-        fprintf(stderr, "orma-run: rank %d (pid %ld) %s%s; terminating %d other rank%s\n", r, pid, what,
+        fprintf(stderr, "orma-run: %s (pid %ld) %s%s; terminating %d other rank%s\n", who, pid, what,
                 when, job->live, job->live == 1 ? "" : "s");
     else
-        fprintf(stderr, "orma-run: rank %d (pid %ld) %s%s\n", r, pid, what, when);
+        fprintf(stderr, "orma-run: %s (pid %ld) %s%s\n", who, pid, what, when);
     end_job(job, SIGTERM);
 }
 
@@ -387,7 +476,7 @@ static void reap_ranks(struct run_job *job)
         /* A rank writes its record before it exits: read it first, or a rank
          * that finalized and then failed would count as not finalized. */
         drain_finalize(job);
-        for (int r = 0; r < job->n; r++) {
+        for (int r = 0; r < job->nranks; r++) {
             if (job->ranks[r].pid == pid) {
                 rank_exited(job, r, st);
                 break;
@@ -426,13 +515,15 @@ static void kill_and_reap(struct run_job *job)
 static void watch(struct run_job *job)
 {
     while (job->live > 0) {
-        struct pollfd pfd[2] = {{.fd = job->sfd, .events = POLLIN}, {.fd = job->rfd, .events = POLLIN}};
+        struct pollfd pfd[3] = {{.fd = job->sfd, .events = POLLIN},
+                                {.fd = job->rfd, .events = POLLIN},
+                                {.fd = job->ending ? -1 : job->lfd, .events = POLLIN}};
         int timeout = -1;
         if (job->ending && !job->killed) {
             int64_t left = job->kill_at - now_ms();
             timeout = left < 0 ? 0 : (int)left;
         }
-        if (poll(pfd, 2, timeout) < 0 && errno != EINTR) {
+        if (poll(pfd, 3, timeout) < 0 && errno != EINTR) {
             fprintf(stderr, "orma-run: poll: %s; killing the job\n", strerror(errno));
             set_status(job, RUN_EXIT_INTERNAL);
             kill_and_reap(job);
@@ -440,6 +531,8 @@ static void watch(struct run_job *job)
         }
         drain_finalize(job);
         read_signals(job);
+        if (pfd[2].revents & POLLIN)
+            run_serve(job);
         if (job->live > 0 && job->ending && !job->killed && now_ms() >= job->kill_at) {
             if (job->verbose)
                 fprintf(stderr, "orma-run: %d rank%s still alive after %d ms; sending SIGKILL\n", job->live,
@@ -453,7 +546,9 @@ static void watch(struct run_job *job)
 /* Ranks killed before they could unlink their objects leave them behind. */
 static void sweep_shm(const struct run_job *job)
 {
-    int removed = boot_sweep_token(job->token);
+    int removed = 0;
+    for (int j = 0; j < job->njobs; j++)
+        removed += boot_sweep_token(job->tokens[j]);
     if (job->verbose && removed)
         fprintf(stderr, "orma-run: removed %d shared-memory object%s left by the job\n", removed,
                 removed == 1 ? "" : "s");
@@ -461,20 +556,15 @@ static void sweep_shm(const struct run_job *job)
 
 int main(int argc, char **argv)
 {
-    struct run_job job = {.status = -1, .sfd = -1, .rfd = -1};
+    struct run_job job = {.status = -1, .sfd = -1, .rfd = -1, .wfd = -1, .lfd = -1};
     int rc = parse_args(argc, argv, &job);
     if (rc >= 0)
         return rc;
 
-    int result = RUN_EXIT_INTERNAL, wfd = -1, fds[2];
+    int result = RUN_EXIT_INTERNAL, fds[2];
     const char *what;
-    if (make_token(job.token)) {
+    if (run_make_token(job.token)) {
         what = "getrandom";
-        goto fail;
-    }
-    job.ranks = calloc((size_t)job.n, sizeof *job.ranks);
-    if (!job.ranks) {
-        what = "calloc";
         goto fail;
     }
     /* An inherited SIG_IGN would let the kernel reap the ranks unseen. */
@@ -496,26 +586,27 @@ int main(int argc, char **argv)
         goto fail;
     }
     job.rfd = fds[0];
-    wfd = fds[1];
+    job.wfd = fds[1];
     if (fcntl(job.rfd, F_SETFL, O_NONBLOCK)) {
         what = "fcntl";
         goto fail;
     }
-    if (build_env(&job, wfd)) {
+    if (build_env(&job)) {
         what = "malloc";
         goto fail;
     }
+    /* Without the service the job runs, but cannot spawn. */
+    if (run_serve_open(&job))
+        fprintf(stderr, "orma-run: orma_spawn will not work: cannot listen: %s\n", strerror(errno));
     if (job.verbose)
         fprintf(stderr, "orma-run: job %s: %d rank%s of %s\n", job.token, job.n, job.n == 1 ? "" : "s",
                 job.path);
 
-    if (spawn_ranks(&job, wfd)) {
+    if (run_start(&job, job.path, job.argv, NULL, job.n, job.token, NULL, NULL)) {
         set_status(&job, RUN_EXIT_INTERNAL);
         end_job(&job, SIGTERM);
     }
-    /* The ranks hold the write end now; the pipe reaches EOF when all exit. */
-    close(wfd);
-    wfd = -1;
+    /* The launcher keeps the write end for the ranks it may spawn. */
     watch(&job);
     sweep_shm(&job);
     result = job.status < 0 ? 0 : job.status;
@@ -524,13 +615,16 @@ int main(int argc, char **argv)
 fail:
     fprintf(stderr, "orma-run: %s: %s\n", what, strerror(errno));
 out:
-    if (wfd >= 0)
-        close(wfd);
+    if (job.wfd >= 0)
+        close(job.wfd);
     if (job.rfd >= 0)
         close(job.rfd);
     if (job.sfd >= 0)
         close(job.sfd);
+    if (job.lfd >= 0)
+        close(job.lfd);
     free(job.envp);
     free(job.ranks);
+    free(job.tokens);
     return result;
 }

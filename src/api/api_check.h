@@ -3,6 +3,7 @@
 #define ORMA_API_CHECK_H
 
 #include "rma_legal.h"
+#include "rma_watch.h"
 #include "rma_win.h"
 #include "util_status.h"
 
@@ -26,8 +27,17 @@ static inline int api_check_win(const char *call, orma_win handle, struct rma_wi
     if (__builtin_expect(!win, 0))
         return util_error(ORMA_ERR_WIN, "%s: window handle 0x%llx is %s", call, (unsigned long long)handle,
                           handle == ORMA_WIN_NULL ? "ORMA_WIN_NULL" : "not a live window (freed or never created)");
+    if (__builtin_expect(win->peer_lost != 0, 0))
+        return rma_watch_lost(win, call);
     *win_p = win;
     return ORMA_SUCCESS;
+}
+
+/* status, or ORMA_ERR_PEER when the call gave up waiting for a rank of
+ * another job that is gone (rma_watch.h). */
+static inline int api_lost_after(const struct rma_win *win, const char *call, int status)
+{
+    return !status && __builtin_expect(win->peer_lost != 0, 0) ? rma_watch_lost(win, call) : status;
 }
 
 /* api_check_win, then the call's epoch event applied (rma_legal.h). */

@@ -23,7 +23,9 @@ int orma_init(int *argc, char ***argv)
     if (status)
         return status;
     api_state = 1;
-    return ORMA_SUCCESS;
+    /* A spawned rank that cannot reach its parents stays initialized: it
+     * can only abort or exit, and exiting unfinalized ends the whole run. */
+    return api_parent_join();
 }
 
 int orma_finalize(void)

@@ -108,7 +108,7 @@ int orma_win_wait(orma_win handle)
     if (status)
         return status;
     rma_wait(win);
-    return ORMA_SUCCESS;
+    return api_lost_after(win, "orma_win_wait", ORMA_SUCCESS);
 }
 
 int orma_win_test(orma_win handle, int *flag_p)
@@ -152,7 +152,7 @@ int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
     status = rma_epoch_event(win, RMA_EV_LOCK);
     if (status)
         return status;
-    return rma_lock(win, lock_type, rank, assert);
+    return api_lost_after(win, "orma_win_lock", rma_lock(win, lock_type, rank, assert));
 }
 
 int orma_win_unlock(int rank, orma_win handle)
@@ -171,7 +171,7 @@ int orma_win_unlock(int rank, orma_win handle)
     status = rma_epoch_event(win, locked ? rma_unlock_event(win) : RMA_EV_UNLOCK);
     if (status)
         return status;
-    return rma_unlock(win, rank);
+    return api_lost_after(win, "orma_win_unlock", rma_unlock(win, rank));
 }
 
 int orma_win_lock_all(int assert, orma_win handle)
@@ -185,7 +185,7 @@ int orma_win_lock_all(int assert, orma_win handle)
         status = rma_epoch_event(win, RMA_EV_LOCK_ALL);
     if (status)
         return status;
-    return rma_lock_all(win, assert);
+    return api_lost_after(win, "orma_win_lock_all", rma_lock_all(win, assert));
 }
 
 int orma_win_unlock_all(orma_win handle)

@@ -20,14 +20,6 @@ struct orma_team_s {
 static orma_team *api_teams;
 static size_t api_nteams, api_teams_cap;
 
-/* What every call needs of a team, whichever kind. */
-struct api_team_view {
-    const struct rma_team *team; /* for window creation and splits; NULL: the world's default */
-    const struct rma_team *parent; /* as a parent of a split (never NULL) */
-    const int *world;              /* world rank of each team rank; NULL: the same number */
-    int rank, size;
-    struct rma_split_team *split;  /* made by a split, or NULL */
-};
 
 /* ORMA_TEAM_SHARED: this node's orma job, and its world ranks (under
  * mpirun the node's ranks in world order: MPI_Comm_split_type keeps it). */
@@ -54,7 +46,7 @@ static int api_team_shared(struct api_team_view *v)
     return ORMA_SUCCESS;
 }
 
-static int api_team_view(const char *call, orma_team team, struct api_team_view *v)
+int api_team_view(const char *call, orma_team team, struct api_team_view *v)
 {
     int status = api_check_init(call);
     if (status)
@@ -76,6 +68,14 @@ static int api_team_view(const char *call, orma_team team, struct api_team_view 
                       team == ORMA_TEAM_NULL ? "the team is ORMA_TEAM_NULL" : "not a team (freed, or never made)");
 }
 
+int api_team_held(orma_team team)
+{
+    for (size_t i = 0; i < api_nteams; i++)
+        if (api_teams[i] == team)
+            return 1;
+    return 0;
+}
+
 /* This rank's number in team (want_size 0) or the team's size. */
 static int api_team_query(const char *call, orma_team team, int *out_p, int want_size)
 {
@@ -92,7 +92,7 @@ int orma_team_rank(orma_team team, int *rank_p) { return api_team_query("orma_te
 
 int orma_team_size(orma_team team, int *size_p) { return api_team_query("orma_team_size", team, size_p, 1); }
 
-static int api_team_register(struct rma_split_team *t, orma_team *team_p)
+int api_team_register(struct rma_split_team *t, orma_team *team_p)
 {
     orma_team h = malloc(sizeof *h);
     if (h && api_nteams == api_teams_cap) {
@@ -172,8 +172,8 @@ int orma_team_barrier(orma_team team)
     else if (team == ORMA_TEAM_SHARED)
         boot_job_barrier();
     else
-        rma_team_barrier(v.split);
-    return ORMA_SUCCESS;
+        status = rma_team_barrier(v.split);
+    return status;
 }
 
 int orma_team_free(orma_team *team_p)

@@ -17,6 +17,31 @@
 int api_win_create_team(const struct rma_team *team, int flavor, void *base, size_t size, int disp_unit,
                         orma_info info, void **base_p, orma_win *win_p, int arg_status);
 
+/* What every call needs of a team, whichever kind. */
+struct api_team_view {
+    const struct rma_team *team; /* for window creation and splits; NULL: the world's default */
+    const struct rma_team *parent; /* as a parent of a split (never NULL) */
+    const int *world;              /* world rank of each team rank; NULL: the same number */
+    int rank, size;
+    struct rma_split_team *split;  /* made by a split, or NULL */
+};
+
+/* The view of a handle (ORMA_ERR_ARG naming call when it is not a team). */
+int api_team_view(const char *call, orma_team team, struct api_team_view *v);
+
+/* A new handle for t (split, spawned, connected), held until
+ * orma_team_free or orma_finalize. */
+struct rma_split_team;
+int api_team_register(struct rma_split_team *t, orma_team *team_p);
+
+/* Whether team is a handle this rank holds now. */
+int api_team_held(orma_team team);
+
+/* api_spawn.c: in orma_init, a spawned rank joins the team it shares with
+ * its parents; a name for a new bridge segment (of this rank's job). */
+int api_parent_join(void);
+void api_bridge_name(char *name, size_t len);
+
 /* orma_finalize: the teams this rank still holds (orma_team_split) go. */
 void api_team_release_all(void);
 

@@ -80,7 +80,14 @@ int orma_win_free(orma_win *win_p)
 {
     if (!win_p)
         return util_error(ORMA_ERR_ARG, "orma_win_free: win_p is NULL");
-    struct rma_win *win = NULL;
+    struct rma_win *win = rma_win_lookup(*win_p);
+    if (win && win->peer_lost) {
+        /* A rank of another job is gone: nobody to free it with. */
+        int status = rma_watch_lost(win, "orma_win_free");
+        rma_win_release(win);
+        *win_p = ORMA_WIN_NULL;
+        return status;
+    }
     int status = api_check_win_event("orma_win_free", *win_p, RMA_EV_FREE, &win);
     if (status)
         return status;

@@ -188,7 +188,7 @@ void boot_job_allgather(const void *mine, size_t len, void *all)
 void boot_job_finish(void)
 {
     if (boot_job.status_fd >= 0) {
-        int32_t rank = boot_job.rank;
+        int32_t rank = util_config.boot_slot >= 0 ? util_config.boot_slot : boot_job.rank;
         ssize_t rc;
         do
             rc = write(boot_job.status_fd, &rank, sizeof rank);

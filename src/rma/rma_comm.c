@@ -8,6 +8,7 @@
 #include "util_config.h"
 #include "util_status.h"
 #include "util_wait.h"
+#include "rma_watch.h"
 
 #include <stdlib.h>
 
@@ -145,9 +146,9 @@ static void rma_target_wait_ready(struct rma_win *win, int target, int acc)
         return;
     rma_box_settle(win, t);
     if (acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE)
-        util_wait_geq(&t->ctl->fence_seq, win->fence_epoch);
+        rma_wait_geq(win, &t->ctl->fence_seq, win->fence_epoch); /* gone: win->peer_lost says */
     else if (acc == RMA_ACC_START && !win->nocheck)
-        util_wait_geq(&rma_ctl_post_from(win->ctl, win->my_ctl)[target], t->post_expected);
+        rma_wait_geq(win, &rma_ctl_post_from(win->ctl, win->my_ctl)[target], t->post_expected);
     t->ready = win->access_gen;
 }
 

@@ -86,7 +86,7 @@ static inline int rma_target_ready(const struct rma_win *win, const struct rma_t
 static inline void rma_lock_all_ready(struct rma_win *win, struct rma_target *t)
 {
     if (!win->nocheck && !t->lock_held) {
-        rma_lock_acquire(t->ctl, ORMA_LOCK_SHARED);
+        rma_lock_acquire(win, t->ctl, ORMA_LOCK_SHARED);
         rma_target_locked(t, ORMA_LOCK_SHARED, 1);
     }
     t->ready = win->access_gen;

@@ -22,6 +22,7 @@
 #include "rma_comm.h"
 #include "rma_heap.h"
 #include "boot_job.h"
+#include "boot_peer.h"
 #include "util_config.h"
 #include "util_status.h"
 #include "util_wait.h"
@@ -297,7 +298,7 @@ static struct rma_region *rma_dyn_table(struct rma_win *win, int target, uint64_
     struct rma_target *t = &win->targets[target];
     if (t->dyn_table_seq != seq) {
         char name[SHM_NAME_MAX];
-        boot_job_name(name, sizeof name, "m%llu-r%d", (unsigned long long)seq, t->job_rank);
+        boot_name_of(name, sizeof name, t->token, "m%llu-r%d", (unsigned long long)seq, t->job_rank);
         struct shm_seg table;
         int missing = 0;
         if ((*status_p = shm_seg_open_if(name, 0, &table, &missing)) || missing)
@@ -422,7 +423,7 @@ static int rma_dyn_map_segment(struct rma_win *win, int target, uint64_t seq, ch
     if (!m)
         return util_error(ORMA_ERR_NOMEM, "out of memory mapping rank %d's memory", target);
     char name[SHM_NAME_MAX];
-    boot_job_name(name, sizeof name, "m%llu-r%d", (unsigned long long)seq, t->job_rank);
+    boot_name_of(name, sizeof name, t->token, "m%llu-r%d", (unsigned long long)seq, t->job_rank);
     int status = shm_seg_open(name, 0, &m->seg);
     if (status) {
         free(m);

@@ -39,7 +39,9 @@ int rma_fence(struct rma_win *win, int assert)
     }
     if (closes) {
         win->fence_closes++;
-        rma_win_barrier(win);
+        int lost = rma_win_barrier(win);
+        if (lost)
+            return lost; /* a rank of another job is gone: the window is no more */
         if (win->box_in) { /* every origin has written its boxes: ours into our memory */
             rma_box_drain(win);
             util_wake_store(&win->my_ctl->box_drained, win->fence_closes);

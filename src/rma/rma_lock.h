@@ -23,7 +23,8 @@ static inline int rma_lock_granted(struct rma_ctl_rank *c, int type, uint64_t ti
  * the release sees the waiter and bumps lock_released, which the waiter
  * sleeps on.  So an uncontended release costs one atomic instruction, not
  * two. */
-void rma_lock_wait(struct rma_ctl_rank *c, int type, uint64_t ticket);
+struct rma_win;
+void rma_lock_wait(struct rma_win *win, struct rma_ctl_rank *c, int type, uint64_t ticket);
 
 /* A ticket in the queue of the lock: granted when rma_lock_granted says. */
 static inline uint64_t rma_lock_ask(struct rma_ctl_rank *c, int type)
@@ -32,11 +33,11 @@ static inline uint64_t rma_lock_ask(struct rma_ctl_rank *c, int type)
                                      memory_order_seq_cst);
 }
 
-static inline void rma_lock_acquire(struct rma_ctl_rank *c, int type)
+static inline void rma_lock_acquire(struct rma_win *win, struct rma_ctl_rank *c, int type)
 {
     uint64_t ticket = rma_lock_ask(c, type);
     if (__builtin_expect(!rma_lock_granted(c, type, ticket), 0))
-        rma_lock_wait(c, type, ticket);
+        rma_lock_wait(win, c, type, ticket);
 }
 
 /* Releasing also publishes every store made under the lock. */

@@ -12,18 +12,20 @@
  * empties the boxes our own origins offer us: a target polling with flush
  * serves them. */
 #include "rma_comm.h"
+#include "rma_watch.h"
 #include "rma_gather.h"
 #include "rma_lock.h"
 #include "xport_net.h"
 
-void rma_lock_wait(struct rma_ctl_rank *c, int type, uint64_t ticket)
+void rma_lock_wait(struct rma_win *win, struct rma_ctl_rank *c, int type, uint64_t ticket)
 {
     atomic_fetch_add_explicit(&c->lock_waiters, 1, memory_order_seq_cst);
     for (;;) {
         uint32_t seen = atomic_load_explicit(&c->lock_released.value, memory_order_seq_cst);
         if (rma_lock_granted(c, type, ticket))
             break;
-        util_wait_geq(&c->lock_released, seen + 1);
+        if (rma_wait_geq(win, &c->lock_released, seen + 1))
+            break; /* a rank of another job is gone, maybe the holder: never granted (win->peer_lost) */
     }
     atomic_fetch_sub_explicit(&c->lock_waiters, 1, memory_order_release);
 }
@@ -46,7 +48,7 @@ int rma_lock(struct rma_win *win, int type, int target, int assert)
         if (win->nlocked && taken && (status = xport_net_acquire(win->net, target, type)))
             return status;
     } else if (taken) {
-        rma_lock_acquire(t->ctl, type);
+        rma_lock_acquire(win, t->ctl, type);
     }
     rma_target_locked(t, type, taken);
     rma_box_settle(win, t);

@@ -16,6 +16,7 @@
  * nothing may complete an epoch before the target has even posted it, and
  * a sum would then let the target's previous wait end one origin early. */
 #include "rma_comm.h"
+#include "rma_watch.h"
 #include "xport_net.h"
 #include "util_status.h"
 
@@ -110,7 +111,8 @@ void rma_wait(struct rma_win *win)
         uint32_t seen = atomic_load_explicit(&win->my_ctl->complete_any.value, memory_order_acquire);
         if (rma_exposure_done(win))
             break;
-        util_wait_geq(&win->my_ctl->complete_any, seen + 1);
+        if (rma_wait_geq(win, &win->my_ctl->complete_any, seen + 1))
+            return; /* a rank of another job is gone (win->peer_lost) */
     }
     rma_exposure_close(win);
 }

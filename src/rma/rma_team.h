@@ -16,9 +16,12 @@
 
 struct rma_split_team {
     struct rma_team team; /* rank, size; allgather over seg; ctx: this */
-    int *world_ranks;     /* world_ranks[r]: team rank r's rank in the world */
-    struct shm_seg seg;   /* barrier and exchange slots */
+    int *world_ranks;     /* world_ranks[r]: team rank r's rank in this
+                             rank's world, or -1 - its pid (a rank of
+                             another job): a rank's identity in any team */
+    struct shm_seg seg;   /* members' pids, barrier and exchange slots */
     uint32_t episode;     /* of the segment's barrier */
+    int creator;          /* this rank made the segment (a bridge's) */
 };
 
 /* The ranks of this node's orma job, as a team (boot_job). */
@@ -41,8 +44,19 @@ int rma_team_agree(const struct rma_team *team, int status, const char *what);
 int rma_team_split(const struct rma_team *parent, const int *parent_world, int colour, int key, int arg_status,
                    struct rma_split_team **team_p);
 
-/* Collective over the team. */
-void rma_team_barrier(struct rma_split_team *t);
+/* Collective over the team.  ORMA_ERR_PEER when a rank of it is gone (a
+ * rank of another job, which may end without ending this one). */
+int rma_team_barrier(struct rma_split_team *t);
+
+/* Teams over ranks of several jobs on this machine (bridges: orma_spawn,
+ * ports).  One member creates the segment of the n members, with their
+ * pids, under name (of its own job: boot_job_name); each other member opens
+ * it with its rank once it knows that it exists; then all meet
+ * (rma_bridge_meet: every member, with its world rank): the name is
+ * unlinked, and each learns which members share its world. */
+int rma_bridge_create(const char *name, int rank, int n, const int32_t *pids, struct rma_split_team **t_p);
+int rma_bridge_open(const char *name, int rank, int n, struct rma_split_team **t_p);
+int rma_bridge_meet(struct rma_split_team *t, int world_rank);
 
 /* Local: this rank's part of the team goes (windows made on it live on). */
 void rma_team_free(struct rma_split_team *t);

@@ -51,7 +51,10 @@ struct rma_target {
     uintptr_t raddr;  /* cma: the target's base in its own address space */
     size_t lo, hi;    /* cma: the offsets also mapped here, through base */
     pid_t pid;
-    int job_rank;        /* its rank in the job (names of its shared objects) */
+    int job_rank;        /* its rank in its job, and */
+    const char *token;   /* its job's token: the names of its shared objects
+                            (boot_name_of) */
+    uint8_t foreign;     /* of another job than this rank's (rma_watch.h) */
     uint32_t post_expected;     /* posts from this target my starts have counted */
     uint32_t complete_expected; /* completes from this origin my posts have counted */
     uint8_t in_access;   /* in the group of the open PSCW access epoch */
@@ -143,6 +146,8 @@ struct rma_win {
     int net_only;             /* every target but this rank is one of them */
     int leader;               /* the lowest rank on this node: it makes the control segment */
     int local_rank, nlocal;   /* among the ranks on this node (shared-memory barrier) */
+    int foreign;              /* ranks of other jobs (connected or spawned, rma_watch.h) */
+    int peer_lost;            /* 1 + a rank of another job found gone, or 0 */
 };
 
 /* The handle table: a freed or forged handle is detected, never followed. */

@@ -15,8 +15,10 @@
 #include "rma_heap.h"
 #include "rma_legal.h"
 #include "rma_team.h"
+#include "rma_watch.h"
 #include "xport_net.h"
 #include "boot_job.h"
+#include "boot_peer.h"
 #include "shm_barrier.h"
 #include "util_config.h"
 #include "util_status.h"
@@ -52,6 +54,8 @@ struct rma_win_record {
                          PART: the offset of the first adopted byte */
     uint64_t part_len;/* PART: the adopted bytes, the whole segment */
     char seg[48];     /* SEGMENT, PART: the segment's name after the job prefix */
+    char token[BOOT_TOKEN_MAX]; /* its job's: the prefix of its objects' names
+                                   (a team may span jobs, boot_peer.h) */
 };
 
 _Static_assert(sizeof(struct rma_win_record) <= BOOT_SLOT_SIZE, "record must fit an exchange slot");
@@ -89,7 +93,7 @@ static int rma_win_create_ctl(struct rma_win *win)
 static int rma_win_open_ctl(struct rma_win *win, const struct rma_win_record *rec0)
 {
     char name[SHM_NAME_MAX];
-    boot_job_name(name, sizeof name, "w%u-r%d-c", rec0->id, rec0->job_rank);
+    boot_name_of(name, sizeof name, rec0->token, "w%u-r%d-c", rec0->id, rec0->job_rank);
     int status = shm_seg_open(name, 0, &win->ctl_seg);
     if (status)
         return status;
@@ -197,7 +201,7 @@ static int rma_win_shared_segment(const struct rma_team *team, struct rma_win *w
         total += recs[r].size;
     }
     char name[SHM_NAME_MAX];
-    boot_job_name(name, sizeof name, "%s", recs[0].seg);
+    boot_name_of(name, sizeof name, recs[0].token, "%s", recs[0].seg);
     int status = ORMA_SUCCESS;
     if (win->rank == 0) {
         status = shm_seg_create(name, total, &win->data_seg);
@@ -218,7 +222,7 @@ static int rma_win_map_part(struct rma_win *win, int r, const struct rma_win_rec
 {
     struct rma_target *t = &win->targets[r];
     char name[SHM_NAME_MAX];
-    boot_job_name(name, sizeof name, "%s", rec->seg);
+    boot_name_of(name, sizeof name, rec->token, "%s", rec->seg);
     int status = shm_seg_open(name, 0, &t->seg);
     if (status)
         return status;
@@ -240,6 +244,11 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     t->disp_unit = rec->disp_unit;
     t->pid = rec->pid;
     t->job_rank = rec->job_rank;
+    t->token = boot_token_intern(rec->token);
+    if (!t->token)
+        return util_error(ORMA_ERR_NOMEM, "out of memory mapping rank %d's part of window %u", r, win->id);
+    t->foreign = strcmp(t->token, boot_job.token) != 0;
+    win->foreign += t->foreign;
     t->shared = rec->exposed == RMA_EXPOSED_SEGMENT;
     t->hw = rec->exposed == RMA_EXPOSED_SEGMENT || rec->exposed == RMA_EXPOSED_PART;
     t->ctl = rma_ctl_block(win->ctl, r); /* on another node: a block nobody uses */
@@ -281,7 +290,7 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
         return ORMA_SUCCESS;
     }
     char name[SHM_NAME_MAX];
-    boot_job_name(name, sizeof name, "%s", rec->seg);
+    boot_name_of(name, sizeof name, rec->token, "%s", rec->seg);
     int status = shm_seg_open(name, 0, &t->seg);
     if (status)
         return status;
@@ -427,6 +436,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
     rec.status = status;
     rec.pid = (int32_t)getpid();
     rec.job_rank = boot_job.rank;
+    memcpy(rec.token, boot_job.token, sizeof rec.token);
     rec.disp_unit = disp_unit;
     rec.size = size;
     rec.hints = rma_hints_pack(hints);
@@ -491,7 +501,7 @@ err_free:
 int rma_win_barrier(struct rma_win *win)
 {
     if (win->nlocal > 1 && !win->net_only)
-        shm_barrier_wait(rma_ctl_barrier(win->ctl), win->nlocal, win->local_rank, &win->barrier_episode);
+        return rma_watch_barrier(win, rma_ctl_barrier(win->ctl), &win->barrier_episode);
     return ORMA_SUCCESS;
 }
 
@@ -501,7 +511,7 @@ int rma_win_free(struct rma_win *win)
      * everything of the net transport delivered, then everybody here. */
     int status = xport_net_close(&win->net);
     win->net_only = 0;
-    rma_win_barrier(win);
+    int lost = rma_win_barrier(win);
     /* Adopted pages go back to private memory while the others wait: an
      * access through another window that overlaps this one (a process_vm
      * transfer to the same pages) would land in the shared copy being left
@@ -510,8 +520,9 @@ int rma_win_free(struct rma_win *win)
     if (win->flavor == ORMA_WIN_FLAVOR_CREATE || win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
         rma_dyn_release(win);
         shm_adopt_release(&win->adopt);
-        rma_win_barrier(win);
+        if (!lost)
+            lost = rma_win_barrier(win);
     }
     rma_win_release(win);
-    return status;
+    return status ? status : lost;
 }

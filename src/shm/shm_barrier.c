@@ -1,4 +1,5 @@
 #include "shm_barrier.h"
+#include "util_time.h"
 #include "util_wait.h"
 
 #include <string.h>
@@ -21,7 +22,32 @@ size_t shm_barrier_size(int n)
     return (size_t)n * (size_t)shm_barrier_rounds(n) * sizeof(struct shm_barrier_flag);
 }
 
-void shm_barrier_wait(void *mem, int n, int rank, uint32_t *episode_p)
+#define SHM_WATCH_EVERY_NS 5000000 /* how often a watched wait asks whether its rank lives */
+
+/* Wait for w to reach episode, asking watch (if any) about rank from now and then. */
+static int shm_watch_wait(struct util_waitword *w, uint32_t episode, const struct shm_watch *watch, int from)
+{
+    if (!watch) {
+        util_wait_geq(w, episode);
+        return -1;
+    }
+    struct util_backoff backoff = {0};
+    uint64_t next = 0;
+    while (!util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), episode)) {
+        uint64_t now = util_time_ns();
+        if (!next) {
+            next = now + SHM_WATCH_EVERY_NS;
+        } else if (now >= next) {
+            if (!watch->alive(watch->ctx, from))
+                return from;
+            next = now + SHM_WATCH_EVERY_NS;
+        }
+        util_backoff_pause(&backoff);
+    }
+    return -1;
+}
+
+int shm_barrier_wait_watched(void *mem, int n, int rank, uint32_t *episode_p, const struct shm_watch *watch)
 {
     uint32_t episode = ++*episode_p;
     int rounds = shm_barrier_rounds(n);
@@ -29,20 +55,36 @@ void shm_barrier_wait(void *mem, int n, int rank, uint32_t *episode_p)
     for (int k = 0; k < rounds; k++) {
         int from = (rank - (1 << k) % n + n) % n;
         util_wake_store(&flags[rank * rounds + k].word, episode);
-        util_wait_geq(&flags[from * rounds + k].word, episode);
+        int gone = shm_watch_wait(&flags[from * rounds + k].word, episode, watch, from);
+        if (gone >= 0)
+            return gone;
     }
+    return -1;
+}
+
+int shm_allgather_watched(void *mem, char *slots, size_t slot, int n, int rank, uint32_t *episode_p,
+                          const void *mine, size_t len, void *all, const struct shm_watch *watch)
+{
+    if (n == 1) {
+        memcpy(all, mine, len);
+        return -1;
+    }
+    memcpy(slots + (size_t)rank * slot, mine, len);
+    int gone = shm_barrier_wait_watched(mem, n, rank, episode_p, watch);
+    if (gone >= 0)
+        return gone;
+    for (int r = 0; r < n; r++)
+        memcpy((char *)all + (size_t)r * len, slots + (size_t)r * slot, len);
+    return shm_barrier_wait_watched(mem, n, rank, episode_p, watch);
+}
+
+void shm_barrier_wait(void *mem, int n, int rank, uint32_t *episode_p)
+{
+    shm_barrier_wait_watched(mem, n, rank, episode_p, NULL);
 }
 
 void shm_allgather(void *mem, char *slots, size_t slot, int n, int rank, uint32_t *episode_p, const void *mine,
                    size_t len, void *all)
 {
-    if (n == 1) {
-        memcpy(all, mine, len);
-        return;
-    }
-    memcpy(slots + (size_t)rank * slot, mine, len);
-    shm_barrier_wait(mem, n, rank, episode_p);
-    for (int r = 0; r < n; r++)
-        memcpy((char *)all + (size_t)r * len, slots + (size_t)r * slot, len);
-    shm_barrier_wait(mem, n, rank, episode_p); /* the slots may be reused by the next exchange */
+    shm_allgather_watched(mem, slots, slot, n, rank, episode_p, mine, len, all, NULL);
 }

@@ -24,4 +24,17 @@ void shm_barrier_wait(void *mem, int n, int rank, uint32_t *episode_p);
 void shm_allgather(void *mem, char *slots, size_t slot, int n, int rank, uint32_t *episode_p, const void *mine,
                    size_t len, void *all);
 
+/* The same, for ranks that may die without taking this one down (ranks of
+ * other jobs): while it waits for a rank, the barrier asks alive(ctx, rank)
+ * every few milliseconds, and gives up when it says 0.  Returns the rank it
+ * gave up on, or -1 when every rank arrived.  A barrier given up on leaves
+ * its flags inconsistent: the ranks' team is no more. */
+struct shm_watch {
+    int (*alive)(void *ctx, int rank);
+    void *ctx;
+};
+int shm_barrier_wait_watched(void *mem, int n, int rank, uint32_t *episode_p, const struct shm_watch *watch);
+int shm_allgather_watched(void *mem, char *slots, size_t slot, int n, int rank, uint32_t *episode_p,
+                          const void *mine, size_t len, void *all, const struct shm_watch *watch);
+
 #endif

@@ -65,7 +65,14 @@
     X(BOOT_SIZE, boot_size, INT, "0", "set by orma-run: number of ranks")       \
     X(BOOT_JOB, boot_job, STRING, "", "set by orma-run: the job's random token")\
     X(BOOT_FD, boot_fd, INT, "-1",                                              \
-      "set by orma-run: descriptor on which a rank reports its finalize")
+      "set by orma-run: descriptor on which a rank reports its finalize")      \
+    X(BOOT_SLOT, boot_slot, INT, "-1",                                          \
+      "set by orma-run: the number this rank reports its finalize with")        \
+    X(BOOT_SERVICE, boot_service, STRING, "",                                   \
+      "set by orma-run: the socket on which it starts ranks (orma_spawn)")      \
+    X(BOOT_PARENT, boot_parent, STRING, "",                                     \
+      "set by orma-run in spawned ranks: the team they share with their "      \
+      "parents, as <segment>:<parents>")
 
 enum util_config_kind { UTIL_CFG_LEVEL, UTIL_CFG_UINT, UTIL_CFG_INT, UTIL_CFG_BOOL, UTIL_CFG_STRING, UTIL_CFG_TRANSPORT };
 
