@@ -7,6 +7,7 @@
 #include "bspbench.h"
 #include "caf_suite.h"
 #include "ddt.h"
+#include "dyn_suite.h"
 #include "ghost.h"
 #include "latency.h"
 #include "li_suite.h"
@@ -58,6 +59,10 @@ static const bench_suite suites[] = {
     {"caf",
      "coarrays: put/get, Himeno, PRK kernels: liborma-caf vs OpenCoarrays and MPI, P images",
      bench_caf_run, 1},
+    /* Dynamic processes (seed 000): spawned and connected teams. */
+    {"dynamic",
+     "time to spawn 1-4 ranks and to connect; put/get on static, spawned, connected teams, 2 ranks",
+     bench_dynamic_run, 0},
 };
 
 const bench_suite *bench_suite_at(int i)

@@ -24,6 +24,7 @@ import blocks  # noqa: E402
 import results  # noqa: E402
 import suite_as  # noqa: E402
 import suite_caf  # noqa: E402
+import suite_dynamic  # noqa: E402
 import suite_generic  # noqa: E402
 import suite_multiput  # noqa: E402
 import suite_mult  # noqa: E402
@@ -57,6 +58,7 @@ SUITES = {
     "mult": suite_mult.mult_blocks,
     "rdx": suite_rdx.blocks,
     "caf": suite_caf.blocks,
+    "dynamic": suite_dynamic.blocks,
 }
 
 

@@ -57,12 +57,18 @@ static uint64_t boot_fnv(uint64_t h, const void *p, size_t n)
     return h;
 }
 
+static int boot_node_by_job;
+
+void boot_node_split(void) { boot_node_by_job = 1; }
+
 uint64_t boot_node_id(void)
 {
     static uint64_t id;
     if (id)
         return id;
     uint64_t h = UINT64_C(0xcbf29ce484222325);
+    if (boot_node_by_job)
+        h = boot_fnv(h, boot_job.token, strlen(boot_job.token));
     char text[256] = "";
     gethostname(text, sizeof text - 1);
     h = boot_fnv(h, text, strlen(text));

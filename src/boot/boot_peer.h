@@ -26,8 +26,17 @@ void boot_name_of(char *buf, size_t len, const char *token, const char *fmt, ...
     __attribute__((format(printf, 4, 5)));
 
 /* The same for every process that shares this machine's /dev/shm, different
- * on other machines: hostname, boot id and /dev/shm's identity. */
+ * on other machines: hostname, boot id and /dev/shm's identity -- and the
+ * job's token once boot_node_split was called. */
 uint64_t boot_node_id(void);
+
+/* For a job of an MPI world that spans nodes by its MPI's reckoning: its
+ * ranks here are one node, told apart from the other nodes by this job's
+ * token too, whatever memory they share (an MPI told that no two ranks
+ * are local, MPICH's MPIR_CVAR_NOLOCAL, has its nodes on one machine).
+ * Worlds on one node that spawn or connect to each other then reach each
+ * other over the net transport.  Before boot_node_id is first asked. */
+void boot_node_split(void);
 
 /* 0 once pid has exited (or is a zombie), else 1. */
 int boot_pid_alive(pid_t pid);

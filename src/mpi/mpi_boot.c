@@ -26,7 +26,6 @@ int mpi_thread_clash(struct mpi_win *w, const char *call)
 int mpi_orma_ready;
 int mpi_job_spans_nodes;
 char mpi_orma_why[160];
-MPI_Group mpi_node_group = MPI_GROUP_NULL;
 MPI_Comm mpi_quiet_comm = MPI_COMM_NULL;
 
 /* Errors reach MPI programs through MPI's error handlers (which print
@@ -52,7 +51,6 @@ static void mpi_orma_start(void)
     int world = 0;
     PMPI_Comm_size(MPI_COMM_WORLD, &world);
     mpi_job_spans_nodes = nsize < world; /* the same verdict everywhere */
-    PMPI_Comm_group(node, &mpi_node_group);
     PMPI_Comm_dup(MPI_COMM_SELF, &mpi_quiet_comm);
     PMPI_Comm_set_errhandler(mpi_quiet_comm, MPI_ERRORS_RETURN);
     char token[40] = {0};
@@ -63,6 +61,8 @@ static void mpi_orma_start(void)
     mpi_types_init(); /* here, before any thread may look a type up */
     mpi_ops_fill();
     int status = boot_job_external(nrank, nsize, token);
+    if (mpi_job_spans_nodes)
+        boot_node_split(); /* the world's nodes are as its MPI says */
     if (!status)
         status = orma_init(NULL, NULL);
     int wrank = 0;
@@ -133,8 +133,6 @@ int MPI_Finalize(void)
         orma_finalize();
         mpi_orma_ready = 0;
     }
-    if (mpi_node_group != MPI_GROUP_NULL)
-        PMPI_Group_free(&mpi_node_group);
     if (mpi_quiet_comm != MPI_COMM_NULL)
         PMPI_Comm_free(&mpi_quiet_comm);
     return PMPI_Finalize();

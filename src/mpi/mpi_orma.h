@@ -52,9 +52,6 @@ extern int mpi_orma_ready;
 extern int mpi_job_spans_nodes;
 extern char mpi_orma_why[160];
 
-/* The group of this node's ranks in MPI_COMM_WORLD: orma's job. */
-extern MPI_Group mpi_node_group;
-
 /* A duplicate of MPI_COMM_SELF whose errors return: for the host calls
  * liborma-mpi makes to learn something (mpi_dtype.c), which may fail. */
 extern MPI_Comm mpi_quiet_comm;

@@ -7,6 +7,7 @@
 #include "net_am.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +26,12 @@ static int mpi_win_register(struct mpi_win *w, MPI_Win *win)
 }
 
 /* Whether comm can hold an orma window: an intracommunicator.  *here_p
- * (malloc'd, or NULL when all are): here[r] is 1 when comm's rank r is on
- * this node (in this orma job); the others are reached over the net
- * transport. */
+ * (malloc'd, or NULL when all are): here[r] is 1 when comm's rank r shares
+ * this node's memory -- a rank of this world or of another one (spawned,
+ * connected: its own orma job, reached through its objects' names, as
+ * boot_peer.h says); the others are reached over the net transport.  Asked
+ * of every rank (an allgather over comm), not of the world's node group:
+ * a communicator may hold ranks of several worlds. */
 static int mpi_win_comm_usable(const char *call, MPI_Comm comm, unsigned char **here_p)
 {
     int inter = 0, n = 0, off = 0;
@@ -38,27 +42,25 @@ static int mpi_win_comm_usable(const char *call, MPI_Comm comm, unsigned char **
         return mpi_comm_error(MPI_COMM_WORLD, call, MPI_ERR_COMM, "not a valid communicator");
     if (inter)
         return mpi_comm_error(comm, call, MPI_ERR_COMM, "windows need an intracommunicator");
-    MPI_Group g;
-    PMPI_Comm_group(comm, &g);
-    PMPI_Group_size(g, &n);
-    int *in = malloc(((size_t)n + 1) * sizeof *in), *out = malloc(((size_t)n + 1) * sizeof *out);
+    PMPI_Comm_size(comm, &n);
+    uint64_t mine = boot_node_id(), *nodes = malloc(((size_t)n + 1) * sizeof *nodes);
     unsigned char *here = malloc((size_t)n + 1);
-    if (in && out && here) {
-        for (int i = 0; i < n; i++)
-            in[i] = i;
-        PMPI_Group_translate_ranks(g, n, in, mpi_node_group, out);
-        for (int i = 0; i < n; i++) {
-            here[i] = out[i] != MPI_UNDEFINED;
-            off += !here[i];
-        }
-    }
-    free(in);
-    free(out);
-    PMPI_Group_free(&g);
-    if (!in || !out || !here) {
+    if (!nodes || !here) {
+        free(nodes);
         free(here);
         return mpi_comm_error(comm, call, MPI_ERR_NO_MEM, "out of memory");
     }
+    int rc = PMPI_Allgather(&mine, 1, MPI_UINT64_T, nodes, 1, MPI_UINT64_T, comm);
+    if (rc != MPI_SUCCESS) {
+        free(nodes);
+        free(here);
+        return mpi_comm_error(comm, call, rc, "the exchange of the ranks' nodes failed");
+    }
+    for (int i = 0; i < n; i++) {
+        here[i] = nodes[i] == mine;
+        off += !here[i];
+    }
+    free(nodes);
     if (off)
         *here_p = here;
     else

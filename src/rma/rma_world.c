@@ -3,6 +3,7 @@
 #include "rma_world.h"
 #include "boot_job.h"
 #include "boot_mpirun.h"
+#include "boot_peer.h"
 #include "net_world.h"
 #include "xport_net.h"
 #include "util_config.h"
@@ -49,6 +50,8 @@ int rma_world_start(void)
     status = boot_job_external(rma_world_w.node_rank, rma_world_w.node_size, rma_world_w.token);
     if (status)
         return status;
+    if (rma_world_w.here)
+        boot_node_split(); /* the world's nodes are as its MPI says */
     rma_world_t = (struct rma_team){rma_world_w.rank, rma_world_w.size, rma_world_allgather, NULL,
                                     rma_world_w.net, rma_world_w.comm, rma_world_w.here, 0};
     xport_net_thread_ok = rma_world_w.thread_multiple;

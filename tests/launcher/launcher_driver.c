@@ -283,12 +283,15 @@ static void case_noorma(void)
     CHECK(run_plain(path, text, sizeof text) == 1);
     char *const code[] = {run, "-np", "2", "--", "sh", "-c", "exit 5", NULL};
     CHECK(run_plain(code, text, sizeof text) == 5);
-    /* The four ORMA_BOOT_* variables and an open pipe, nothing else. */
+    /* The six ORMA_BOOT_* variables of a first rank (a spawned one has
+     * ORMA_BOOT_PARENT too), an open pipe, and the slot equal to the rank:
+     * nothing else. */
     char *const env[] = {
         run, "-n", "3", "sh", "-c",
         "[ \"$ORMA_BOOT_SIZE\" = 3 ] && [ \"$ORMA_BOOT_RANK\" -ge 0 ] && [ \"$ORMA_BOOT_RANK\" -lt 3 ] && "
         "[ ${#ORMA_BOOT_JOB} = 32 ] && [ -e /proc/$$/fd/$ORMA_BOOT_FD ] && "
-        "[ $(env | grep -c '^ORMA_BOOT_') = 4 ]",
+        "[ \"$ORMA_BOOT_SLOT\" = \"$ORMA_BOOT_RANK\" ] && [ \"$ORMA_BOOT_SERVICE\" = "
+        "\"orma-run-$(id -u)-$ORMA_BOOT_JOB\" ] && [ $(env | grep -c '^ORMA_BOOT_') = 6 ]",
         NULL};
     int status = run_plain(env, text, sizeof text);
     fprintf(stderr, "%s", text);

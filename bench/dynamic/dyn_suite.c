@@ -1,0 +1,226 @@
+/* dyn_suite.c -- orma-bench dynamic (dyn.h): seed 000's Table 1 (time to
+ * spawn 1-4 processes), the time to connect and accept, and its Figure 1
+ * for one-sided communication: put and get latency and bandwidth between
+ * two ranks of a static, a spawned and a connected team, taking turns.
+ *
+ * Run as 2 ranks of orma-run: rank 0 spawns, accepts and measures; rank 1
+ * is the static partner. */
+#include "dyn.h"
+#include "dyn_suite.h"
+
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "ctl.h"
+#include "report.h"
+#include "stats.h"
+
+#define DYN_SPAWN_MAX 4
+
+static const size_t dyn_default_sizes[] = {8, 64, 1024, 16384, 262144, 1048576, 4194304};
+static const size_t dyn_quick_sizes[] = {8, 1024, 65536, 1048576};
+
+struct dyn_paths {
+    char run[4096], peer[4096];
+};
+
+/* Start another job, of its own launcher, as a user would. */
+static pid_t dyn_start(char *const argv[])
+{
+    pid_t pid = fork();
+    if (pid == 0) {
+        execv(argv[0], argv);
+        _exit(127);
+    }
+    return pid;
+}
+
+static int dyn_reap(pid_t pid)
+{
+    int st;
+    if (pid <= 0 || waitpid(pid, &st, 0) != pid)
+        return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+static int dyn_fail(const char *what)
+{
+    fprintf(stderr, "orma-bench: dynamic: %s: %s\n", what, orma_error_message());
+    return -1;
+}
+
+/* Table 1: orma_spawn of k = 1..4 ranks from rank 0 alone, reps each. */
+static int dyn_spawn_times(const bench_ctx *ctx, const struct dyn_paths *dp, orma_team self, int reps)
+{
+    char *args[] = {"spawned", NULL};
+    double *us = calloc((size_t)reps, sizeof *us);
+    if (!us)
+        return -1;
+    int st = 0;
+    for (int k = 1; k <= DYN_SPAWN_MAX && !st; k++) {
+        for (int i = 0; i <= reps && !st; i++) { /* the first: warm-up (the program's pages) */
+            orma_team merged;
+            double t0 = dyn_now_us();
+            if (orma_spawn(self, 0, dp->peer, args, k, ORMA_INFO_NULL, &merged))
+                st = dyn_fail("orma_spawn");
+            double t = dyn_now_us() - t0;
+            if (!st && (orma_team_barrier(merged) || orma_team_free(&merged)))
+                st = dyn_fail("the spawned team");
+            if (i > 0)
+                us[i - 1] = t;
+        }
+        if (!st)
+            bench_emit(ctx, "orma", "spawn", "-", "-", (size_t)k, 0, us, reps);
+    }
+    free(us);
+    return st;
+}
+
+/* The time to connect and accept, at the accepting side: a job of one
+ * rank connects again as soon as the previous team is gone. */
+static int dyn_connect_times(const bench_ctx *ctx, const struct dyn_paths *dp, orma_team self, int reps)
+{
+    char port[ORMA_PORT_NAME_MAX], count[16];
+    if (orma_port_open(port))
+        return dyn_fail("orma_port_open");
+    snprintf(count, sizeof count, "%d", reps + 1);
+    char *argv[] = {(char *)dp->run, "-n", "1", (char *)dp->peer, "cycle", port, count, NULL};
+    pid_t pid = dyn_start(argv);
+    double *us = calloc((size_t)reps, sizeof *us);
+    int st = pid > 0 && us ? 0 : -1;
+    for (int i = 0; i <= reps && !st; i++) { /* the first also waits for the job to start */
+        orma_team merged;
+        double t0 = dyn_now_us();
+        if (orma_team_accept(port, self, 0, &merged))
+            st = dyn_fail("orma_team_accept");
+        double t = dyn_now_us() - t0;
+        if (!st && (orma_team_barrier(merged) || orma_team_free(&merged)))
+            st = dyn_fail("the connected team");
+        if (i > 0)
+            us[i - 1] = t;
+    }
+    if (st && pid > 0)
+        kill(pid, SIGTERM);
+    if (dyn_reap(pid) && !st)
+        st = dyn_fail("the connecting job failed");
+    if (!st)
+        bench_emit(ctx, "orma", "connect_accept", "-", "-", 1, 0, us, reps);
+    orma_port_close(port);
+    free(us);
+    return st;
+}
+
+/* The latency pairs: a spawned and a connected partner beside rank 1. */
+static int dyn_pairs(const bench_ctx *ctx, const struct dyn_paths *dp, const dyn_plan *plan)
+{
+    char sizes[256], rounds[16], port[ORMA_PORT_NAME_MAX] = "";
+    dyn_plan_format(plan, sizes, sizeof sizes);
+    snprintf(rounds, sizeof rounds, "%d", plan->rounds);
+    orma_team spawned = ORMA_TEAM_NULL, connected = ORMA_TEAM_NULL, pair[DYN_KINDS] = {ORMA_TEAM_WORLD};
+    char *args[] = {"partner", "spawned", sizes, rounds, NULL};
+    if (orma_spawn(ORMA_TEAM_WORLD, 0, dp->peer, args, 1, ORMA_INFO_NULL, &spawned))
+        return dyn_fail("spawning the partner");
+    pid_t pid = -1;
+    if (ctx->rank == 0) {
+        orma_port_open(port);
+        char *argv[] = {(char *)dp->run, "-n", "1", (char *)dp->peer, "partner", "connected", port, sizes, rounds,
+                        NULL};
+        pid = dyn_start(argv);
+    }
+    if (orma_team_accept(port, ORMA_TEAM_WORLD, 0, &connected))
+        return dyn_fail("accepting the partner");
+    int st = dyn_pair_split(spawned, 2, &pair[1]) | dyn_pair_split(connected, 2, &pair[2]);
+    size_t n = (size_t)DYN_NOPS * (size_t)plan->nsizes * DYN_KINDS * (size_t)plan->rounds;
+    double *samples = calloc(n, sizeof *samples);
+    if (!st && ctx->rank == 0)
+        st = samples ? dyn_pairs_origin(plan, pair, samples) : -1;
+    else if (!st)
+        st = dyn_pairs_partner(plan, ORMA_TEAM_WORLD, 0);
+    for (int k = 1; k < DYN_KINDS; k++)
+        if (pair[k] != ORMA_TEAM_NULL)
+            orma_team_free(&pair[k]);
+    if (orma_team_barrier(spawned) || orma_team_barrier(connected))
+        st = dyn_fail("the last barrier");
+    orma_team_free(&spawned);
+    orma_team_free(&connected);
+    if (ctx->rank == 0) {
+        orma_port_close(port);
+        if (dyn_reap(pid) && !st)
+            st = dyn_fail("the connected partner's job failed");
+    }
+    for (int op = 0; op < DYN_NOPS && !st && ctx->rank == 0; op++)
+        for (int z = 0; z < plan->nsizes; z++) {
+            double med[DYN_KINDS];
+            for (int k = 0; k < DYN_KINDS; k++) {
+                double *v = &samples[dyn_sample_at(plan, op, z, k, 0)];
+                bench_stats s;
+                double copy[256];
+                long m = plan->rounds < 256 ? plan->rounds : 256;
+                memcpy(copy, v, (size_t)m * sizeof *copy);
+                bench_stats_compute(copy, m, &s);
+                med[k] = s.median;
+                bench_emit(ctx, "orma", dyn_op_names[op], dyn_op_syncs[op], dyn_kind_names[k], plan->sizes[z],
+                           (double)plan->sizes[z], v, plan->rounds);
+            }
+            bench_note("dynamic: %s (%s) %zu B: spawned/static %.3f, connected/static %.3f (medians of %d paired "
+                       "batches)", dyn_op_names[op], dyn_op_syncs[op], plan->sizes[z], med[1] / med[0],
+                       med[2] / med[0], plan->rounds);
+        }
+    free(samples);
+    return st;
+}
+
+int bench_dynamic_run(const bench_ctx *ctx)
+{
+    static const char *const ops[] = {"spawn", "connect", "put", "get", NULL};
+    if (bench_filters_check("dynamic", ctx->rank, NULL, NULL, ctx->opts->ops, ops, NULL, NULL) != 0)
+        return BENCH_USAGE;
+    if (ctx->size != 2) {
+        if (ctx->rank == 0)
+            fprintf(stderr, "orma-bench: dynamic: run it as 2 ranks (orma-run -n 2)\n");
+        return BENCH_USAGE;
+    }
+    const bench_opts *o = ctx->opts;
+    struct dyn_paths dp;
+    if (dyn_beside("orma-run", dp.run, sizeof dp.run) || dyn_beside("orma-bench-dynamic-peer", dp.peer,
+                                                                      sizeof dp.peer)) {
+        if (ctx->rank == 0)
+            fprintf(stderr, "orma-bench: dynamic: orma-run and orma-bench-dynamic-peer must be beside orma-bench\n");
+        return BENCH_FAIL;
+    }
+    dyn_plan plan = {.rounds = o->reps > 0 ? (int)(o->reps < 200 ? o->reps : 200) : (o->quick ? 5 : 15)};
+    if (o->sizes_given) {
+        for (int i = 0; i < o->nsizes && plan.nsizes < DYN_MAX_SIZES; i++)
+            if (o->sizes[i] > 0 && o->sizes[i] <= DYN_MAX_BYTES)
+                plan.sizes[plan.nsizes++] = o->sizes[i];
+    } else {
+        const size_t *d = o->quick ? dyn_quick_sizes : dyn_default_sizes;
+        size_t nd = o->quick ? sizeof dyn_quick_sizes / sizeof *d : sizeof dyn_default_sizes / sizeof *d;
+        for (size_t i = 0; i < nd; i++)
+            plan.sizes[plan.nsizes++] = d[i];
+    }
+    int reps = o->quick ? 5 : 10, st = 0;
+    bench_note("dynamic: spawn and connect_accept rows: time per call (the bytes column holds the ranks spawned), "
+               "%d calls after one uncounted; put/get rows: time per operation, window = the team's kind, %d "
+               "batches each, the kinds in turn", reps, plan.rounds);
+    /* rank 0 alone spawns and accepts; rank 1 waits */
+    orma_team self;
+    if (orma_team_split(ORMA_TEAM_WORLD, ctx->rank == 0 ? 0 : ORMA_UNDEFINED, 0, &self))
+        return BENCH_FAIL;
+    if (ctx->rank == 0 && bench_list_has(o->ops, "spawn"))
+        st |= dyn_spawn_times(ctx, &dp, self, reps);
+    if (ctx->rank == 0 && bench_list_has(o->ops, "connect"))
+        st |= dyn_connect_times(ctx, &dp, self, reps);
+    if (self != ORMA_TEAM_NULL)
+        orma_team_free(&self);
+    st = (int)bench_ctl_max(ctx->ctl, (uint64_t)(st ? 1 : 0)) ? -1 : 0;
+    if (!st && (bench_list_has(o->ops, "put") || bench_list_has(o->ops, "get")))
+        st = dyn_pairs(ctx, &dp, &plan);
+    st = (int)bench_ctl_max(ctx->ctl, (uint64_t)(st ? 1 : 0)) ? -1 : 0;
+    return st ? BENCH_FAIL : BENCH_OK;
+}
