@@ -168,9 +168,7 @@ static int caf_backends_orma(const bench_ctx *ctx, const char *dir, caf_backend 
     return n;
 }
 
-/* prog under mpirun.<v>, with liborma-mpi preloaded when pre: 0, or -1
- * when something is missing. */
-static int caf_backend_mpi(const bench_ctx *ctx, const char *dir, const pp_mpi_variant *v, const char *prog,
+int caf_backend_mpi(const bench_ctx *ctx, const char *dir, const pp_mpi_variant *v, const char *prog,
                            int pre, caf_backend *o)
 {
     char name[64];

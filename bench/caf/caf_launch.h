@@ -32,6 +32,13 @@ extern const char *const caf_backend_families[];
  * skipped.  Their number. */
 int caf_backends(const bench_ctx *ctx, caf_backend *b);
 
+/* prog (<dir>/<prog>-<v>) under mpirun.<v> -n ctx->size, with
+ * liborma-mpi preloaded when pre: 0, or -1 when something is missing.
+ * (The dynamic suite's MPI program is started so too.) */
+struct pp_mpi_variant;
+int caf_backend_mpi(const bench_ctx *ctx, const char *dir, const struct pp_mpi_variant *v, const char *prog, int pre,
+                    caf_backend *o);
+
 /* Runs argv (launcher + program + args, NULL-terminated) with stdout into
  * out (NUL-terminated, what does not fit dropped), for at most limit
  * seconds: then its process group is killed.  Its exit status, 128 + a

@@ -6,7 +6,13 @@
  * round, so that the machine's moods fall on all of them alike: the origin
  * meets the partner of the kind whose turn it is in a barrier of their
  * pair, times a batch of operations, and meets it again; the other
- * partners wait in their own pair's barrier meanwhile.  Every batch's data
+ * partners wait in their own pair's barrier meanwhile.  Four processes
+ * share the cores, so before each batch the origin lets the others settle
+ * (DYN_SETTLE_US, longer than a waiter yields before it sleeps): a partner
+ * that has just finished its batch and still yields its core would
+ * otherwise slow down the next kind's batch, and always the same kind.
+ * Then two barriers: the first wakes the partner, the second starts the
+ * batch with both awake.  Every batch's data
  * is checked: the partner checks what the puts left in its window, the
  * origin what the gets read. */
 #include "dyn.h"
@@ -54,8 +60,8 @@ int dyn_plan_parse(dyn_plan *p, const char *sizes, const char *rounds)
 
 long dyn_batch_ops(size_t bytes)
 {
-    long n = (long)((size_t)8 << 20) / (long)bytes; /* about 8 MB a batch */
-    return n < 4 ? 4 : n > 200 ? 200 : n;
+    long n = (long)((size_t)8 << 20) / (long)bytes; /* about 8 MB a batch, and a millisecond or more */
+    return n < 4 ? 4 : n > 20000 ? 20000 : n;
 }
 
 static unsigned char dyn_byte(size_t i, int round) { return (unsigned char)((i * 131 + (size_t)round * 17) % 251); }
@@ -184,6 +190,14 @@ static int dyn_verdict(struct dyn_side *s, int origin, int bad)
     return rc || v ? -1 : 0;
 }
 
+#define DYN_SETTLE_US 3000
+
+static void dyn_settle(void)
+{
+    struct timespec ts = {0, DYN_SETTLE_US * 1000L};
+    nanosleep(&ts, NULL);
+}
+
 /* The kind whose turn is t of round r: the order rotates. */
 static int dyn_turn(int r, int t) { return (r + t) % DYN_KINDS; }
 
@@ -207,6 +221,8 @@ int dyn_pairs_origin(const dyn_plan *p, const orma_team pair[DYN_KINDS], double 
                     if (pair[k] == ORMA_TEAM_NULL)
                         continue;
                     double us = 0;
+                    dyn_settle();
+                    st |= orma_team_barrier(pair[k]) ? -1 : 0;
                     st |= orma_team_barrier(pair[k]) ? -1 : 0;
                     st |= dyn_batch(&side[k], op, bytes, ops, r, &us);
                     st |= orma_team_barrier(pair[k]) ? -1 : 0;
@@ -242,6 +258,7 @@ int dyn_pairs_partner(const dyn_plan *p, orma_team pair, int kind)
                     int k = dyn_turn(r, t);
                     if (k != kind)
                         continue;
+                    st |= orma_team_barrier(pair) ? -1 : 0;
                     st |= orma_team_barrier(pair) ? -1 : 0;
                     st |= dyn_follow(&side, op, ops);
                     st |= orma_team_barrier(pair) ? -1 : 0;

@@ -16,7 +16,9 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "caf_launch.h"
 #include "ctl.h"
+#include "pp_mpi.h"
 #include "report.h"
 #include "stats.h"
 
@@ -175,6 +177,79 @@ static int dyn_pairs(const bench_ctx *ctx, const struct dyn_paths *dp, const dyn
     return st;
 }
 
+/* The rows an MPI program printed (dyn_mpi.c), as this run's own. */
+static int dyn_mpi_read(const bench_ctx *ctx, const char *backend, const char *out)
+{
+    int rows = 0;
+    for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+        char op[32], sync[32], window[32];
+        size_t bytes;
+        long reps;
+        double mn, med, mx;
+        if (sscanf(line, "row %31s %31s %31s %zu %ld %lf %lf %lf", op, sync, window, &bytes, &reps, &mn, &med,
+                   &mx) == 8) {
+            bench_result r = {NULL, backend, op, sync, window, ctx->size, bytes, reps, mn, med, mx,
+                              strcmp(op, "spawn") && med > 0 ? (double)bytes / med : 0, NULL};
+            bench_report_add(ctx, &r);
+            rows++;
+        } else if (!strncmp(line, "skip ", 5)) {
+            bench_note("%s: %.*s", backend, (int)strcspn(line + 5, "\n"), line + 5);
+        }
+    }
+    return rows;
+}
+
+/* Rank 0: the MPI program, on each host MPI alone (mpi-rma) and on
+ * liborma-mpi (orma-mpi): spawn times, then the pairs. */
+static int dyn_mpi(const bench_ctx *ctx, const dyn_plan *plan, int reps)
+{
+    char dir[PATH_MAX], sizes[256], rounds[16], nreps[16];
+    if (pp_exe_dir(dir, sizeof dir) != 0)
+        return 0;
+    dyn_plan_format(plan, sizes, sizeof sizes);
+    snprintf(rounds, sizeof rounds, "%d", plan->rounds);
+    snprintf(nreps, sizeof nreps, "%d", reps);
+    static char out[1 << 16];
+    int st = 0;
+    for (const pp_mpi_variant *v = pp_mpi_variants; v->name; v++)
+        for (int pre = 0; pre < 2; pre++) {
+            char name[48];
+            snprintf(name, sizeof name, "%s/%s", pre ? "orma-mpi" : "mpi-rma", v->name);
+            if (!bench_list_has(ctx->opts->backends, pre ? "orma-mpi" : "mpi-rma"))
+                continue;
+            caf_backend b;
+            if (caf_backend_mpi(ctx, dir, v, "orma-bench-dynamic-mpi", pre, &b) != 0) {
+                bench_note("%s skipped: orma-bench-dynamic-mpi-%s, liborma-mpi or mpirun.%s not found", name,
+                           v->name, v->name);
+                continue;
+            }
+            const char *modes[2][4] = {{"spawn", nreps, NULL, NULL}, {"pairs", sizes, rounds, NULL}};
+            for (int m = 0; m < 2; m++) {
+                if (!bench_list_has(ctx->opts->ops, m ? "put" : "spawn") && !(m && bench_list_has(ctx->opts->ops, "get")))
+                    continue;
+                snprintf(b.np, sizeof b.np, "%d", m ? 2 : 1);
+                const char *argv[24];
+                int n = 0;
+                for (int i = 0; i < b.argc; i++)
+                    argv[n++] = b.argv[i];
+                for (int i = 0; modes[m][i]; i++)
+                    argv[n++] = modes[m][i];
+                argv[n] = NULL;
+                out[0] = '\0';
+                int rc = caf_launch(argv, out, sizeof out, 300);
+                int rows = dyn_mpi_read(ctx, name, out);
+                if (rc) {
+                    bench_note("%s %s: the MPI job ended with %s %d; its rows are left out", name, modes[m][0],
+                               rc == CAF_TIMED_OUT ? "a timeout," : "status", rc == CAF_TIMED_OUT ? 300 : rc);
+                    st = -1;
+                } else if (!rows && !strstr(out, "skip ")) {
+                    bench_note("%s %s: no rows", name, modes[m][0]);
+                }
+            }
+        }
+    return st;
+}
+
 int bench_dynamic_run(const bench_ctx *ctx)
 {
     static const char *const ops[] = {"spawn", "connect", "put", "get", NULL};
@@ -186,6 +261,13 @@ int bench_dynamic_run(const bench_ctx *ctx)
         return BENCH_USAGE;
     }
     const bench_opts *o = ctx->opts;
+    static const char *const families[] = {"orma", "mpi-rma", "orma-mpi", NULL};
+    char bad[64];
+    if (o->backends && bench_list_check(o->backends, families, bad, sizeof bad) != 0) {
+        if (ctx->rank == 0)
+            fprintf(stderr, "orma-bench: dynamic: --backends: no backend %s (orma, mpi-rma, orma-mpi)\n", bad);
+        return BENCH_USAGE;
+    }
     struct dyn_paths dp;
     if (dyn_beside("orma-run", dp.run, sizeof dp.run) || dyn_beside("orma-bench-dynamic-peer", dp.peer,
                                                                       sizeof dp.peer)) {
@@ -221,6 +303,10 @@ int bench_dynamic_run(const bench_ctx *ctx)
     st = (int)bench_ctl_max(ctx->ctl, (uint64_t)(st ? 1 : 0)) ? -1 : 0;
     if (!st && (bench_list_has(o->ops, "put") || bench_list_has(o->ops, "get")))
         st = dyn_pairs(ctx, &dp, &plan);
+    st = (int)bench_ctl_max(ctx->ctl, (uint64_t)(st ? 1 : 0)) ? -1 : 0;
+    /* The host MPIs' own calls, and theirs on liborma-mpi: rank 1 waits. */
+    if (!st && ctx->rank == 0 && o->backends)
+        st = dyn_mpi(ctx, &plan, reps);
     st = (int)bench_ctl_max(ctx->ctl, (uint64_t)(st ? 1 : 0)) ? -1 : 0;
     return st ? BENCH_FAIL : BENCH_OK;
 }

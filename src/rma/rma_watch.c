@@ -2,9 +2,7 @@
 #include "rma_watch.h"
 #include "boot_peer.h"
 #include "shm_barrier.h"
-#include "util_time.h"
 
-#include <stdatomic.h>
 
 #define RMA_WATCH_EVERY_NS 5000000 /* how often a wait looks at the other jobs' ranks */
 
@@ -32,19 +30,13 @@ int rma_watch_check(struct rma_win *win)
 
 int rma_watch_wait_slow(struct rma_win *win, struct util_waitword *w, uint32_t target)
 {
-    struct util_backoff backoff = {0};
-    uint64_t next = util_time_ns() + RMA_WATCH_EVERY_NS;
-    while (!util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target)) {
-        if (win->peer_lost)
-            return rma_watch_gone(win, "waiting");
-        uint64_t now = util_time_ns();
-        if (now >= next) {
-            int status = rma_watch_check(win);
-            if (status)
-                return status;
-            next = now + RMA_WATCH_EVERY_NS;
-        }
-        util_backoff_pause(&backoff);
+    if (win->peer_lost)
+        return rma_watch_gone(win, "waiting");
+    /* As any wait (spin, yield, sleep), looking up between sleeps. */
+    while (util_wait_geq_for(w, target, RMA_WATCH_EVERY_NS)) {
+        int status = rma_watch_check(win);
+        if (status)
+            return status;
     }
     return ORMA_SUCCESS;
 }

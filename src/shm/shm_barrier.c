@@ -1,5 +1,4 @@
 #include "shm_barrier.h"
-#include "util_time.h"
 #include "util_wait.h"
 
 #include <string.h>
@@ -31,19 +30,10 @@ static int shm_watch_wait(struct util_waitword *w, uint32_t episode, const struc
         util_wait_geq(w, episode);
         return -1;
     }
-    struct util_backoff backoff = {0};
-    uint64_t next = 0;
-    while (!util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), episode)) {
-        uint64_t now = util_time_ns();
-        if (!next) {
-            next = now + SHM_WATCH_EVERY_NS;
-        } else if (now >= next) {
-            if (!watch->alive(watch->ctx, from))
-                return from;
-            next = now + SHM_WATCH_EVERY_NS;
-        }
-        util_backoff_pause(&backoff);
-    }
+    /* As any wait (spin, yield, sleep), looking up between sleeps. */
+    while (util_wait_geq_for(w, episode, SHM_WATCH_EVERY_NS))
+        if (!watch->alive(watch->ctx, from))
+            return from;
     return -1;
 }
 

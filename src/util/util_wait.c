@@ -158,26 +158,46 @@ int util_backoff_relax(struct util_backoff *b)
     return 0;
 }
 
-void util_wait_slow(struct util_waitword *w, uint32_t target)
+/* util_wait_slow's loop; deadline 0: none.  0 or -1 (deadline passed). */
+static int util_wait_until(struct util_waitword *w, uint32_t target, uint64_t deadline)
 {
     struct util_backoff b = {0};
-    while (util_backoff_relax(&b))
+    while (util_backoff_relax(&b)) {
         if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
-            return;
+            return 0;
+        if (deadline && b.phase == 1 && b.step % 16 == 0 && util_time_ns() >= deadline)
+            return -1;
+    }
     for (;;) {
         if (util_wait_hook)
             util_wait_hook();
         uint32_t sleep_us = util_sleep_cap();
+        if (deadline) {
+            uint64_t now = util_time_ns();
+            if (now >= deadline)
+                return util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target) ? 0 : -1;
+            if ((deadline - now) / 1000 < sleep_us)
+                sleep_us = (uint32_t)((deadline - now) / 1000) + 1;
+        }
         atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
         uint32_t v = atomic_load_explicit(&w->value, memory_order_seq_cst);
         if (util_seq_geq(v, target)) {
             atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
             atomic_thread_fence(memory_order_acquire);
-            return;
+            return 0;
         }
         util_futex_wait(&w->value, v, sleep_us);
         atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
     }
+}
+
+void util_wait_slow(struct util_waitword *w, uint32_t target) { util_wait_until(w, target, 0); }
+
+int util_wait_geq_for(struct util_waitword *w, uint32_t target, uint64_t ns)
+{
+    if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
+        return 0;
+    return util_wait_until(w, target, util_time_ns() + (ns ? ns : 1));
 }
 
 void util_backoff_pause(struct util_backoff *b)

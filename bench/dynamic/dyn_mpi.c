@@ -1,0 +1,280 @@
+/* dyn_mpi.c -- orma-bench-dynamic-mpi-<mpi>: the dynamic suite's
+ * measurements with MPI's own calls (dyn.h), run by orma-bench under the
+ * host MPI's mpirun, alone (mpi-rma) or with liborma-mpi preloaded
+ * (orma-mpi).  It prints one line per result, which orma-bench reads:
+ *   row OP SYNC WINDOW BYTES REPS MIN MEDIAN MAX    (microseconds)
+ *   skip WHY
+ *
+ *   spawn REPS             (-n 1) MPI_Comm_spawn of k = 1..4 processes
+ *   pairs SIZES ROUNDS     (-n 2) put/get latency between rank 0 and rank 1
+ *                          (static) and between rank 0 and a spawned rank
+ *                          of the merged communicator, taking turns
+ * and, started by MPI_Comm_spawn:
+ *   child                  connect, disconnect
+ *   partner SIZES ROUNDS   the spawned partner of pairs */
+#include <mpi.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define KINDS 2 /* static, spawned (connecting needs a name server: not here) */
+#define MAX_SIZES 16
+#define MAX_BYTES ((size_t)4 << 20)
+#define MAX_REPS 256
+
+static const char *const kind_names[KINDS] = {"static", "spawned"};
+enum { PUT_FLUSH, GET_FLUSH, PUT_FENCE, NOPS };
+static const char *const op_names[NOPS] = {"put", "get", "put"};
+static const char *const op_syncs[NOPS] = {"flush", "flush", "fence"};
+
+static double now_us(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec * 1e6 + (double)ts.tv_nsec * 1e-3;
+}
+
+static int cmp(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+static void row(const char *op, const char *sync, const char *window, size_t bytes, double *v, int n)
+{
+    qsort(v, (size_t)n, sizeof *v, cmp);
+    double med = n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+    printf("row %s %s %s %zu %d %.3f %.3f %.3f\n", op, sync, window, bytes, n, v[0], med, v[n - 1]);
+    fflush(stdout);
+}
+
+static long batch_ops(size_t bytes)
+{
+    long n = (long)((size_t)8 << 20) / (long)bytes; /* as dyn_batch_ops (dyn_pairs.c) */
+    return n < 4 ? 4 : n > 20000 ? 20000 : n;
+}
+
+static unsigned char byte_at(size_t i, int round) { return (unsigned char)((i * 131 + (size_t)round * 17) % 251); }
+
+struct plan {
+    size_t sizes[MAX_SIZES];
+    int nsizes, rounds;
+};
+
+static int parse(struct plan *p, const char *sizes, const char *rounds)
+{
+    memset(p, 0, sizeof *p);
+    p->rounds = atoi(rounds);
+    for (const char *s = sizes; *s && p->nsizes < MAX_SIZES;) {
+        char *end;
+        unsigned long long v = strtoull(s, &end, 10);
+        if (end == s || !v || v > MAX_BYTES)
+            return -1;
+        p->sizes[p->nsizes++] = (size_t)v;
+        s = *end == ',' ? end + 1 : end;
+    }
+    return p->nsizes && p->rounds > 0 && p->rounds <= MAX_REPS ? 0 : -1;
+}
+
+static void die(const char *what)
+{
+    fprintf(stderr, "orma-bench-dynamic-mpi: %s\n", what);
+    MPI_Abort(MPI_COMM_WORLD, 1);
+}
+
+static void spawn_times(char *self, int reps)
+{
+    double v[MAX_REPS];
+    char *args[] = {"child", NULL};
+    MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+    for (int k = 1; k <= 4; k++) {
+        for (int i = 0; i <= reps; i++) {
+            MPI_Comm inter;
+            double t0 = now_us();
+            int rc = MPI_Comm_spawn(self, args, k, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, MPI_ERRCODES_IGNORE);
+            double t = now_us() - t0;
+            if (rc != MPI_SUCCESS) {
+                char msg[MPI_MAX_ERROR_STRING];
+                int len = 0;
+                MPI_Error_string(rc, msg, &len);
+                for (char *c = msg; *c; c++)
+                    if (*c == '\n')
+                        *c = ' ';
+                printf("skip MPI_Comm_spawn fails here: %.200s\n", msg);
+                return;
+            }
+            MPI_Comm_disconnect(&inter);
+            if (i > 0)
+                v[i - 1] = t;
+        }
+        row("spawn", "-", "-", (size_t)k, v, reps);
+    }
+}
+
+/* A barrier whose waiters sleep (the host's MPI_Barrier polls a core):
+ * the partners between their batches, so that they leave the cores to the
+ * pair whose turn it is, as orma's waiting ranks do (dyn_pairs.c). */
+static void idle_barrier(MPI_Comm comm)
+{
+    MPI_Request req;
+    int done = 0;
+    MPI_Ibarrier(comm, &req);
+    for (;;) {
+        MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+        if (done)
+            return;
+        struct timespec ts = {0, 50000};
+        nanosleep(&ts, NULL);
+    }
+}
+
+#define SETTLE_US 3000
+
+/* One side of the pairs: the origin (rank 0 of each pair) times batches,
+ * the partner follows and checks the puts.  kind: the partner's, or -1 at
+ * the origin.  Before each batch the origin lets the others settle, then
+ * wakes its partner, then both start (dyn_pairs.c says why). */
+static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
+{
+    MPI_Win win[KINDS];
+    unsigned char *mem[KINDS], *buf = malloc(MAX_BYTES);
+    int bad = 0;
+    for (int k = 0; k < KINDS; k++) {
+        if (pair[k] == MPI_COMM_NULL)
+            continue;
+        MPI_Win_allocate((MPI_Aint)(2 * MAX_BYTES), 1, MPI_INFO_NULL, pair[k], &mem[k], &win[k]);
+        for (size_t i = 0; i < MAX_BYTES; i++)
+            mem[k][MAX_BYTES + i] = byte_at(i, 7);
+        MPI_Barrier(pair[k]);
+    }
+    static double v[3][MAX_SIZES][KINDS][MAX_REPS];
+    for (int op = 0; op < NOPS; op++)
+        for (int z = 0; z < p->nsizes; z++) {
+            size_t bytes = p->sizes[z];
+            long ops = batch_ops(bytes);
+            for (int r = 0; r < p->rounds; r++)
+                for (int t = 0; t < KINDS; t++) {
+                    int k = (r + t) % KINDS;
+                    if (kind >= 0 && k != kind)
+                        continue;
+                    if (kind < 0) {
+                        struct timespec ts = {0, SETTLE_US * 1000L};
+                        nanosleep(&ts, NULL);
+                    }
+                    idle_barrier(pair[k]);
+                    MPI_Barrier(pair[k]);
+                    if (kind < 0) {
+                        for (size_t i = 0; i < bytes && op != GET_FLUSH; i++)
+                            buf[i] = byte_at(i, r);
+                        if (op == PUT_FENCE)
+                            MPI_Win_fence(0, win[k]);
+                        else
+                            MPI_Win_lock_all(0, win[k]);
+                        double t0 = now_us();
+                        for (long i = 0; i < ops; i++) {
+                            if (op == GET_FLUSH)
+                                MPI_Get(buf, (int)bytes, MPI_BYTE, 1, (MPI_Aint)MAX_BYTES, (int)bytes, MPI_BYTE,
+                                        win[k]);
+                            else
+                                MPI_Put(buf, (int)bytes, MPI_BYTE, 1, 0, (int)bytes, MPI_BYTE, win[k]);
+                            if (op == PUT_FENCE)
+                                MPI_Win_fence(0, win[k]);
+                            else
+                                MPI_Win_flush(1, win[k]);
+                        }
+                        v[op][z][k][r] = (now_us() - t0) / (double)ops;
+                        if (op == PUT_FENCE)
+                            MPI_Win_fence(0, win[k]);
+                        else
+                            MPI_Win_unlock_all(win[k]);
+                        for (size_t i = 0; i < bytes && op == GET_FLUSH; i++)
+                            bad |= buf[i] != byte_at(i, 7);
+                    } else if (op == PUT_FENCE) {
+                        for (long i = 0; i < ops + 2; i++)
+                            MPI_Win_fence(0, win[k]);
+                    }
+                    MPI_Barrier(pair[k]);
+                    if (kind >= 0 && op != GET_FLUSH) {
+                        MPI_Win_sync(win[k]);
+                        for (size_t i = 0; i < bytes; i++)
+                            bad |= mem[k][i] != byte_at(i, r);
+                    }
+                    MPI_Barrier(pair[k]);
+                }
+        }
+    for (int k = 0; k < KINDS; k++) {
+        if (pair[k] == MPI_COMM_NULL)
+            continue;
+        int all = 0;
+        MPI_Allreduce(&bad, &all, 1, MPI_INT, MPI_LOR, pair[k]);
+        bad |= all;
+        MPI_Win_free(&win[k]);
+    }
+    if (kind < 0 && !bad)
+        for (int op = 0; op < NOPS; op++)
+            for (int z = 0; z < p->nsizes; z++)
+                for (int k = 0; k < KINDS; k++)
+                    row(op_names[op], op_syncs[op], kind_names[k], p->sizes[z], v[op][z][k], p->rounds);
+    free(buf);
+    return bad;
+}
+
+int main(int argc, char **argv)
+{
+    MPI_Init(&argc, &argv);
+    if (argc < 2)
+        die("usage: spawn REPS | pairs SIZES ROUNDS");
+    int rank, size;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    MPI_Comm_size(MPI_COMM_WORLD, &size);
+    MPI_Comm parent, inter, merged, pair[KINDS] = {MPI_COMM_NULL, MPI_COMM_NULL};
+    MPI_Comm_get_parent(&parent);
+    struct plan p;
+    int bad = 0;
+    if (!strcmp(argv[1], "spawn") && argc == 3) {
+        int reps = atoi(argv[2]);
+        spawn_times(argv[0], reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps);
+    } else if (!strcmp(argv[1], "child") && parent != MPI_COMM_NULL) {
+        MPI_Comm_disconnect(&parent);
+    } else if (!strcmp(argv[1], "pairs") && argc == 4 && size == 2) {
+        if (parse(&p, argv[2], argv[3]))
+            die("bad sizes or rounds");
+        char *args[] = {"partner", argv[2], argv[3], NULL};
+        MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+        if (MPI_Comm_spawn(argv[0], args, 1, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter, MPI_ERRCODES_IGNORE) !=
+            MPI_SUCCESS) {
+            if (rank == 0)
+                printf("skip MPI_Comm_spawn fails here: the spawned pair is not measured\n");
+            MPI_Finalize();
+            return 0;
+        }
+        MPI_Intercomm_merge(inter, 0, &merged);
+        MPI_Comm_dup(MPI_COMM_WORLD, &pair[0]);
+        MPI_Comm_split(merged, rank == 0 ? 0 : MPI_UNDEFINED, 0, &pair[1]); /* with the child, below */
+        if (rank == 0)
+            bad = pairs(&p, pair, -1);
+        else
+            bad = pairs(&p, pair, 0);
+        MPI_Comm_free(&merged);
+        MPI_Comm_disconnect(&inter);
+    } else if (!strcmp(argv[1], "partner") && argc == 4 && parent != MPI_COMM_NULL) {
+        if (parse(&p, argv[2], argv[3]))
+            die("bad sizes or rounds");
+        MPI_Intercomm_merge(parent, 1, &merged);
+        MPI_Comm_split(merged, 0, 1, &pair[1]);
+        bad = pairs(&p, pair, 1);
+        MPI_Comm_free(&merged);
+        MPI_Comm_disconnect(&parent);
+    } else {
+        die("unknown mode");
+    }
+    if (bad)
+        fprintf(stderr, "orma-bench-dynamic-mpi: a transfer did not verify\n");
+    for (int k = 0; k < KINDS; k++)
+        if (pair[k] != MPI_COMM_NULL)
+            MPI_Comm_free(&pair[k]);
+    MPI_Finalize();
+    return bad;
+}
