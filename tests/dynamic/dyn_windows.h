@@ -113,16 +113,19 @@ static inline void dyn_free(struct dyn_win *d)
     free(d->remote);
 }
 
-/* One round's operations from this rank, inside an open access epoch. */
+/* One round's operations from this rank, inside an open access epoch:
+ * src holds np values to put, then the addend (the origin buffers must
+ * live until the epoch completes). */
 static inline void dyn_issue(const struct dyn_win *d, int np, int me, int round, uint64_t *got, uint64_t *src)
 {
+    uint64_t *one = &src[np];
+    *one = (uint64_t)me + 1;
     for (int t = 0; t < np; t++) {
         src[t] = dyn_value(round, me, t);
         CHECK_OK(orma_put(&src[t], 1, ORMA_UINT64, t, dyn_disp(d, t, (size_t)me), 1, ORMA_UINT64, d->win));
         CHECK_OK(orma_get(&got[t], 1, ORMA_UINT64, t, dyn_disp(d, t, (size_t)np + (size_t)(me + 1) % (size_t)np), 1,
                           ORMA_UINT64, d->win));
-        uint64_t one = (uint64_t)me + 1;
-        CHECK_OK(orma_accumulate(&one, 1, ORMA_UINT64, t, dyn_disp(d, t, 2 * (size_t)np), 1, ORMA_UINT64, ORMA_SUM,
+        CHECK_OK(orma_accumulate(one, 1, ORMA_UINT64, t, dyn_disp(d, t, 2 * (size_t)np), 1, ORMA_UINT64, ORMA_SUM,
                                  d->win));
     }
 }
@@ -160,7 +163,7 @@ static inline void dyn_check(const struct dyn_win *d, int np, int me, int round,
  * target's fill and check never meet an origin's operations. */
 static inline void dyn_round(orma_team team, struct dyn_win *d, int s, int np, int me, int round, orma_group others)
 {
-    uint64_t *got = calloc((size_t)np, sizeof *got), *src = calloc((size_t)np, sizeof *src);
+    uint64_t *got = calloc((size_t)np, sizeof *got), *src = calloc((size_t)np + 1, sizeof *src);
     CHECK(got && src);
     dyn_fill(d->mem, np, me, round);
     CHECK_OK(orma_team_barrier(team));
