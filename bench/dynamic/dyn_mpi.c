@@ -6,9 +6,12 @@
  *   skip WHY
  *
  *   spawn REPS             (-n 1) MPI_Comm_spawn of k = 1..4 processes
- *   pairs SIZES ROUNDS     (-n 2) put/get latency between rank 0 and rank 1
- *                          (static) and between rank 0 and a spawned rank
- *                          of the merged communicator, taking turns
+ *   pairs SIZES ROUNDS [FILE]   (-n 2) put/get latency between rank 0 and
+ *                          rank 1 (static), a spawned rank and, with FILE,
+ *                          a rank of another job that connects to the
+ *                          port whose name rank 0 writes to FILE (the jobs
+ *                          need Open MPI's name server), taking turns
+ *   connect SIZES ROUNDS FILE   (-n 1, beside pairs) that job
  * and, started by MPI_Comm_spawn:
  *   child                  connect, disconnect
  *   partner SIZES ROUNDS   the spawned partner of pairs */
@@ -19,12 +22,12 @@
 #include <string.h>
 #include <time.h>
 
-#define KINDS 2 /* static, spawned (connecting needs a name server: not here) */
+#define KINDS 3
 #define MAX_SIZES 16
 #define MAX_BYTES ((size_t)4 << 20)
 #define MAX_REPS 256
 
-static const char *const kind_names[KINDS] = {"static", "spawned"};
+static const char *const kind_names[KINDS] = {"static", "spawned", "connected"};
 enum { PUT_FLUSH, GET_FLUSH, PUT_FENCE, NOPS };
 static const char *const op_names[NOPS] = {"put", "get", "put"};
 static const char *const op_syncs[NOPS] = {"flush", "flush", "fence"};
@@ -157,7 +160,7 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
             for (int r = 0; r < p->rounds; r++)
                 for (int t = 0; t < KINDS; t++) {
                     int k = (r + t) % KINDS;
-                    if (kind >= 0 && k != kind)
+                    if ((kind >= 0 && k != kind) || pair[k] == MPI_COMM_NULL)
                         continue;
                     if (kind < 0) {
                         struct timespec ts = {0, SETTLE_US * 1000L};
@@ -216,9 +219,57 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
         for (int op = 0; op < NOPS; op++)
             for (int z = 0; z < p->nsizes; z++)
                 for (int k = 0; k < KINDS; k++)
-                    row(op_names[op], op_syncs[op], kind_names[k], p->sizes[z], v[op][z][k], p->rounds);
+                    if (pair[k] != MPI_COMM_NULL)
+                        row(op_names[op], op_syncs[op], kind_names[k], p->sizes[z], v[op][z][k], p->rounds);
     free(buf);
     return bad;
+}
+
+/* The connecting job's side: the port name in file, once it is there
+ * ("skip": the other side could not open one). */
+static void read_port(const char *file, char *port)
+{
+    for (int tries = 0; tries < 12000; tries++) {
+        FILE *f = fopen(file, "r");
+        if (f) {
+            int ok = fgets(port, MPI_MAX_PORT_NAME, f) && strchr(port, '\n');
+            fclose(f);
+            if (ok) {
+                port[strcspn(port, "\n")] = '\0';
+                return;
+            }
+        }
+        struct timespec ts = {0, 5000000};
+        nanosleep(&ts, NULL);
+    }
+    die("no port name within a minute");
+}
+
+/* The accepting side (the pairs job): rank 0 opens a port and names it in
+ * file; 1 with the intercommunicator, 0 when no port could be opened. */
+static int accept_other(const char *file, MPI_Comm *inter)
+{
+    char port[MPI_MAX_PORT_NAME] = "skip";
+    int rank, ok = 1;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) {
+        ok = MPI_Open_port(MPI_INFO_NULL, port) == MPI_SUCCESS;
+        char tmp[4096];
+        snprintf(tmp, sizeof tmp, "%s.tmp", file);
+        FILE *f = fopen(tmp, "w");
+        if (!f || fprintf(f, "%s\n", ok ? port : "skip") < 0 || fclose(f) || rename(tmp, file))
+            die("cannot write the port's name");
+        if (!ok)
+            printf("skip MPI_Open_port fails here: the connected pair is not measured\n");
+    }
+    MPI_Bcast(&ok, 1, MPI_INT, 0, MPI_COMM_WORLD);
+    if (!ok)
+        return 0;
+    if (MPI_Comm_accept(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, inter) != MPI_SUCCESS)
+        die("MPI_Comm_accept failed");
+    if (rank == 0)
+        MPI_Close_port(port);
+    return 1;
 }
 
 int main(int argc, char **argv)
@@ -229,7 +280,7 @@ int main(int argc, char **argv)
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
-    MPI_Comm parent, inter, merged, pair[KINDS] = {MPI_COMM_NULL, MPI_COMM_NULL};
+    MPI_Comm parent, inter, merged, pair[KINDS] = {MPI_COMM_NULL, MPI_COMM_NULL, MPI_COMM_NULL};
     MPI_Comm_get_parent(&parent);
     struct plan p;
     int bad = 0;
@@ -238,7 +289,7 @@ int main(int argc, char **argv)
         spawn_times(argv[0], reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps);
     } else if (!strcmp(argv[1], "child") && parent != MPI_COMM_NULL) {
         MPI_Comm_disconnect(&parent);
-    } else if (!strcmp(argv[1], "pairs") && argc == 4 && size == 2) {
+    } else if (!strcmp(argv[1], "pairs") && (argc == 4 || argc == 5) && size == 2) {
         if (parse(&p, argv[2], argv[3]))
             die("bad sizes or rounds");
         char *args[] = {"partner", argv[2], argv[3], NULL};
@@ -253,12 +304,35 @@ int main(int argc, char **argv)
         MPI_Intercomm_merge(inter, 0, &merged);
         MPI_Comm_dup(MPI_COMM_WORLD, &pair[0]);
         MPI_Comm_split(merged, rank == 0 ? 0 : MPI_UNDEFINED, 0, &pair[1]); /* with the child, below */
+        MPI_Comm cinter = MPI_COMM_NULL, cmerged = MPI_COMM_NULL;
+        if (argc == 5 && accept_other(argv[4], &cinter)) {
+            MPI_Intercomm_merge(cinter, 0, &cmerged);
+            MPI_Comm_split(cmerged, rank == 0 ? 0 : MPI_UNDEFINED, 0, &pair[2]);
+        }
         if (rank == 0)
             bad = pairs(&p, pair, -1);
         else
             bad = pairs(&p, pair, 0);
         MPI_Comm_free(&merged);
         MPI_Comm_disconnect(&inter);
+        if (cinter != MPI_COMM_NULL) {
+            MPI_Comm_free(&cmerged);
+            MPI_Comm_disconnect(&cinter);
+        }
+    } else if (!strcmp(argv[1], "connect") && argc == 5) {
+        if (parse(&p, argv[2], argv[3]))
+            die("bad sizes or rounds");
+        char port[MPI_MAX_PORT_NAME];
+        read_port(argv[4], port);
+        if (strcmp(port, "skip")) {
+            if (MPI_Comm_connect(port, MPI_INFO_NULL, 0, MPI_COMM_WORLD, &inter) != MPI_SUCCESS)
+                die("MPI_Comm_connect failed");
+            MPI_Intercomm_merge(inter, 1, &merged);
+            MPI_Comm_split(merged, 0, 1, &pair[2]);
+            bad = pairs(&p, pair, 2);
+            MPI_Comm_free(&merged);
+            MPI_Comm_disconnect(&inter);
+        }
     } else if (!strcmp(argv[1], "partner") && argc == 4 && parent != MPI_COMM_NULL) {
         if (parse(&p, argv[2], argv[3]))
             die("bad sizes or rounds");

@@ -8,11 +8,13 @@
 #include "dyn.h"
 #include "dyn_suite.h"
 
+#include <fcntl.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -199,8 +201,99 @@ static int dyn_mpi_read(const bench_ctx *ctx, const char *backend, const char *o
     return rows;
 }
 
+/* Open MPI's name server, which two mpiruns need to connect: started
+ * here, its URI written to uri_file; its pid, or -1. */
+static pid_t dyn_ompi_server(const char *uri_file)
+{
+    char path[PATH_MAX];
+    if (pp_find_on_path("ompi-server", path, sizeof path) != 0)
+        return -1;
+    pid_t pid = fork();
+    if (pid == 0) {
+        int null = open("/dev/null", O_WRONLY);
+        if (null >= 0)
+            dup2(null, 1);
+        setenv("OMPI_ALLOW_RUN_AS_ROOT", "1", 1); /* it takes no --allow-run-as-root */
+        setenv("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1", 1);
+        execl(path, path, "--no-daemonize", "-r", uri_file, (char *)NULL);
+        _exit(127);
+    }
+    for (int i = 0; pid > 0 && i < 200; i++) { /* until the URI is written */
+        struct stat st;
+        if (stat(uri_file, &st) == 0 && st.st_size > 0)
+            return pid;
+        usleep(25000);
+    }
+    if (pid > 0) {
+        kill(pid, SIGTERM);
+        waitpid(pid, NULL, 0);
+    }
+    return -1;
+}
+
+/* The pairs job of backend b with the connected pair too: the name
+ * server, the connecting job (one rank, started beside), then the pairs
+ * job, whose output goes to out.  Its status (caf_launch's). */
+static int dyn_mpi_connected(const caf_backend *b, const char *sizes, const char *rounds, char *out, size_t outlen)
+{
+    char dir[] = "/tmp/orma-dyn-XXXXXX", uri[64], file[64], server[80];
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(uri, sizeof uri, "%s/uri", dir);
+    snprintf(file, sizeof file, "%s/port", dir);
+    snprintf(server, sizeof server, "file:%s", uri);
+    pid_t ns = dyn_ompi_server(uri), partner = -1;
+    int rc = -1;
+    if (ns > 0) {
+        const char *main_argv[32], *part_argv[32];
+        int m = 0, q = 0;
+        for (int i = 0; i < b->argc; i++) {
+            main_argv[m++] = part_argv[q++] = b->argv[i];
+            if (i == 0) {
+                main_argv[m++] = part_argv[q++] = "--ompi-server";
+                main_argv[m++] = part_argv[q++] = server;
+            }
+            if (i > 0 && !strcmp(b->argv[i - 1], "-n"))
+                part_argv[q - 1] = "1";
+        }
+        const char *main_tail[] = {"pairs", sizes, rounds, file, NULL}, *part_tail[] = {"connect", sizes, rounds,
+                                                                                        file, NULL};
+        for (int i = 0; main_tail[i]; i++)
+            main_argv[m++] = main_tail[i];
+        for (int i = 0; part_tail[i]; i++)
+            part_argv[q++] = part_tail[i];
+        main_argv[m] = part_argv[q] = NULL;
+        partner = fork();
+        if (partner == 0) {
+            int null = open("/dev/null", O_WRONLY);
+            if (null >= 0)
+                dup2(null, 1);
+            execv(part_argv[0], (char *const *)part_argv);
+            _exit(127);
+        }
+        rc = caf_launch(main_argv, out, outlen, 300);
+        if (partner > 0) {
+            if (rc)
+                kill(partner, SIGKILL);
+            int st = 0;
+            waitpid(partner, &st, 0);
+            if (!rc && !(WIFEXITED(st) && WEXITSTATUS(st) == 0))
+                rc = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+        }
+        kill(ns, SIGTERM);
+        waitpid(ns, NULL, 0);
+    }
+    unlink(uri);
+    unlink(file);
+    rmdir(dir);
+    return rc;
+}
+
 /* Rank 0: the MPI program, on each host MPI alone (mpi-rma) and on
- * liborma-mpi (orma-mpi): spawn times, then the pairs. */
+ * liborma-mpi (orma-mpi): spawn times, then the pairs -- with the
+ * connected pair on liborma-mpi over Open MPI, whose name server lets two
+ * mpiruns connect (its own one-sided components reach no rank of another
+ * mpirun without another component, so mpi-rma has no connected pair). */
 static int dyn_mpi(const bench_ctx *ctx, const dyn_plan *plan, int reps)
 {
     char dir[PATH_MAX], sizes[256], rounds[16], nreps[16];
@@ -236,7 +329,20 @@ static int dyn_mpi(const bench_ctx *ctx, const dyn_plan *plan, int reps)
                     argv[n++] = modes[m][i];
                 argv[n] = NULL;
                 out[0] = '\0';
-                int rc = caf_launch(argv, out, sizeof out, 300);
+                int rc;
+                if (m && pre && !strcmp(v->name, "openmpi")) {
+                    b.argv[b.argc] = NULL;
+                    rc = dyn_mpi_connected(&b, sizes, rounds, out, sizeof out);
+                    if (rc == -1) {
+                        bench_note("%s: no ompi-server: the connected pair is not measured", name);
+                        rc = caf_launch(argv, out, sizeof out, 300);
+                    }
+                } else {
+                    if (m && !strcmp(v->name, "openmpi"))
+                        bench_note("%s: the connected pair is not measured (the host's one-sided components reach "
+                                   "no rank of another mpirun unless osc rdma is switched off)", name);
+                    rc = caf_launch(argv, out, sizeof out, 300);
+                }
                 int rows = dyn_mpi_read(ctx, name, out);
                 if (rc) {
                     bench_note("%s %s: the MPI job ended with %s %d; its rows are left out", name, modes[m][0],

@@ -30,4 +30,12 @@ for kind in static spawned connected; do
         row put fence "$kind" "$b"
     done
 done
+# liborma-mpi over Open MPI: the three pairs, the connected one through
+# Open MPI's name server, when the program and ompi-server are there.
+if [ -x "$(dirname "$bench")/orma-bench-dynamic-mpi-openmpi" ] && command -v ompi-server >/dev/null; then
+    for kind in static spawned connected; do
+        printf '%s\n' "$out" | grep -q "^dynamic  *orma-mpi/openmpi  *put  *flush  *$kind  *2  *8 " ||
+            { echo "bench_dynamic: no orma-mpi/openmpi put flush row of the $kind pair"; exit 1; }
+    done
+fi
 echo "bench_dynamic: ok"
