@@ -1,5 +1,5 @@
 #!/bin/sh
-# orma-demo [DIR] -- orma's main job in about six minutes on 2 cores: a
+# orma-demo [DIR] -- orma's main job in about ten minutes on 2 cores: a
 # short run (--quick) of every orma-bench suite on this machine, orma and,
 # where the host MPIs' programs were built, the MPI backends side by side,
 # all results appended to DIR/results.json, then orma-bench report's
