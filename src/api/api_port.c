@@ -160,22 +160,14 @@ static int api_port_team(const char *call, const char *port_name, orma_team team
     if (merged_p)
         *merged_p = ORMA_TEAM_NULL;
     const struct rma_team *parent = v.parent;
-    int32_t hello[2] = {arg, (int32_t)getpid()}, *hellos = calloc((size_t)v.size * 2, sizeof *hellos);
     int32_t *pids = calloc((size_t)v.size, sizeof *pids);
     struct api_port_done done = {0}, *dones = calloc((size_t)v.size, sizeof *dones);
-    if (!hellos || !pids || !dones) {
-        free(hellos);
+    if (!pids || !dones) {
         free(pids);
         free(dones);
         return util_error(ORMA_ERR_NOMEM, "%s: out of memory for a team of %d ranks", call, v.size);
     }
-    int xrc = parent->allgather(parent->ctx, hello, sizeof hello, hellos);
-    status = arg ? arg : xrc; /* this rank's own error first */
-    for (int r = 0; r < v.size && !status; r++) {
-        pids[r] = hellos[2 * r + 1];
-        if (hellos[2 * r])
-            status = util_error(ORMA_ERR_PEER, "%s failed at rank %d (%s)", call, r, orma_strerror(hellos[2 * r]));
-    }
+    status = api_bridge_hellos(call, &v, arg, pids);
     struct rma_split_team *t = NULL;
     int at_root = !arg && v.rank == root;
     if (!status && at_root) {
@@ -197,22 +189,13 @@ static int api_port_team(const char *call, const char *port_name, orma_team team
         if (fd >= 0)
             close(fd);
     }
-    xrc = parent->allgather(parent->ctx, &done, sizeof done, dones);
+    int xrc = parent->allgather(parent->ctx, &done, sizeof done, dones);
     if (!status)
         status = xrc;
-    if (!status && dones[root].status)
-        status = at_root ? dones[root].status
-                         : util_error(ORMA_ERR_PEER, "%s failed at the root, rank %d (%s)", call, root,
-                                      orma_strerror(dones[root].status));
+    status = api_root_verdict(call, status, at_root, root, status ? 0 : dones[root].status);
     if (!status && !t)
         status = rma_bridge_open(dones[root].bridge, dones[root].offset + v.rank, dones[root].total, &t);
-    if (!status)
-        status = rma_bridge_meet(t, rma_world_rank());
-    if (!status)
-        status = api_team_register(t, merged_p);
-    if (status)
-        rma_team_free(t);
-    free(hellos);
+    status = api_bridge_join(t, status, merged_p);
     free(pids);
     free(dones);
     return status;
@@ -260,11 +243,5 @@ int orma_team_join(int fd, orma_team *merged_p)
         if (!status)
             status = rma_bridge_open(got.bridge, 1, 2, &t);
     }
-    if (!status)
-        status = rma_bridge_meet(t, rma_world_rank());
-    if (!status)
-        status = api_team_register(t, merged_p);
-    if (status)
-        rma_team_free(t);
-    return status;
+    return api_bridge_join(t, status, merged_p);
 }

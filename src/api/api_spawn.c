@@ -25,11 +25,6 @@
 static orma_team api_parent = ORMA_TEAM_NULL;
 static unsigned api_bridge_seq;
 
-/* What a parent says of itself before the spawn. */
-struct api_spawn_hello {
-    int32_t status, pid;
-};
-
 /* What the root says after it. */
 struct api_spawn_done {
     int32_t status, n;
@@ -38,8 +33,44 @@ struct api_spawn_done {
 
 void api_bridge_name(char *name, size_t len) { boot_job_name(name, len, "b%u-r%d", api_bridge_seq++, boot_job.rank); }
 
+int api_bridge_hellos(const char *call, const struct api_team_view *v, int arg, int32_t *pids)
+{
+    int32_t mine[2] = {arg, (int32_t)getpid()}, *all = calloc((size_t)v->size * 2, sizeof *all);
+    if (!all)
+        return util_error(ORMA_ERR_NOMEM, "%s: out of memory for a team of %d ranks", call, v->size);
+    int xrc = v->parent->allgather(v->parent->ctx, mine, sizeof mine, all);
+    int status = arg ? arg : xrc; /* this rank's own error first */
+    for (int r = 0; r < v->size; r++) {
+        pids[r] = all[2 * r + 1];
+        if (!status && all[2 * r])
+            status = util_error(ORMA_ERR_PEER, "%s failed at rank %d (%s)", call, r, orma_strerror(all[2 * r]));
+    }
+    free(all);
+    return status;
+}
+
+int api_root_verdict(const char *call, int status, int at_root, int root, int root_status)
+{
+    if (status || !root_status)
+        return status;
+    return at_root ? root_status
+                   : util_error(ORMA_ERR_PEER, "%s failed at the root, rank %d (%s)", call, root,
+                                orma_strerror(root_status));
+}
+
+int api_bridge_join(struct rma_split_team *t, int status, orma_team *team_p)
+{
+    if (!status)
+        status = rma_bridge_meet(t, rma_world_rank());
+    if (!status)
+        status = api_team_register(t, team_p);
+    if (status)
+        rma_team_free(t);
+    return status;
+}
+
 /* The root's part: the ranks, then the segment. */
-static int api_spawn_root(const struct api_team_view *v, const struct api_spawn_hello *hellos, const char *program,
+static int api_spawn_root(const struct api_team_view *v, const int32_t *parents, const char *program,
                           char *const argv[], int n, orma_info info, struct api_spawn_done *done,
                           struct rma_split_team **t_p)
 {
@@ -47,8 +78,7 @@ static int api_spawn_root(const struct api_team_view *v, const struct api_spawn_
     int32_t *pids = malloc(((size_t)p + (size_t)n) * sizeof *pids);
     if (!pids)
         return util_error(ORMA_ERR_NOMEM, "orma_spawn: out of memory for %d ranks", p + n);
-    for (int r = 0; r < p; r++)
-        pids[r] = hellos[r].pid;
+    memcpy(pids, parents, (size_t)p * sizeof *pids);
     api_bridge_name(done->bridge, sizeof done->bridge);
     char wdir[PATH_MAX] = "", here[PATH_MAX] = "";
     int flag = 0, status = ORMA_SUCCESS;
@@ -89,41 +119,29 @@ int orma_spawn(orma_team team, int root, const char *program, char *const argv[]
     if (merged_p)
         *merged_p = ORMA_TEAM_NULL;
     const struct rma_team *parent = v.parent;
-    struct api_spawn_hello mine = {arg, (int32_t)getpid()}, *hellos = calloc((size_t)v.size, sizeof *hellos);
+    int32_t *pids = calloc((size_t)v.size, sizeof *pids);
     struct api_spawn_done done = {0}, *dones = calloc((size_t)v.size, sizeof *dones);
-    if (!hellos || !dones) {
-        free(hellos);
+    if (!pids || !dones) {
+        free(pids);
         free(dones);
         return util_error(ORMA_ERR_NOMEM, "%s: out of memory for a team of %d ranks", call, v.size);
     }
-    int xrc = parent->allgather(parent->ctx, &mine, sizeof mine, hellos);
-    status = arg ? arg : xrc; /* this rank's own error first */
-    for (int r = 0; r < v.size && !status; r++)
-        if (hellos[r].status)
-            status = util_error(ORMA_ERR_PEER, "%s failed at rank %d (%s)", call, r, orma_strerror(hellos[r].status));
+    status = api_bridge_hellos(call, &v, arg, pids);
     struct rma_split_team *t = NULL;
     int at_root = root >= 0 && root < v.size && v.rank == root;
     if (!status && at_root) {
         done.n = nranks;
-        done.status = api_spawn_root(&v, hellos, program, argv, nranks, info, &done, &t);
+        done.status = api_spawn_root(&v, pids, program, argv, nranks, info, &done, &t);
     }
     /* Every rank takes part: a bad root is everybody's error already. */
-    xrc = parent->allgather(parent->ctx, &done, sizeof done, dones);
+    int xrc = parent->allgather(parent->ctx, &done, sizeof done, dones);
     if (!status)
         status = xrc;
-    if (!status && dones[root].status)
-        status = at_root ? dones[root].status
-                         : util_error(ORMA_ERR_PEER, "%s failed at the root, rank %d (%s)", call, root,
-                                      orma_strerror(dones[root].status));
+    status = api_root_verdict(call, status, at_root, root, status ? 0 : dones[root].status);
     if (!status && !at_root)
         status = rma_bridge_open(dones[root].bridge, v.rank, v.size + dones[root].n, &t);
-    if (!status)
-        status = rma_bridge_meet(t, rma_world_rank());
-    if (!status)
-        status = api_team_register(t, merged_p);
-    if (status)
-        rma_team_free(t);
-    free(hellos);
+    status = api_bridge_join(t, status, merged_p);
+    free(pids);
     free(dones);
     return status;
 }
@@ -142,13 +160,7 @@ int api_parent_join(void)
     snprintf(name, sizeof name, "%.*s", (int)(colon - spec), spec);
     struct rma_split_team *t = NULL;
     int status = rma_bridge_open(name, parents + boot_job.rank, parents + boot_job.size, &t);
-    if (!status)
-        status = rma_bridge_meet(t, rma_world_rank());
-    if (!status)
-        status = api_team_register(t, &api_parent);
-    if (status)
-        rma_team_free(t);
-    return status;
+    return api_bridge_join(t, status, &api_parent);
 }
 
 int orma_team_parent(orma_team *merged_p)

@@ -42,6 +42,19 @@ int api_team_held(orma_team team);
 int api_parent_join(void);
 void api_bridge_name(char *name, size_t len);
 
+/* What orma_spawn and the port calls share (api_spawn.c, api_port.c).
+ * Collective over v's team: each rank gives its verdict on its own
+ * arguments (arg) and learns every rank's pid (pids: v->size of them);
+ * returns arg, else the first other rank's failure. */
+int api_bridge_hellos(const char *call, const struct api_team_view *v, int arg, int32_t *pids);
+/* status, or when that is fine the root's (root_status), as this rank
+ * reports it. */
+int api_root_verdict(const char *call, int status, int at_root, int root, int root_status);
+/* The last step of every way to a bridge t: all members meet, and t
+ * becomes this rank's handle *team_p; on failure (status, or theirs) t
+ * goes. */
+int api_bridge_join(struct rma_split_team *t, int status, orma_team *team_p);
+
 /* orma_finalize: the teams this rank still holds (orma_team_split) go. */
 void api_team_release_all(void);
 
