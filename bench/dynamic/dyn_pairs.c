@@ -201,6 +201,46 @@ static void dyn_settle(void)
 /* The kind whose turn is t of round r: the order rotates. */
 static int dyn_turn(int r, int t) { return (r + t) % DYN_KINDS; }
 
+/* One batch of the schedule (op at size p->sizes[z], round r, kind k):
+ * 0, or -1 to stop. */
+typedef int (*dyn_batch_fn)(void *ctx, const dyn_plan *p, int op, int z, int r, int k);
+
+/* Every batch of the schedule in its order -- both sides walk it alike;
+ * -1 at the first that fails. */
+static int dyn_schedule(const dyn_plan *p, dyn_batch_fn fn, void *ctx)
+{
+    for (int op = 0; op < DYN_NOPS; op++)
+        for (int z = 0; z < p->nsizes; z++)
+            for (int r = 0; r < p->rounds; r++)
+                for (int t = 0; t < DYN_KINDS; t++)
+                    if (fn(ctx, p, op, z, r, dyn_turn(r, t)))
+                        return -1;
+    return 0;
+}
+
+struct dyn_origin {
+    const orma_team *pair;
+    struct dyn_side *side;
+    double *samples;
+};
+
+static int dyn_origin_batch(void *ctx, const dyn_plan *p, int op, int z, int r, int k)
+{
+    struct dyn_origin *o = ctx;
+    if (o->pair[k] == ORMA_TEAM_NULL)
+        return 0;
+    double us = 0;
+    int st = 0;
+    dyn_settle();
+    st |= orma_team_barrier(o->pair[k]) ? -1 : 0;
+    st |= orma_team_barrier(o->pair[k]) ? -1 : 0;
+    st |= dyn_batch(&o->side[k], op, p->sizes[z], dyn_batch_ops(p->sizes[z]), r, &us);
+    st |= orma_team_barrier(o->pair[k]) ? -1 : 0;
+    o->samples[dyn_sample_at(p, op, z, k, r)] = us;
+    st |= orma_team_barrier(o->pair[k]) ? -1 : 0; /* the partner has checked the puts */
+    return st;
+}
+
 int dyn_pairs_origin(const dyn_plan *p, const orma_team pair[DYN_KINDS], double *samples)
 {
     struct dyn_side side[DYN_KINDS];
@@ -211,25 +251,9 @@ int dyn_pairs_origin(const dyn_plan *p, const orma_team pair[DYN_KINDS], double 
         if (pair[k] != ORMA_TEAM_NULL && dyn_side_open(pair[k], 1, &side[k]))
             st = -1;
     }
-    for (int op = 0; op < DYN_NOPS && !st; op++)
-        for (int z = 0; z < p->nsizes && !st; z++) {
-            size_t bytes = p->sizes[z];
-            long ops = dyn_batch_ops(bytes);
-            for (int r = 0; r < p->rounds && !st; r++)
-                for (int t = 0; t < DYN_KINDS && !st; t++) {
-                    int k = dyn_turn(r, t);
-                    if (pair[k] == ORMA_TEAM_NULL)
-                        continue;
-                    double us = 0;
-                    dyn_settle();
-                    st |= orma_team_barrier(pair[k]) ? -1 : 0;
-                    st |= orma_team_barrier(pair[k]) ? -1 : 0;
-                    st |= dyn_batch(&side[k], op, bytes, ops, r, &us);
-                    st |= orma_team_barrier(pair[k]) ? -1 : 0;
-                    samples[dyn_sample_at(p, op, z, k, r)] = us;
-                    st |= orma_team_barrier(pair[k]) ? -1 : 0; /* the partner has checked the puts */
-                }
-        }
+    struct dyn_origin o = {pair, side, samples};
+    if (!st)
+        st = dyn_schedule(p, dyn_origin_batch, &o);
     for (int k = 0; k < DYN_KINDS; k++)
         if (pair[k] != ORMA_TEAM_NULL) {
             if (!st && dyn_verdict(&side[k], 1, 0)) {
@@ -241,38 +265,43 @@ int dyn_pairs_origin(const dyn_plan *p, const orma_team pair[DYN_KINDS], double 
     return st;
 }
 
+struct dyn_partner {
+    orma_team pair;
+    int kind;
+    struct dyn_side *side;
+    int bad; /* a wrong byte does not stop the schedule (the origin would
+                wait for this rank): it is the verdict at the end */
+};
+
+static int dyn_partner_batch(void *ctx, const dyn_plan *p, int op, int z, int r, int k)
+{
+    struct dyn_partner *q = ctx;
+    if (k != q->kind)
+        return 0;
+    int st = 0;
+    st |= orma_team_barrier(q->pair) ? -1 : 0;
+    st |= orma_team_barrier(q->pair) ? -1 : 0;
+    st |= dyn_follow(q->side, op, dyn_batch_ops(p->sizes[z]));
+    st |= orma_team_barrier(q->pair) ? -1 : 0;
+    if (op != DYN_GET_FLUSH) {
+        orma_win_sync(q->side->win);
+        q->bad |= dyn_verify(q->side->mem, p->sizes[z], r, dyn_op_names[op]) != 0;
+    }
+    st |= orma_team_barrier(q->pair) ? -1 : 0;
+    return st;
+}
+
 int dyn_pairs_partner(const dyn_plan *p, orma_team pair, int kind)
 {
     struct dyn_side side;
     if (dyn_side_open(pair, 0, &side))
         return -1;
-    /* A wrong byte does not stop the schedule (the origin would wait for
-     * this rank): it is the verdict at the end. */
-    int st = 0, bad = 0;
-    for (int op = 0; op < DYN_NOPS && !st; op++)
-        for (int z = 0; z < p->nsizes && !st; z++) {
-            size_t bytes = p->sizes[z];
-            long ops = dyn_batch_ops(bytes);
-            for (int r = 0; r < p->rounds && !st; r++)
-                for (int t = 0; t < DYN_KINDS && !st; t++) {
-                    int k = dyn_turn(r, t);
-                    if (k != kind)
-                        continue;
-                    st |= orma_team_barrier(pair) ? -1 : 0;
-                    st |= orma_team_barrier(pair) ? -1 : 0;
-                    st |= dyn_follow(&side, op, ops);
-                    st |= orma_team_barrier(pair) ? -1 : 0;
-                    if (op != DYN_GET_FLUSH) {
-                        orma_win_sync(side.win);
-                        bad |= dyn_verify(side.mem, bytes, r, dyn_op_names[op]) != 0;
-                    }
-                    st |= orma_team_barrier(pair) ? -1 : 0;
-                }
-        }
+    struct dyn_partner q = {pair, kind, &side, 0};
+    int st = dyn_schedule(p, dyn_partner_batch, &q);
     if (!st)
-        st = dyn_verdict(&side, 0, bad);
+        st = dyn_verdict(&side, 0, q.bad);
     dyn_side_close(&side);
-    return st || bad ? -1 : 0;
+    return st || q.bad ? -1 : 0;
 }
 
 int dyn_pair_split(orma_team merged, int other, orma_team *pair_p)
