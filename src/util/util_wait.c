@@ -158,16 +158,27 @@ int util_backoff_relax(struct util_backoff *b)
     return 0;
 }
 
-/* util_wait_slow's loop; deadline 0: none.  0 or -1 (deadline passed). */
-static int util_wait_until(struct util_waitword *w, uint32_t target, uint64_t deadline)
+/* util_wait_slow's loop, for at most ns once the spinning is over (0:
+ * no limit).  0 or -1 (the time ran out).  The clock is first read when
+ * the yielding starts: a wait that the spinning ends (a fence's partner
+ * arriving) costs no more than util_wait_geq's. */
+static int util_wait_until(struct util_waitword *w, uint32_t target, uint64_t ns)
 {
     struct util_backoff b = {0};
+    uint64_t deadline = 0;
     while (util_backoff_relax(&b)) {
         if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
             return 0;
-        if (deadline && b.phase == 1 && b.step % 16 == 0 && util_time_ns() >= deadline)
-            return -1;
+        if (ns && b.phase == 1 && b.step % 16 == 0) {
+            uint64_t now = util_time_ns();
+            if (!deadline)
+                deadline = now + ns;
+            else if (now >= deadline)
+                return -1;
+        }
     }
+    if (ns && !deadline)
+        deadline = util_time_ns() + ns;
     for (;;) {
         if (util_wait_hook)
             util_wait_hook();
@@ -197,7 +208,7 @@ int util_wait_geq_for(struct util_waitword *w, uint32_t target, uint64_t ns)
 {
     if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
         return 0;
-    return util_wait_until(w, target, util_time_ns() + (ns ? ns : 1));
+    return util_wait_until(w, target, ns ? ns : 1);
 }
 
 void util_backoff_pause(struct util_backoff *b)

@@ -43,7 +43,8 @@ static inline void util_wait_geq(struct util_waitword *w, uint32_t target)
     util_wait_slow(w, target);
 }
 
-/* util_wait_geq for at most ns nanoseconds, sleeping as it does: 0 when
+/* util_wait_geq for at most ns nanoseconds after its spinning (the clock
+ * is not read before), sleeping as it does: 0 when
  * w->value reached target, -1 when the time ran out first.  For waiters
  * that must look up now and then (whether the rank they wait for lives). */
 int util_wait_geq_for(struct util_waitword *w, uint32_t target, uint64_t ns);
