@@ -3,9 +3,10 @@
  * host MPI's mpirun, alone (mpi-rma) or with liborma-mpi preloaded
  * (orma-mpi).  It prints one line per result, which orma-bench reads:
  *   row OP SYNC WINDOW BYTES REPS MIN MEDIAN MAX    (microseconds)
+ *   spawned K US           one MPI_Comm_spawn of K processes took US
  *   skip WHY
  *
- *   spawn REPS             (-n 1) MPI_Comm_spawn of k = 1..4 processes
+ *   spawn K REPS           (-n 1) MPI_Comm_spawn of K processes
  *   pairs SIZES ROUNDS [FILE]   (-n 2) put/get latency between rank 0 and
  *                          rank 1 (static), a spawned rank and, with FILE,
  *                          a rank of another job that connects to the
@@ -16,6 +17,8 @@
  *   child                  connect, disconnect
  *   partner SIZES ROUNDS   the spawned partner of pairs */
 #include <mpi.h>
+
+#include "bind.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -87,38 +90,44 @@ static void die(const char *what)
     MPI_Abort(MPI_COMM_WORLD, 1);
 }
 
-static void spawn_times(char *self, int reps)
+/* MPI_Comm_spawn of k processes, reps times after one uncounted, each
+ * call's time on a line of its own as it ends (orma-bench makes the row:
+ * Open MPI 4.1.4 here now and then leaves a spawned child stuck in
+ * PMIx_Init and the spawn waiting for ever, and it then starts this
+ * program again for the calls still missing). */
+static void spawn_times(char *self, int k, int reps)
 {
-    double v[MAX_REPS];
     char *args[] = {"child", NULL};
     MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
-    for (int k = 1; k <= 4; k++) {
-        for (int i = 0; i <= reps; i++) {
-            MPI_Comm inter;
-            double t0 = now_us();
-            int rc = MPI_Comm_spawn(self, args, k, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, MPI_ERRCODES_IGNORE);
-            double t = now_us() - t0;
-            if (rc != MPI_SUCCESS) {
-                char msg[MPI_MAX_ERROR_STRING];
-                int len = 0;
-                MPI_Error_string(rc, msg, &len);
-                for (char *c = msg; *c; c++)
-                    if (*c == '\n')
-                        *c = ' ';
-                printf("skip MPI_Comm_spawn fails here: %.200s\n", msg);
-                return;
-            }
-            MPI_Comm_disconnect(&inter);
-            if (i > 0)
-                v[i - 1] = t;
+    for (int i = 0; i <= reps; i++) {
+        MPI_Comm inter;
+        double t0 = now_us();
+        int rc = MPI_Comm_spawn(self, args, k, MPI_INFO_NULL, 0, MPI_COMM_SELF, &inter, MPI_ERRCODES_IGNORE);
+        double t = now_us() - t0;
+        if (rc != MPI_SUCCESS) {
+            char msg[MPI_MAX_ERROR_STRING];
+            int len = 0;
+            MPI_Error_string(rc, msg, &len);
+            for (char *c = msg; *c; c++)
+                if (*c == '\n')
+                    *c = ' ';
+            printf("skip MPI_Comm_spawn fails here: %.200s\n", msg);
+            return;
         }
-        row("spawn", "-", "-", (size_t)k, v, reps);
+        MPI_Comm_disconnect(&inter);
+        if (i > 0) {
+            printf("spawned %d %.3f\n", k, t);
+            fflush(stdout);
+        }
     }
 }
 
 /* A barrier whose waiters sleep (the host's MPI_Barrier polls a core):
  * the partners between their batches, so that they leave the cores to the
- * pair whose turn it is, as orma's waiting ranks do (dyn_pairs.c). */
+ * pair whose turn it is, as orma's waiting ranks do (dyn_pairs.c).  They
+ * look every millisecond: two idle partners looking every 50 us on the
+ * active partner's CPU made its fences 1.2-1.35x slower, and not alike
+ * for every kind (their MPI_Test costs differ). */
 static void idle_barrier(MPI_Comm comm)
 {
     MPI_Request req;
@@ -128,7 +137,7 @@ static void idle_barrier(MPI_Comm comm)
         MPI_Test(&req, &done, MPI_STATUS_IGNORE);
         if (done)
             return;
-        struct timespec ts = {0, 50000};
+        struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
 }
@@ -137,7 +146,8 @@ static void idle_barrier(MPI_Comm comm)
 
 /* One side of the pairs: the origin (rank 0 of each pair) times batches,
  * the partner follows and checks the puts.  kind: the partner's, or -1 at
- * the origin.  Before each batch the origin lets the others settle, then
+ * the origin.  The origin is pinned to one CPU and the partners to
+ * another; before each batch the origin lets the others settle, then
  * wakes its partner, then both start (dyn_pairs.c says why). */
 static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
 {
@@ -153,6 +163,8 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
         MPI_Barrier(pair[k]);
     }
     static double v[3][MAX_SIZES][KINDS][MAX_REPS];
+    cpu_set_t saved;
+    (void)bench_bind_rank(kind < 0 ? 0 : 1, &saved);
     for (int op = 0; op < NOPS; op++)
         for (int z = 0; z < p->nsizes; z++) {
             size_t bytes = p->sizes[z];
@@ -207,6 +219,7 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
                     MPI_Barrier(pair[k]);
                 }
         }
+    bench_bind_restore(&saved);
     for (int k = 0; k < KINDS; k++) {
         if (pair[k] == MPI_COMM_NULL)
             continue;
@@ -239,7 +252,7 @@ static void read_port(const char *file, char *port)
                 return;
             }
         }
-        struct timespec ts = {0, 5000000};
+        struct timespec ts = {0, 1000000};
         nanosleep(&ts, NULL);
     }
     die("no port name within a minute");
@@ -276,7 +289,7 @@ int main(int argc, char **argv)
 {
     MPI_Init(&argc, &argv);
     if (argc < 2)
-        die("usage: spawn REPS | pairs SIZES ROUNDS");
+        die("usage: spawn K REPS | pairs SIZES ROUNDS [FILE] | connect SIZES ROUNDS FILE");
     int rank, size;
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -284,9 +297,11 @@ int main(int argc, char **argv)
     MPI_Comm_get_parent(&parent);
     struct plan p;
     int bad = 0;
-    if (!strcmp(argv[1], "spawn") && argc == 3) {
-        int reps = atoi(argv[2]);
-        spawn_times(argv[0], reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps);
+    if (!strcmp(argv[1], "spawn") && argc == 4) {
+        int k = atoi(argv[2]), reps = atoi(argv[3]);
+        if (k < 1 || k > 64)
+            die("bad number of processes to spawn");
+        spawn_times(argv[0], k, reps < 1 ? 1 : reps > MAX_REPS ? MAX_REPS : reps);
     } else if (!strcmp(argv[1], "child") && parent != MPI_COMM_NULL) {
         MPI_Comm_disconnect(&parent);
     } else if (!strcmp(argv[1], "pairs") && (argc == 4 || argc == 5) && size == 2) {

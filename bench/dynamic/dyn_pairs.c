@@ -7,7 +7,11 @@
  * meets the partner of the kind whose turn it is in a barrier of their
  * pair, times a batch of operations, and meets it again; the other
  * partners wait in their own pair's barrier meanwhile.  Four processes
- * share the cores, so before each batch the origin lets the others settle
+ * share two cores, and left alone the scheduler kept one kind's partner on
+ * the origin's core for whole runs (a context switch at every fence: 5
+ * against 0.4 us at 16 KB, whichever kind it picked), so the origin is
+ * pinned to one CPU and every partner to another, as the latency suite
+ * pins its two ranks (common/bind.h).  Before each batch the origin lets the others settle
  * (DYN_SETTLE_US, longer than a waiter yields before it sleeps): a partner
  * that has just finished its batch and still yields its core would
  * otherwise slow down the next kind's batch, and always the same kind.
@@ -16,6 +20,8 @@
  * is checked: the partner checks what the puts left in its window, the
  * origin what the gets read. */
 #include "dyn.h"
+
+#include "bind.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -252,8 +258,11 @@ int dyn_pairs_origin(const dyn_plan *p, const orma_team pair[DYN_KINDS], double 
             st = -1;
     }
     struct dyn_origin o = {pair, side, samples};
+    cpu_set_t saved;
+    (void)bench_bind_rank(0, &saved);
     if (!st)
         st = dyn_schedule(p, dyn_origin_batch, &o);
+    bench_bind_restore(&saved);
     for (int k = 0; k < DYN_KINDS; k++)
         if (pair[k] != ORMA_TEAM_NULL) {
             if (!st && dyn_verdict(&side[k], 1, 0)) {
@@ -297,7 +306,10 @@ int dyn_pairs_partner(const dyn_plan *p, orma_team pair, int kind)
     if (dyn_side_open(pair, 0, &side))
         return -1;
     struct dyn_partner q = {pair, kind, &side, 0};
+    cpu_set_t saved;
+    (void)bench_bind_rank(1, &saved);
     int st = dyn_schedule(p, dyn_partner_batch, &q);
+    bench_bind_restore(&saved);
     if (!st)
         st = dyn_verdict(&side, 0, q.bad);
     dyn_side_close(&side);

@@ -289,6 +289,105 @@ static int dyn_mpi_connected(const caf_backend *b, const char *sizes, const char
     return rc;
 }
 
+/* argv (24): b's launcher and program, then mode, x and y. */
+static void dyn_mpi_argv(const caf_backend *b, const char **argv, const char *mode, const char *x, const char *y)
+{
+    int n = 0;
+    for (int i = 0; i < b->argc; i++)
+        argv[n++] = b->argv[i];
+    argv[n++] = mode;
+    argv[n++] = x;
+    argv[n++] = y;
+    argv[n] = NULL;
+}
+
+/* The host MPI's MPI_Comm_spawn of k = 1..DYN_SPAWN_MAX processes, reps
+ * calls each, the MPI program (b) started once per k -- and again, for
+ * the calls still missing, when a spawn hangs (dyn_mpi.c says where);
+ * the rows as this run's own.  0, or -1 when the MPI job failed. */
+static int dyn_mpi_spawns(const bench_ctx *ctx, caf_backend *b, const char *name, int reps)
+{
+    static char out[1 << 16];
+    double v[256];
+    int hung = 0, st = 0;
+    if (reps > 256)
+        reps = 256;
+    snprintf(b->np, sizeof b->np, "1");
+    for (int k = 1; k <= DYN_SPAWN_MAX && !st; k++) {
+        int got = 0;
+        for (int tries = 0; got < reps && tries < 3 && !st; tries++) {
+            char kk[16], left[16];
+            snprintf(kk, sizeof kk, "%d", k);
+            snprintf(left, sizeof left, "%d", reps - got);
+            const char *argv[24];
+            dyn_mpi_argv(b, argv, "spawn", kk, left);
+            out[0] = '\0';
+            /* a call takes well under a second; a job a few seconds to start */
+            int rc = caf_launch(argv, out, sizeof out, 20.0 + 2.0 * (reps - got));
+            for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+                int at;
+                double us;
+                if (sscanf(line, "spawned %d %lf", &at, &us) == 2 && at == k && got < reps)
+                    v[got++] = us;
+                else if (!strncmp(line, "skip ", 5)) {
+                    bench_note("%s: %.*s", name, (int)strcspn(line + 5, "\n"), line + 5);
+                    return 0;
+                }
+            }
+            if (rc == CAF_TIMED_OUT)
+                hung++;
+            else if (rc) {
+                bench_note("%s spawn %d: the MPI job ended with status %d; its rows are left out", name, k, rc);
+                st = -1;
+            }
+        }
+        if (got == reps)
+            bench_emit(ctx, name, "spawn", "-", "-", (size_t)k, 0, v, reps);
+        else if (!st) {
+            bench_note("%s spawn %d: %d of %d calls after 3 starts of the MPI job; its rows are left out", name, k,
+                       got, reps);
+            st = -1;
+        }
+    }
+    if (hung)
+        bench_note("%s: %d MPI_Comm_spawn call%s hung (a spawned process stuck in its MPI_Init); the job was started "
+                   "again for the calls missing", name, hung, hung > 1 ? "s" : "");
+    return st;
+}
+
+/* The MPI program's pairs (b, 2 ranks): with the connected pair through
+ * Open MPI's name server when connected, else without it (the note says
+ * why when openmpi).  0, or -1 when the MPI job failed. */
+static int dyn_mpi_pairs(const bench_ctx *ctx, caf_backend *b, const char *name, int connected, int openmpi,
+                         const char *sizes, const char *rounds)
+{
+    static char out[1 << 16];
+    snprintf(b->np, sizeof b->np, "2");
+    const char *argv[24];
+    dyn_mpi_argv(b, argv, "pairs", sizes, rounds);
+    out[0] = '\0';
+    int rc = -1;
+    if (connected) {
+        b->argv[b->argc] = NULL;
+        rc = dyn_mpi_connected(b, sizes, rounds, out, sizeof out);
+        if (rc == -1)
+            bench_note("%s: no ompi-server: the connected pair is not measured", name);
+    } else if (openmpi) {
+        bench_note("%s: the connected pair is not measured (the host's one-sided components reach no rank of "
+                   "another mpirun unless osc rdma is switched off)", name);
+    }
+    if (rc == -1)
+        rc = caf_launch(argv, out, sizeof out, 300);
+    if (rc) {
+        bench_note("%s pairs: the MPI job ended with %s %d; its rows are left out", name,
+                   rc == CAF_TIMED_OUT ? "a timeout," : "status", rc == CAF_TIMED_OUT ? 300 : rc);
+        return -1;
+    }
+    if (!dyn_mpi_read(ctx, name, out) && !strstr(out, "skip "))
+        bench_note("%s pairs: no rows", name);
+    return 0;
+}
+
 /* Rank 0: the MPI program, on each host MPI alone (mpi-rma) and on
  * liborma-mpi (orma-mpi): spawn times, then the pairs -- with the
  * connected pair on liborma-mpi over Open MPI, whose name server lets two
@@ -296,13 +395,11 @@ static int dyn_mpi_connected(const caf_backend *b, const char *sizes, const char
  * mpirun without another component, so mpi-rma has no connected pair). */
 static int dyn_mpi(const bench_ctx *ctx, const dyn_plan *plan, int reps)
 {
-    char dir[PATH_MAX], sizes[256], rounds[16], nreps[16];
+    char dir[PATH_MAX], sizes[256], rounds[16];
     if (pp_exe_dir(dir, sizeof dir) != 0)
         return 0;
     dyn_plan_format(plan, sizes, sizeof sizes);
     snprintf(rounds, sizeof rounds, "%d", plan->rounds);
-    snprintf(nreps, sizeof nreps, "%d", reps);
-    static char out[1 << 16];
     int st = 0;
     for (const pp_mpi_variant *v = pp_mpi_variants; v->name; v++)
         for (int pre = 0; pre < 2; pre++) {
@@ -316,42 +413,12 @@ static int dyn_mpi(const bench_ctx *ctx, const dyn_plan *plan, int reps)
                            v->name, v->name);
                 continue;
             }
-            const char *modes[2][4] = {{"spawn", nreps, NULL, NULL}, {"pairs", sizes, rounds, NULL}};
-            for (int m = 0; m < 2; m++) {
-                if (!bench_list_has(ctx->opts->ops, m ? "put" : "spawn") && !(m && bench_list_has(ctx->opts->ops, "get")))
-                    continue;
-                snprintf(b.np, sizeof b.np, "%d", m ? 2 : 1);
-                const char *argv[24];
-                int n = 0;
-                for (int i = 0; i < b.argc; i++)
-                    argv[n++] = b.argv[i];
-                for (int i = 0; modes[m][i]; i++)
-                    argv[n++] = modes[m][i];
-                argv[n] = NULL;
-                out[0] = '\0';
-                int rc;
-                if (m && pre && !strcmp(v->name, "openmpi")) {
-                    b.argv[b.argc] = NULL;
-                    rc = dyn_mpi_connected(&b, sizes, rounds, out, sizeof out);
-                    if (rc == -1) {
-                        bench_note("%s: no ompi-server: the connected pair is not measured", name);
-                        rc = caf_launch(argv, out, sizeof out, 300);
-                    }
-                } else {
-                    if (m && !strcmp(v->name, "openmpi"))
-                        bench_note("%s: the connected pair is not measured (the host's one-sided components reach "
-                                   "no rank of another mpirun unless osc rdma is switched off)", name);
-                    rc = caf_launch(argv, out, sizeof out, 300);
-                }
-                int rows = dyn_mpi_read(ctx, name, out);
-                if (rc) {
-                    bench_note("%s %s: the MPI job ended with %s %d; its rows are left out", name, modes[m][0],
-                               rc == CAF_TIMED_OUT ? "a timeout," : "status", rc == CAF_TIMED_OUT ? 300 : rc);
-                    st = -1;
-                } else if (!rows && !strstr(out, "skip ")) {
-                    bench_note("%s %s: no rows", name, modes[m][0]);
-                }
-            }
+            if (bench_list_has(ctx->opts->ops, "spawn") && dyn_mpi_spawns(ctx, &b, name, reps))
+                st = -1;
+            if ((bench_list_has(ctx->opts->ops, "put") || bench_list_has(ctx->opts->ops, "get")) &&
+                dyn_mpi_pairs(ctx, &b, name, pre && !strcmp(v->name, "openmpi"), !strcmp(v->name, "openmpi"), sizes,
+                              rounds))
+                st = -1;
         }
     return st;
 }

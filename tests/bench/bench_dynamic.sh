@@ -3,7 +3,7 @@
 # A short orma-bench dynamic run (bench/dynamic/dyn_suite.c) on 2 ranks,
 # with the MPI program on liborma-mpi (orma-mpi/<mpi>, when built): it must
 # exit 0 (every transfer verified) and report orma's spawn times of 1-4
-# ranks, its connect+accept time, and put (flush, fence) and get (flush) on
+# ranks (and Open MPI's, on liborma-mpi), its connect+accept time, and put (flush, fence) and get (flush) on
 # the static, spawned and connected teams at both sizes; no MPI job's rows
 # left out.
 run=$1
@@ -30,8 +30,15 @@ for kind in static spawned connected; do
         row put fence "$kind" "$b"
     done
 done
-# liborma-mpi over Open MPI: the three pairs, the connected one through
-# Open MPI's name server, when the program and ompi-server are there.
+# liborma-mpi over Open MPI: MPI_Comm_spawn of 1-4, and the three pairs,
+# the connected one through Open MPI's name server, when the program and
+# ompi-server are there.
+if [ -x "$(dirname "$bench")/orma-bench-dynamic-mpi-openmpi" ]; then
+    for k in 1 2 3 4; do
+        printf '%s\n' "$out" | grep -q "^dynamic  *orma-mpi/openmpi  *spawn  *-  *-  *2  *$k " ||
+            { echo "bench_dynamic: no orma-mpi/openmpi spawn row of $k processes"; exit 1; }
+    done
+fi
 if [ -x "$(dirname "$bench")/orma-bench-dynamic-mpi-openmpi" ] && command -v ompi-server >/dev/null; then
     for kind in static spawned connected; do
         printf '%s\n' "$out" | grep -q "^dynamic  *orma-mpi/openmpi  *put  *flush  *$kind  *2  *8 " ||
