@@ -4,6 +4,9 @@
  * (orma-mpi).  It prints one line per result, which orma-bench reads:
  *   row OP SYNC WINDOW BYTES REPS MIN MEDIAN MAX    (microseconds)
  *   spawned K US           one MPI_Comm_spawn of K processes took US
+ *   paired OP SYNC BYTES SPAWNED CONNECTED   the medians of each round's
+ *                          ratio of those pairs' batches to the static
+ *                          pair's (0: that pair not measured)
  *   skip WHY
  *
  *   spawn K REPS           (-n 1) MPI_Comm_spawn of K processes
@@ -56,13 +59,35 @@ static void row(const char *op, const char *sync, const char *window, size_t byt
     fflush(stdout);
 }
 
+/* The line "paired": the medians of the rounds' own ratios of the
+ * spawned and the connected pair's batch to the static one's (0: not
+ * measured), as orma-bench's notes give them for orma (dyn_suite.c). */
+static void paired(const char *op, const char *sync, size_t bytes, double v[KINDS][MAX_REPS], const MPI_Comm *pair,
+                   int n)
+{
+    double med[KINDS] = {0};
+    for (int k = 1; k < KINDS; k++) {
+        if (pair[k] == MPI_COMM_NULL || pair[0] == MPI_COMM_NULL)
+            continue;
+        double r[MAX_REPS];
+        for (int i = 0; i < n; i++)
+            r[i] = v[k][i] / v[0][i];
+        qsort(r, (size_t)n, sizeof *r, cmp);
+        med[k] = n % 2 ? r[n / 2] : (r[n / 2 - 1] + r[n / 2]) / 2;
+    }
+    printf("paired %s %s %zu %.4f %.4f\n", op, sync, bytes, med[1], med[2]);
+}
+
 static long batch_ops(size_t bytes)
 {
-    long n = (long)((size_t)8 << 20) / (long)bytes; /* as dyn_batch_ops (dyn_pairs.c) */
-    return n < 4 ? 4 : n > 20000 ? 20000 : n;
+    long n = (long)((size_t)32 << 20) / (long)bytes; /* as dyn_batch_ops (dyn_pairs.c) */
+    return n < 8 ? 8 : n > 20000 ? 20000 : n;
 }
 
 static unsigned char byte_at(size_t i, int round) { return (unsigned char)((i * 131 + (size_t)round * 17) % 251); }
+
+/* as dyn_offset (dyn_pairs.c): round r's place in the window's region */
+static size_t offset_at(size_t bytes, int round) { return (size_t)round % (MAX_BYTES / bytes) * bytes; }
 
 struct plan {
     size_t sizes[MAX_SIZES];
@@ -174,6 +199,7 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
                     int k = (r + t) % KINDS;
                     if ((kind >= 0 && k != kind) || pair[k] == MPI_COMM_NULL)
                         continue;
+                    size_t off = offset_at(bytes, r);
                     if (kind < 0) {
                         struct timespec ts = {0, SETTLE_US * 1000L};
                         nanosleep(&ts, NULL);
@@ -190,10 +216,10 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
                         double t0 = now_us();
                         for (long i = 0; i < ops; i++) {
                             if (op == GET_FLUSH)
-                                MPI_Get(buf, (int)bytes, MPI_BYTE, 1, (MPI_Aint)MAX_BYTES, (int)bytes, MPI_BYTE,
-                                        win[k]);
+                                MPI_Get(buf, (int)bytes, MPI_BYTE, 1, (MPI_Aint)(MAX_BYTES + off), (int)bytes,
+                                        MPI_BYTE, win[k]);
                             else
-                                MPI_Put(buf, (int)bytes, MPI_BYTE, 1, 0, (int)bytes, MPI_BYTE, win[k]);
+                                MPI_Put(buf, (int)bytes, MPI_BYTE, 1, (MPI_Aint)off, (int)bytes, MPI_BYTE, win[k]);
                             if (op == PUT_FENCE)
                                 MPI_Win_fence(0, win[k]);
                             else
@@ -205,7 +231,7 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
                         else
                             MPI_Win_unlock_all(win[k]);
                         for (size_t i = 0; i < bytes && op == GET_FLUSH; i++)
-                            bad |= buf[i] != byte_at(i, 7);
+                            bad |= buf[i] != byte_at(off + i, 7);
                     } else if (op == PUT_FENCE) {
                         for (long i = 0; i < ops + 2; i++)
                             MPI_Win_fence(0, win[k]);
@@ -214,7 +240,7 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
                     if (kind >= 0 && op != GET_FLUSH) {
                         MPI_Win_sync(win[k]);
                         for (size_t i = 0; i < bytes; i++)
-                            bad |= mem[k][i] != byte_at(i, r);
+                            bad |= mem[k][off + i] != byte_at(i, r);
                     }
                     MPI_Barrier(pair[k]);
                 }
@@ -230,10 +256,12 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
     }
     if (kind < 0 && !bad)
         for (int op = 0; op < NOPS; op++)
-            for (int z = 0; z < p->nsizes; z++)
+            for (int z = 0; z < p->nsizes; z++) {
+                paired(op_names[op], op_syncs[op], p->sizes[z], v[op][z], pair, p->rounds);
                 for (int k = 0; k < KINDS; k++)
                     if (pair[k] != MPI_COMM_NULL)
                         row(op_names[op], op_syncs[op], kind_names[k], p->sizes[z], v[op][z][k], p->rounds);
+            }
     free(buf);
     return bad;
 }

@@ -66,23 +66,32 @@ int dyn_plan_parse(dyn_plan *p, const char *sizes, const char *rounds)
 
 long dyn_batch_ops(size_t bytes)
 {
-    long n = (long)((size_t)8 << 20) / (long)bytes; /* about 8 MB a batch, and a millisecond or more */
-    return n < 4 ? 4 : n > 20000 ? 20000 : n;
+    long n = (long)((size_t)32 << 20) / (long)bytes; /* about 32 MB a batch: 0.4 to 3 ms here */
+    return n < 8 ? 8 : n > 20000 ? 20000 : n;
 }
 
 static unsigned char dyn_byte(size_t i, int round) { return (unsigned char)((i * 131 + (size_t)round * 17) % 251); }
+
+/* Where in its region of the window round r's transfers of bytes go:
+ * each round a next slot of that size, so that which of the window's
+ * pages share cache sets with the origin's buffer (fixed for a run, and
+ * at 256 KB, half the L2 cache here, worth +-10% to a kind's whole
+ * series) changes from round to round and averages out alike for every
+ * kind. */
+static size_t dyn_offset(size_t bytes, int round) { return (size_t)round % (DYN_MAX_BYTES / bytes) * bytes; }
 
 struct dyn_side {
     orma_team pair;
     orma_win win;
     unsigned char *mem; /* the window: [0, MAX) put into, [MAX, 2 MAX) read by gets */
-    unsigned char *buf; /* the origin's */
+    unsigned char *buf; /* the origin's, one for every kind (NULL at a partner) */
 };
 
-static int dyn_side_open(orma_team pair, int origin, struct dyn_side *s)
+static int dyn_side_open(orma_team pair, unsigned char *buf, struct dyn_side *s)
 {
     memset(s, 0, sizeof *s);
     s->pair = pair;
+    s->buf = buf;
     int rc = orma_win_allocate_team(pair, 2 * DYN_MAX_BYTES, 1, ORMA_INFO_NULL, (void **)&s->mem, &s->win);
     if (rc) {
         fprintf(stderr, "orma-bench: dynamic: a window on the pair: %s\n", orma_error_message());
@@ -90,10 +99,6 @@ static int dyn_side_open(orma_team pair, int origin, struct dyn_side *s)
     }
     for (size_t i = 0; i < DYN_MAX_BYTES; i++)
         s->mem[DYN_MAX_BYTES + i] = dyn_byte(i, 7);
-    if (origin && !(s->buf = malloc(DYN_MAX_BYTES))) {
-        fprintf(stderr, "orma-bench: dynamic: out of memory\n");
-        return -1;
-    }
     return orma_team_barrier(pair) ? -1 : 0;
 }
 
@@ -101,16 +106,15 @@ static void dyn_side_close(struct dyn_side *s)
 {
     if (s->win != ORMA_WIN_NULL)
         orma_win_free(&s->win);
-    free(s->buf);
 }
 
 /* The partner's check of a put batch, and the origin's of a get batch. */
-static int dyn_verify(const unsigned char *got, size_t bytes, int round, const char *what)
+static int dyn_verify(const unsigned char *got, size_t from, size_t bytes, int round, const char *what)
 {
     for (size_t i = 0; i < bytes; i++)
-        if (got[i] != dyn_byte(i, round)) {
+        if (got[i] != dyn_byte(from + i, round)) {
             fprintf(stderr, "orma-bench: dynamic: %s of %zu bytes: byte %zu is %u, not %u\n", what, bytes, i,
-                    got[i], dyn_byte(i, round));
+                    got[i], dyn_byte(from + i, round));
             return -1;
         }
     return 0;
@@ -120,6 +124,7 @@ static int dyn_verify(const unsigned char *got, size_t bytes, int round, const c
 static int dyn_batch(struct dyn_side *s, int op, size_t bytes, long ops, int round, double *us)
 {
     int rc = 0;
+    size_t off = dyn_offset(bytes, round);
     if (op != DYN_GET_FLUSH)
         for (size_t i = 0; i < bytes; i++)
             s->buf[i] = dyn_byte(i, round);
@@ -131,15 +136,15 @@ static int dyn_batch(struct dyn_side *s, int op, size_t bytes, long ops, int rou
     for (long k = 0; k < ops && !rc; k++) {
         switch (op) {
         case DYN_PUT_FLUSH:
-            rc |= orma_put(s->buf, bytes, ORMA_BYTE, 1, 0, bytes, ORMA_BYTE, s->win);
+            rc |= orma_put(s->buf, bytes, ORMA_BYTE, 1, (orma_aint)off, bytes, ORMA_BYTE, s->win);
             rc |= orma_win_flush(1, s->win);
             break;
         case DYN_GET_FLUSH:
-            rc |= orma_get(s->buf, bytes, ORMA_BYTE, 1, (orma_aint)DYN_MAX_BYTES, bytes, ORMA_BYTE, s->win);
+            rc |= orma_get(s->buf, bytes, ORMA_BYTE, 1, (orma_aint)(DYN_MAX_BYTES + off), bytes, ORMA_BYTE, s->win);
             rc |= orma_win_flush(1, s->win);
             break;
         case DYN_PUT_FENCE:
-            rc |= orma_put(s->buf, bytes, ORMA_BYTE, 1, 0, bytes, ORMA_BYTE, s->win);
+            rc |= orma_put(s->buf, bytes, ORMA_BYTE, 1, (orma_aint)off, bytes, ORMA_BYTE, s->win);
             rc |= orma_win_fence(0, s->win);
             break;
         }
@@ -155,10 +160,10 @@ static int dyn_batch(struct dyn_side *s, int op, size_t bytes, long ops, int rou
         return -1;
     }
     if (op == DYN_GET_FLUSH) {
-        /* the target's get region holds dyn_byte(i, 7) */
+        /* the target's get region holds dyn_byte(i, 7) at i */
         for (size_t i = 0; i < bytes; i++)
-            if (s->buf[i] != dyn_byte(i, 7))
-                return dyn_verify(s->buf, bytes, 7, "get");
+            if (s->buf[i] != dyn_byte(off + i, 7))
+                return dyn_verify(s->buf, off, bytes, 7, "get");
     }
     return 0;
 }
@@ -250,11 +255,14 @@ static int dyn_origin_batch(void *ctx, const dyn_plan *p, int op, int z, int r, 
 int dyn_pairs_origin(const dyn_plan *p, const orma_team pair[DYN_KINDS], double *samples)
 {
     struct dyn_side side[DYN_KINDS];
-    int st = 0;
+    unsigned char *buf = malloc(DYN_MAX_BYTES);
+    int st = buf ? 0 : -1;
+    if (!buf)
+        fprintf(stderr, "orma-bench: dynamic: out of memory\n");
     for (int k = 0; k < DYN_KINDS; k++) {
         memset(&side[k], 0, sizeof side[k]);
         side[k].win = ORMA_WIN_NULL;
-        if (pair[k] != ORMA_TEAM_NULL && dyn_side_open(pair[k], 1, &side[k]))
+        if (pair[k] != ORMA_TEAM_NULL && dyn_side_open(pair[k], buf, &side[k]))
             st = -1;
     }
     struct dyn_origin o = {pair, side, samples};
@@ -271,6 +279,7 @@ int dyn_pairs_origin(const dyn_plan *p, const orma_team pair[DYN_KINDS], double 
             }
             dyn_side_close(&side[k]);
         }
+    free(buf);
     return st;
 }
 
@@ -294,7 +303,8 @@ static int dyn_partner_batch(void *ctx, const dyn_plan *p, int op, int z, int r,
     st |= orma_team_barrier(q->pair) ? -1 : 0;
     if (op != DYN_GET_FLUSH) {
         orma_win_sync(q->side->win);
-        q->bad |= dyn_verify(q->side->mem, p->sizes[z], r, dyn_op_names[op]) != 0;
+        size_t off = dyn_offset(p->sizes[z], r);
+        q->bad |= dyn_verify(q->side->mem + off, 0, p->sizes[z], r, dyn_op_names[op]) != 0;
     }
     st |= orma_team_barrier(q->pair) ? -1 : 0;
     return st;
@@ -303,7 +313,7 @@ static int dyn_partner_batch(void *ctx, const dyn_plan *p, int op, int z, int r,
 int dyn_pairs_partner(const dyn_plan *p, orma_team pair, int kind)
 {
     struct dyn_side side;
-    if (dyn_side_open(pair, 0, &side))
+    if (dyn_side_open(pair, NULL, &side))
         return -1;
     struct dyn_partner q = {pair, kind, &side, 0};
     cpu_set_t saved;

@@ -119,6 +119,21 @@ static int dyn_connect_times(const bench_ctx *ctx, const struct dyn_paths *dp, o
     return st;
 }
 
+/* The median of v[0..n) (over[i] = NULL), or of v[i] / over[i]: the
+ * rounds' own ratios, each of batches next to each other in time, which
+ * the machine's slow and fast spells (seconds long) leave alone where
+ * they move the medians of whole series. */
+static double dyn_median(const double *v, const double *over, int n)
+{
+    double copy[256];
+    long m = n < 256 ? n : 256;
+    for (long i = 0; i < m; i++)
+        copy[i] = over ? v[i] / over[i] : v[i];
+    bench_stats s;
+    bench_stats_compute(copy, m, &s);
+    return s.median;
+}
+
 /* The latency pairs: a spawned and a connected partner beside rank 1. */
 static int dyn_pairs(const bench_ctx *ctx, const struct dyn_paths *dp, const dyn_plan *plan)
 {
@@ -159,21 +174,19 @@ static int dyn_pairs(const bench_ctx *ctx, const struct dyn_paths *dp, const dyn
     }
     for (int op = 0; op < DYN_NOPS && !st && ctx->rank == 0; op++)
         for (int z = 0; z < plan->nsizes; z++) {
-            double med[DYN_KINDS];
+            double med[DYN_KINDS], paired[DYN_KINDS];
+            const double *base = &samples[dyn_sample_at(plan, op, z, 0, 0)];
             for (int k = 0; k < DYN_KINDS; k++) {
                 double *v = &samples[dyn_sample_at(plan, op, z, k, 0)];
-                bench_stats s;
-                double copy[256];
-                long m = plan->rounds < 256 ? plan->rounds : 256;
-                memcpy(copy, v, (size_t)m * sizeof *copy);
-                bench_stats_compute(copy, m, &s);
-                med[k] = s.median;
+                med[k] = dyn_median(v, NULL, plan->rounds);
+                paired[k] = dyn_median(v, base, plan->rounds);
                 bench_emit(ctx, "orma", dyn_op_names[op], dyn_op_syncs[op], dyn_kind_names[k], plan->sizes[z],
                            (double)plan->sizes[z], v, plan->rounds);
             }
             bench_note("dynamic: %s (%s) %zu B: spawned/static %.3f, connected/static %.3f (medians of %d paired "
-                       "batches)", dyn_op_names[op], dyn_op_syncs[op], plan->sizes[z], med[1] / med[0],
-                       med[2] / med[0], plan->rounds);
+                       "batches; medians of the rounds' own ratios: %.3f, %.3f)",
+                       dyn_op_names[op], dyn_op_syncs[op], plan->sizes[z], med[1] / med[0], med[2] / med[0],
+                       plan->rounds, paired[1], paired[2]);
         }
     free(samples);
     return st;
@@ -194,6 +207,14 @@ static int dyn_mpi_read(const bench_ctx *ctx, const char *backend, const char *o
                               strcmp(op, "spawn") && med > 0 ? (double)bytes / med : 0, NULL};
             bench_report_add(ctx, &r);
             rows++;
+        } else if (sscanf(line, "paired %31s %31s %zu %lf %lf", op, sync, &bytes, &mn, &mx) == 5) {
+            char spawned[32] = "-", connected[32] = "-";
+            if (mn > 0)
+                snprintf(spawned, sizeof spawned, "%.3f", mn);
+            if (mx > 0)
+                snprintf(connected, sizeof connected, "%.3f", mx);
+            bench_note("%s: %s (%s) %zu B: spawned/static %s, connected/static %s (medians of the rounds' own ratios)",
+                       backend, op, sync, bytes, spawned, connected);
         } else if (!strncmp(line, "skip ", 5)) {
             bench_note("%s: %.*s", backend, (int)strcspn(line + 5, "\n"), line + 5);
         }
