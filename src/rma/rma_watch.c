@@ -33,7 +33,8 @@ int rma_watch_wait_slow(struct rma_win *win, struct util_waitword *w, uint32_t t
     if (win->peer_lost)
         return rma_watch_gone(win, "waiting");
     /* As any wait (spin, yield, sleep), looking up between sleeps. */
-    while (util_wait_geq_for(w, target, RMA_WATCH_EVERY_NS)) {
+    struct util_backoff b = {0};
+    while (util_wait_geq_for(w, target, RMA_WATCH_EVERY_NS, &b)) {
         int status = rma_watch_check(win);
         if (status)
             return status;

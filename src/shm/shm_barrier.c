@@ -31,7 +31,8 @@ static int shm_watch_wait(struct util_waitword *w, uint32_t episode, const struc
         return -1;
     }
     /* As any wait (spin, yield, sleep), looking up between sleeps. */
-    while (util_wait_geq_for(w, episode, SHM_WATCH_EVERY_NS))
+    struct util_backoff b = {0};
+    while (util_wait_geq_for(w, episode, SHM_WATCH_EVERY_NS, &b))
         if (!watch->alive(watch->ctx, from))
             return from;
     return -1;

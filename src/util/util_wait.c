@@ -159,17 +159,17 @@ int util_backoff_relax(struct util_backoff *b)
 }
 
 /* util_wait_slow's loop, for at most ns once the spinning is over (0:
- * no limit).  0 or -1 (the time ran out).  The clock is first read when
- * the yielding starts: a wait that the spinning ends (a fence's partner
- * arriving) costs no more than util_wait_geq's. */
-static int util_wait_until(struct util_waitword *w, uint32_t target, uint64_t ns)
+ * no limit), in the phases of *b (which goes on where it was left).  0 or
+ * -1 (the time ran out).  The clock is first read when the yielding
+ * starts: a wait that the spinning ends (a fence's partner arriving)
+ * costs no more than util_wait_geq's. */
+static int util_wait_until(struct util_waitword *w, uint32_t target, uint64_t ns, struct util_backoff *b)
 {
-    struct util_backoff b = {0};
     uint64_t deadline = 0;
-    while (util_backoff_relax(&b)) {
+    while (util_backoff_relax(b)) {
         if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
             return 0;
-        if (ns && b.phase == 1 && b.step % 16 == 0) {
+        if (ns && b->phase == 1 && b->step % 16 == 0) {
             uint64_t now = util_time_ns();
             if (!deadline)
                 deadline = now + ns;
@@ -202,13 +202,15 @@ static int util_wait_until(struct util_waitword *w, uint32_t target, uint64_t ns
     }
 }
 
-void util_wait_slow(struct util_waitword *w, uint32_t target) { util_wait_until(w, target, 0); }
-
-int util_wait_geq_for(struct util_waitword *w, uint32_t target, uint64_t ns)
+void util_wait_slow(struct util_waitword *w, uint32_t target)
 {
-    if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
-        return 0;
-    return util_wait_until(w, target, ns ? ns : 1);
+    struct util_backoff b = {0};
+    util_wait_until(w, target, 0, &b);
+}
+
+int util_wait_geq_for_slow(struct util_waitword *w, uint32_t target, uint64_t ns, struct util_backoff *b)
+{
+    return util_wait_until(w, target, ns ? ns : 1, b);
 }
 
 void util_backoff_pause(struct util_backoff *b)

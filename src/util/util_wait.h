@@ -44,10 +44,21 @@ static inline void util_wait_geq(struct util_waitword *w, uint32_t target)
 }
 
 /* util_wait_geq for at most ns nanoseconds after its spinning (the clock
- * is not read before), sleeping as it does: 0 when
- * w->value reached target, -1 when the time ran out first.  For waiters
- * that must look up now and then (whether the rank they wait for lives). */
-int util_wait_geq_for(struct util_waitword *w, uint32_t target, uint64_t ns);
+ * is not read before), sleeping as it does: 0 when w->value reached
+ * target, -1 when the time ran out first.  For waiters that must look up
+ * now and then (whether the rank they wait for lives) and then wait
+ * again: they pass the same *b (zeroed before the first call), so that
+ * the waits after the first go straight back to sleep instead of spinning
+ * and yielding their core anew every ns (an idle rank of another job
+ * yielded 1 ms in every 5 ms beside the ranks at work). */
+struct util_backoff;
+int util_wait_geq_for_slow(struct util_waitword *w, uint32_t target, uint64_t ns, struct util_backoff *b);
+static inline int util_wait_geq_for(struct util_waitword *w, uint32_t target, uint64_t ns, struct util_backoff *b)
+{
+    if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
+        return 0;
+    return util_wait_geq_for_slow(w, target, ns, b);
+}
 
 /* Publish a new value (release) and wake sleepers if there are any. */
 static inline void util_wake_store(struct util_waitword *w, uint32_t value)
