@@ -192,11 +192,27 @@ static int dyn_pairs(const bench_ctx *ctx, const struct dyn_paths *dp, const dyn
     return st;
 }
 
+/* The MPI program's output, line by line: the line after line, or NULL. */
+static const char *dyn_next_line(const char *line)
+{
+    const char *nl = strchr(line, '\n');
+    return nl && nl[1] ? nl + 1 : NULL;
+}
+
+/* 1 when line is the MPI program's "skip WHY" (noted), else 0. */
+static int dyn_skip_line(const char *backend, const char *line)
+{
+    if (strncmp(line, "skip ", 5))
+        return 0;
+    bench_note("%s: %.*s", backend, (int)strcspn(line + 5, "\n"), line + 5);
+    return 1;
+}
+
 /* The rows an MPI program printed (dyn_mpi.c), as this run's own. */
 static int dyn_mpi_read(const bench_ctx *ctx, const char *backend, const char *out)
 {
     int rows = 0;
-    for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+    for (const char *line = *out ? out : NULL; line; line = dyn_next_line(line)) {
         char op[32], sync[32], window[32];
         size_t bytes;
         long reps;
@@ -215,8 +231,8 @@ static int dyn_mpi_read(const bench_ctx *ctx, const char *backend, const char *o
                 snprintf(connected, sizeof connected, "%.3f", mx);
             bench_note("%s: %s (%s) %zu B: spawned/static %s, connected/static %s (medians of the rounds' own ratios)",
                        backend, op, sync, bytes, spawned, connected);
-        } else if (!strncmp(line, "skip ", 5)) {
-            bench_note("%s: %.*s", backend, (int)strcspn(line + 5, "\n"), line + 5);
+        } else {
+            dyn_skip_line(backend, line);
         }
     }
     return rows;
@@ -345,15 +361,13 @@ static int dyn_mpi_spawns(const bench_ctx *ctx, caf_backend *b, const char *name
             out[0] = '\0';
             /* a call takes well under a second; a job a few seconds to start */
             int rc = caf_launch(argv, out, sizeof out, 20.0 + 2.0 * (reps - got));
-            for (const char *line = out; line && *line; line = strchr(line, '\n') ? strchr(line, '\n') + 1 : NULL) {
+            for (const char *line = *out ? out : NULL; line; line = dyn_next_line(line)) {
                 int at;
                 double us;
                 if (sscanf(line, "spawned %d %lf", &at, &us) == 2 && at == k && got < reps)
                     v[got++] = us;
-                else if (!strncmp(line, "skip ", 5)) {
-                    bench_note("%s: %.*s", name, (int)strcspn(line + 5, "\n"), line + 5);
+                else if (dyn_skip_line(name, line))
                     return 0;
-                }
             }
             if (rc == CAF_TIMED_OUT)
                 hung++;
