@@ -3,9 +3,6 @@
 #include "boot_peer.h"
 #include "shm_barrier.h"
 
-
-#define RMA_WATCH_EVERY_NS 5000000 /* how often a wait looks at the other jobs' ranks */
-
 static int rma_watch_gone(const struct rma_win *win, const char *what)
 {
     int r = win->peer_lost - 1;
@@ -28,18 +25,13 @@ int rma_watch_check(struct rma_win *win)
     return win->peer_lost ? rma_watch_gone(win, "waiting") : ORMA_SUCCESS;
 }
 
+static int rma_watch_look(void *win) { return rma_watch_check(win); }
+
 int rma_watch_wait_slow(struct rma_win *win, struct util_waitword *w, uint32_t target)
 {
     if (win->peer_lost)
         return rma_watch_gone(win, "waiting");
-    /* As any wait (spin, yield, sleep), looking up between sleeps. */
-    struct util_backoff b = {0};
-    while (util_wait_geq_for(w, target, RMA_WATCH_EVERY_NS, &b)) {
-        int status = rma_watch_check(win);
-        if (status)
-            return status;
-    }
-    return ORMA_SUCCESS;
+    return util_wait_geq_watched(w, target, rma_watch_look, win);
 }
 
 /* The ranks of a window that spans jobs are all here (bridges share

@@ -21,21 +21,26 @@ size_t shm_barrier_size(int n)
     return (size_t)n * (size_t)shm_barrier_rounds(n) * sizeof(struct shm_barrier_flag);
 }
 
-#define SHM_WATCH_EVERY_NS 5000000 /* how often a watched wait asks whether its rank lives */
+struct shm_watch_look {
+    const struct shm_watch *watch;
+    int from;
+};
 
-/* Wait for w to reach episode, asking watch (if any) about rank from now and then. */
+static int shm_watch_gone(void *ctx)
+{
+    struct shm_watch_look *l = ctx;
+    return !l->watch->alive(l->watch->ctx, l->from);
+}
+
+/* Wait for w to reach episode, asking watch (if any) now and then whether rank from lives. */
 static int shm_watch_wait(struct util_waitword *w, uint32_t episode, const struct shm_watch *watch, int from)
 {
     if (!watch) {
         util_wait_geq(w, episode);
         return -1;
     }
-    /* As any wait (spin, yield, sleep), looking up between sleeps. */
-    struct util_backoff b = {0};
-    while (util_wait_geq_for(w, episode, SHM_WATCH_EVERY_NS, &b))
-        if (!watch->alive(watch->ctx, from))
-            return from;
-    return -1;
+    struct shm_watch_look look = {watch, from};
+    return util_wait_geq_watched(w, episode, shm_watch_gone, &look) ? from : -1;
 }
 
 int shm_barrier_wait_watched(void *mem, int n, int rank, uint32_t *episode_p, const struct shm_watch *watch)

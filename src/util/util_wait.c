@@ -208,9 +208,15 @@ void util_wait_slow(struct util_waitword *w, uint32_t target)
     util_wait_until(w, target, 0, &b);
 }
 
-int util_wait_geq_for_slow(struct util_waitword *w, uint32_t target, uint64_t ns, struct util_backoff *b)
+int util_wait_watched_slow(struct util_waitword *w, uint32_t target, int (*look)(void *ctx), void *ctx)
 {
-    return util_wait_until(w, target, ns ? ns : 1, b);
+    struct util_backoff b = {0}; /* one for every turn: later turns sleep at once */
+    while (util_wait_until(w, target, UTIL_WATCH_EVERY_NS, &b)) {
+        int status = look(ctx);
+        if (status)
+            return status;
+    }
+    return 0;
 }
 
 void util_backoff_pause(struct util_backoff *b)

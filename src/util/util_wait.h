@@ -43,21 +43,22 @@ static inline void util_wait_geq(struct util_waitword *w, uint32_t target)
     util_wait_slow(w, target);
 }
 
-/* util_wait_geq for at most ns nanoseconds after its spinning (the clock
- * is not read before), sleeping as it does: 0 when w->value reached
- * target, -1 when the time ran out first.  For waiters that must look up
- * now and then (whether the rank they wait for lives) and then wait
- * again: they pass the same *b (zeroed before the first call), so that
- * the waits after the first go straight back to sleep instead of spinning
- * and yielding their core anew every ns (an idle rank of another job
- * yielded 1 ms in every 5 ms beside the ranks at work). */
-struct util_backoff;
-int util_wait_geq_for_slow(struct util_waitword *w, uint32_t target, uint64_t ns, struct util_backoff *b);
-static inline int util_wait_geq_for(struct util_waitword *w, uint32_t target, uint64_t ns, struct util_backoff *b)
+/* util_wait_geq for a waiter that must look up now and then whether its
+ * wait can still end (the rank that writes w lives, when it belongs to
+ * another job and its death would not end this one): after every
+ * UTIL_WATCH_EVERY_NS of waiting past the spinning, it calls look(ctx),
+ * and gives up when that returns nonzero, returning that value; 0 when
+ * w->value reached target.  It waits as util_wait_geq does (spin, yield,
+ * sleep) and goes straight back to sleep after each look -- an idle rank
+ * of another job costs what an idle rank of this job costs -- and reads
+ * no clock before the spinning is over. */
+#define UTIL_WATCH_EVERY_NS 5000000
+int util_wait_watched_slow(struct util_waitword *w, uint32_t target, int (*look)(void *ctx), void *ctx);
+static inline int util_wait_geq_watched(struct util_waitword *w, uint32_t target, int (*look)(void *ctx), void *ctx)
 {
     if (util_seq_geq(atomic_load_explicit(&w->value, memory_order_acquire), target))
         return 0;
-    return util_wait_geq_for_slow(w, target, ns, b);
+    return util_wait_watched_slow(w, target, look, ctx);
 }
 
 /* Publish a new value (release) and wake sleepers if there are any. */
