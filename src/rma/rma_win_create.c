@@ -463,8 +463,13 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         status = rma_win_shared_segment(team, win, recs);
     if (!status && win->rank != win->leader)
         status = rma_win_open_ctl(win, &recs[win->leader]);
-    for (int r = 0; r < win->nranks && !status; r++)
+    int others_here = 0; /* ranks of other jobs (spawned, connected) on this machine */
+    for (int r = 0; r < win->nranks && !status; r++) {
         status = rma_win_map_target(win, r, &recs[r]);
+        others_here += win->targets[r].foreign && !win->targets[r].off_node;
+    }
+    if (!status && others_here) /* they share our cores: the waiting policy counts them */
+        util_wait_tune(boot_job.size + others_here);
     if (!status) {
         win->my_ctl = rma_ctl_block(win->ctl, win->rank);
         win->my_hw_busy = rma_ctl_hw_busy(win->ctl, win->my_ctl);

@@ -96,7 +96,8 @@ void util_backoff_pause(struct util_backoff *b);
  * spinning ORMA_SPIN polls first (unless ORMA_SPIN was set) -- the rank it
  * waits for may need this very core, and a spin of 100 pauses (about 5 us)
  * is time taken from it.  4 ranks on 2 cores: a ghost-exchange step with
- * fence 29 -> 11 us. */
+ * fence 29 -> 11 us.  Called again when a window spans ranks of other jobs
+ * here (spawned, connected): it only ever stops the spinning. */
 void util_wait_tune(int ranks_here);
 
 /* The spin and yield phases alone: 1 while they last, 0 once the yielding

@@ -6,8 +6,11 @@
  *   dyn_spawn <children>           (the parents)
  *   dyn_spawn --child <parents>    (what orma_spawn starts) */
 #include "dyn_windows.h"
+#include "util_config.h"
 
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void check_merged(orma_team merged, int parents, int children, int child)
 {
@@ -72,6 +75,10 @@ int main(int argc, char **argv)
     }
     check_merged(merged, parents, children, child);
     dyn_check_windows(merged);
+    /* Ranks of the other job share this machine's cores: with more ranks
+     * than cores, nobody spins (util_wait_tune), whichever job has more. */
+    if (!getenv("ORMA_SPIN"))
+        CHECK((util_config.spin == 0) == (parents + children > sysconf(_SC_NPROCESSORS_ONLN)));
     check_split(merged);
     CHECK_OK(orma_team_barrier(merged));
     CHECK_OK(orma_team_free(&merged));
