@@ -22,8 +22,10 @@ int rma_heap_alloc(size_t size, void **base_p)
         free(b);
         return status;
     }
-    if (boot_job_alone())
-        shm_seg_unlink(name);
+    /* The name stays while the block lives, even in a job of one rank:
+     * a window made later may span ranks of other jobs (spawned,
+     * connected), which map the block by it.  A killed job's blocks go
+     * with its other objects (the next job's sweep). */
     b->base = b->seg.base;
     b->size = size;
     b->next = rma_heap_blocks;
@@ -34,8 +36,7 @@ int rma_heap_alloc(size_t size, void **base_p)
 
 static void rma_heap_block_free(struct rma_heap_block *b)
 {
-    if (!boot_job_alone())
-        shm_seg_unlink(b->seg.name);
+    shm_seg_unlink(b->seg.name);
     shm_seg_unmap(&b->seg);
     free(b);
 }

@@ -35,6 +35,7 @@ struct dyn_win {
     orma_win win;
     uint64_t *mem;     /* the window's first word here */
     uint64_t *alloc;   /* what to free (create, dynamic) or NULL */
+    int heap;          /* alloc came from orma_alloc_mem */
     uint64_t *remote;  /* dynamic: each rank's window address */
     int dynamic;
 };
@@ -78,12 +79,19 @@ static inline void dyn_make(orma_team team, int flavor, int np, struct dyn_win *
     switch (flavor) {
     case 0: /* create, on malloc'd memory with guards */
     case 3: /* dynamic, the same memory attached */
-        d->alloc = malloc((words + 2 * DYN_GUARD) * sizeof(uint64_t));
+    case 4: /* create and */
+    case 5: /* dynamic on orma_alloc_mem memory (mapped by name by the
+               other job's ranks, even from a job of one rank) */
+        d->heap = flavor >= 4;
+        if (d->heap)
+            CHECK_OK(orma_alloc_mem((words + 2 * DYN_GUARD) * sizeof(uint64_t), ORMA_INFO_NULL, (void **)&d->alloc));
+        else
+            d->alloc = malloc((words + 2 * DYN_GUARD) * sizeof(uint64_t));
         CHECK(d->alloc);
         for (size_t i = 0; i < words + 2 * DYN_GUARD; i++)
             d->alloc[i] = ~DYN_MARK;
         d->mem = d->alloc + DYN_GUARD;
-        if (flavor == 0) {
+        if (flavor == 0 || flavor == 4) {
             CHECK_OK(orma_win_create_team(team, d->mem, bytes, sizeof(uint64_t), ORMA_INFO_NULL, &d->win));
         } else {
             d->dynamic = 1;
@@ -107,9 +115,10 @@ static inline void dyn_free(struct dyn_win *d)
     if (d->dynamic)
         CHECK_OK(orma_win_detach(d->win, d->mem));
     CHECK_OK(orma_win_free(&d->win));
-    if (d->alloc) {
+    if (d->heap)
+        CHECK_OK(orma_free_mem(d->alloc));
+    else
         free(d->alloc);
-    }
     free(d->remote);
 }
 
@@ -217,8 +226,9 @@ static inline void dyn_check_windows(orma_team team)
     int me, np;
     CHECK_OK(orma_team_rank(team, &me));
     CHECK_OK(orma_team_size(team, &np));
-    static const char *const flavors[] = {"create", "allocate", "allocate_shared", "dynamic"};
-    for (int f = 0; f < 4; f++) {
+    static const char *const flavors[] = {"create", "allocate", "allocate_shared", "dynamic",
+                                          "create (orma_alloc_mem)", "dynamic (orma_alloc_mem)"};
+    for (int f = 0; f < 6; f++) {
         struct dyn_win d;
         dyn_make(team, f, np, &d);
         orma_group all; /* PSCW with every rank, itself included */

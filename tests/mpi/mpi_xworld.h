@@ -21,11 +21,30 @@ static int data(int round, int origin, int target, int i)
 
 struct sw {
     MPI_Win win;
-    int *mem;    /* np * SLOTS ints, between guards when malloc'd */
-    int *alloc;
+    int *mem;    /* np * SLOTS ints, between guards */
+    int *alloc;  /* malloc'd (guarded_alloc) */
+    unsigned char *heap; /* or from MPI_Alloc_mem, guards included */
     MPI_Aint *addr;
     int dynamic;
 };
+
+/* The flavours, and create and dynamic windows again over MPI_Alloc_mem
+ * memory (which liborma-mpi places in shared memory of its own, mapped
+ * by name by the other worlds' ranks: a rank alone in its world too). */
+enum { SW_CREATE_ALLOC_MEM = MT_FLAVORS, SW_DYNAMIC_ALLOC_MEM, SW_FLAVORS };
+static const char *sw_flavor_name(int f)
+{
+    return f == SW_CREATE_ALLOC_MEM ? "create (MPI_Alloc_mem)"
+         : f == SW_DYNAMIC_ALLOC_MEM ? "dynamic (MPI_Alloc_mem)" : mt_flavor_name[f];
+}
+
+static void sw_guards_check(const struct sw *w, size_t bytes)
+{
+    if (w->alloc)
+        guarded_check(w->alloc, bytes, "a window's memory");
+    else if (w->heap)
+        guarded_check(w->heap + MT_GUARD, bytes, "a window's memory (MPI_Alloc_mem)");
+}
 
 /* 0, or (host runs) 1 when the host cannot make this flavour here. */
 static int sw_open(struct sw *w, MPI_Comm comm, int flavor, int np, int me)
@@ -42,9 +61,18 @@ static int sw_open(struct sw *w, MPI_Comm comm, int flavor, int np, int me)
         break;
     case MT_CREATE:
     case MT_DYNAMIC:
-        w->alloc = guarded_alloc((size_t)bytes);
-        w->mem = w->alloc;
-        if (flavor == MT_CREATE) {
+    case SW_CREATE_ALLOC_MEM:
+    case SW_DYNAMIC_ALLOC_MEM:
+        if (flavor >= MT_FLAVORS) {
+            if (MPI_Alloc_mem(bytes + 2 * MT_GUARD, MPI_INFO_NULL, &w->heap) != MPI_SUCCESS)
+                fail("MPI_Alloc_mem of %lld bytes", (long long)bytes + 2 * MT_GUARD);
+            memset(w->heap, MT_GUARD_BYTE, (size_t)bytes + 2 * MT_GUARD);
+            w->mem = (int *)(void *)(w->heap + MT_GUARD);
+        } else {
+            w->alloc = guarded_alloc((size_t)bytes);
+            w->mem = w->alloc;
+        }
+        if (flavor == MT_CREATE || flavor == SW_CREATE_ALLOC_MEM) {
             rc = MPI_Win_create(w->mem, bytes, sizeof(int), MPI_INFO_NULL, comm, &w->win);
         } else {
             w->dynamic = 1;
@@ -69,13 +97,15 @@ static int sw_open(struct sw *w, MPI_Comm comm, int flavor, int np, int me)
     if (!ok)
         MPI_Error_string(rc, msg, &len);
     if (mt_orma)
-        fail("%s window on a communicator of %d ranks across worlds: %s", mt_flavor_name[flavor], np, msg);
+        fail("%s window on a communicator of %d ranks across worlds: %s", sw_flavor_name(flavor), np, msg);
     if (me == 0)
-        printf("  host: no %s window across worlds here (%s): skipped\n", mt_flavor_name[flavor], msg);
+        printf("  host: no %s window across worlds here (%s): skipped\n", sw_flavor_name(flavor), msg);
     if (ok)
         MPI_Win_free(&w->win);
     if (w->alloc)
         guarded_free(w->alloc);
+    if (w->heap)
+        MPI_Free_mem(w->heap);
     free(w->addr);
     return 1;
 }
@@ -85,10 +115,10 @@ static void sw_close(struct sw *w, int np)
     if (w->dynamic)
         MPI_Win_detach(w->win, w->mem);
     MPI_Win_free(&w->win);
-    if (w->alloc) {
-        guarded_check(w->alloc, (size_t)np * SLOTS * sizeof(int), "a window's memory");
-        guarded_free(w->alloc);
-    }
+    sw_guards_check(w, (size_t)np * SLOTS * sizeof(int));
+    guarded_free(w->alloc);
+    if (w->heap)
+        MPI_Free_mem(w->heap);
     free(w->addr);
 }
 
@@ -164,7 +194,7 @@ static void windows(MPI_Comm comm, const char *what)
     MPI_Comm_rank(comm, &me);
     MPI_Comm_size(comm, &np);
     MPI_Comm_set_errhandler(comm, MPI_ERRORS_RETURN);
-    for (int f = 0; f < MT_FLAVORS; f++) {
+    for (int f = 0; f < SW_FLAVORS; f++) {
         struct sw w;
         if (sw_open(&w, comm, f, np, me))
             continue;
@@ -176,7 +206,7 @@ static void windows(MPI_Comm comm, const char *what)
         MPI_Group_free(&all);
         sw_close(&w, np);
         if (me == 0)
-            printf("  %s: %s window, every sync mode, %d ranks: ok\n", what, mt_flavor_name[f], np);
+            printf("  %s: %s window, every sync mode, %d ranks: ok\n", what, sw_flavor_name(f), np);
     }
 }
 
