@@ -179,6 +179,8 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
     MPI_Win win[KINDS];
     unsigned char *mem[KINDS], *buf = malloc(MAX_BYTES);
     int bad = 0;
+    cpu_set_t saved; /* bound before the windows are made, as dyn_pairs.c says */
+    (void)bench_bind_rank(kind < 0 ? 0 : 1, &saved);
     for (int k = 0; k < KINDS; k++) {
         if (pair[k] == MPI_COMM_NULL)
             continue;
@@ -188,8 +190,6 @@ static int pairs(const struct plan *p, MPI_Comm pair[KINDS], int kind)
         MPI_Barrier(pair[k]);
     }
     static double v[3][MAX_SIZES][KINDS][MAX_REPS];
-    cpu_set_t saved;
-    (void)bench_bind_rank(kind < 0 ? 0 : 1, &saved);
     for (int op = 0; op < NOPS; op++)
         for (int z = 0; z < p->nsizes; z++) {
             size_t bytes = p->sizes[z];

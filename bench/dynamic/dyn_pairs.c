@@ -259,6 +259,10 @@ int dyn_pairs_origin(const dyn_plan *p, const orma_team pair[DYN_KINDS], double 
     int st = buf ? 0 : -1;
     if (!buf)
         fprintf(stderr, "orma-bench: dynamic: out of memory\n");
+    /* bound before the windows are made: orma then knows that the ranks
+     * were placed (util_wait_tune_joined) */
+    cpu_set_t saved;
+    (void)bench_bind_rank(0, &saved);
     for (int k = 0; k < DYN_KINDS; k++) {
         memset(&side[k], 0, sizeof side[k]);
         side[k].win = ORMA_WIN_NULL;
@@ -266,8 +270,6 @@ int dyn_pairs_origin(const dyn_plan *p, const orma_team pair[DYN_KINDS], double 
             st = -1;
     }
     struct dyn_origin o = {pair, side, samples};
-    cpu_set_t saved;
-    (void)bench_bind_rank(0, &saved);
     if (!st)
         st = dyn_schedule(p, dyn_origin_batch, &o);
     bench_bind_restore(&saved);
@@ -313,11 +315,13 @@ static int dyn_partner_batch(void *ctx, const dyn_plan *p, int op, int z, int r,
 int dyn_pairs_partner(const dyn_plan *p, orma_team pair, int kind)
 {
     struct dyn_side side;
-    if (dyn_side_open(pair, NULL, &side))
-        return -1;
-    struct dyn_partner q = {pair, kind, &side, 0};
     cpu_set_t saved;
-    (void)bench_bind_rank(1, &saved);
+    (void)bench_bind_rank(1, &saved); /* before the window, as the origin */
+    if (dyn_side_open(pair, NULL, &side)) {
+        bench_bind_restore(&saved);
+        return -1;
+    }
+    struct dyn_partner q = {pair, kind, &side, 0};
     int st = dyn_schedule(p, dyn_partner_batch, &q);
     bench_bind_restore(&saved);
     if (!st)

@@ -469,7 +469,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         others_here += win->targets[r].foreign && !win->targets[r].off_node;
     }
     if (!status && others_here) /* they share our cores: the waiting policy counts them */
-        util_wait_tune(boot_job.size + others_here);
+        util_wait_tune_joined(boot_job.size + others_here);
     if (!status) {
         win->my_ctl = rma_ctl_block(win->ctl, win->rank);
         win->my_hw_busy = rma_ctl_hw_busy(win->ctl, win->my_ctl);

@@ -232,6 +232,14 @@ void util_backoff_pause(struct util_backoff *b)
     nanosleep(&ts, NULL);
 }
 
+void util_wait_tune_joined(int ranks_here)
+{
+    cpu_set_t mine;
+    if (sched_getaffinity(0, sizeof mine, &mine) == 0 && CPU_COUNT(&mine) == 1)
+        return;
+    util_wait_tune(ranks_here);
+}
+
 void util_wait_tune(int ranks_here)
 {
     long cpus = sysconf(_SC_NPROCESSORS_ONLN);

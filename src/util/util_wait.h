@@ -96,9 +96,18 @@ void util_backoff_pause(struct util_backoff *b);
  * spinning ORMA_SPIN polls first (unless ORMA_SPIN was set) -- the rank it
  * waits for may need this very core, and a spin of 100 pauses (about 5 us)
  * is time taken from it.  4 ranks on 2 cores: a ghost-exchange step with
- * fence 29 -> 11 us.  Called again when a window spans ranks of other jobs
- * here (spawned, connected): it only ever stops the spinning. */
+ * fence 29 -> 11 us. */
 void util_wait_tune(int ranks_here);
+
+/* The same once a window spans ranks of other jobs on this machine
+ * (spawned, connected), ranks_here counting them too: a parent and 2
+ * children on 2 cores no longer spin, as 3 ranks of one job do not (a ring
+ * of fences: 10-12.6 -> 5.5-5.8 us a step; 3 ranks of one job 5-6 us).
+ * Unless this rank is bound to a single CPU: whoever bound it placed the
+ * ranks (a benchmark giving each active rank a core of its own, where a
+ * waiter that yields at once made the fence 2-3x slower), and it keeps
+ * spinning.  It only ever stops the spinning. */
+void util_wait_tune_joined(int ranks_here);
 
 /* The spin and yield phases alone: 1 while they last, 0 once the yielding
  * budget is spent (util_wait_slow then sleeps on its futex) -- at once
