@@ -8,6 +8,7 @@
 #include "dyn_windows.h"
 #include "util_config.h"
 
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -76,9 +77,16 @@ int main(int argc, char **argv)
     check_merged(merged, parents, children, child);
     dyn_check_windows(merged);
     /* Ranks of the other job share this machine's cores: with more ranks
-     * than cores, nobody spins (util_wait_tune), whichever job has more. */
-    if (!getenv("ORMA_SPIN"))
-        CHECK((util_config.spin == 0) == (parents + children > sysconf(_SC_NPROCESSORS_ONLN)));
+     * than cores, nobody spins (util_wait_tune_joined), whichever job has
+     * more -- unless the rank was bound to one CPU, when only its own
+     * job's ranks count. */
+    if (!getenv("ORMA_SPIN")) {
+        long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+        cpu_set_t mask;
+        int bound = sched_getaffinity(0, sizeof mask, &mask) == 0 && CPU_COUNT(&mask) == 1;
+        int own = child ? children : parents;
+        CHECK((util_config.spin == 0) == (own > cpus || (!bound && parents + children > cpus)));
+    }
     check_split(merged);
     CHECK_OK(orma_team_barrier(merged));
     CHECK_OK(orma_team_free(&merged));
