@@ -71,8 +71,4 @@ void boot_janitor_sweep(void);
 /* "/orma-<uid>-<token>-" followed by the formatted suffix. */
 void boot_job_name(char *buf, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* True when shared objects can be unlinked as soon as they are created
- * (a one-rank job: nobody else will open them). */
-static inline int boot_job_alone(void) { return boot_job.size == 1; }
-
 #endif

@@ -102,7 +102,7 @@ void util_wait_tune(int ranks_here);
 /* The same once a window spans ranks of other jobs on this machine
  * (spawned, connected), ranks_here counting them too: a parent and 2
  * children on 2 cores no longer spin, as 3 ranks of one job do not (a ring
- * of fences: 10-12.6 -> 5.5-5.8 us a step; 3 ranks of one job 5-6 us).
+ * of fences: 9.9-12.6 -> 5.7-5.9 us a step; 3 ranks of one job 5.9).
  * Unless this rank is bound to a single CPU: whoever bound it placed the
  * ranks (a benchmark giving each active rank a core of its own, where a
  * waiter that yields at once made the fence 2-3x slower), and it keeps
