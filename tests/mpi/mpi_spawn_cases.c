@@ -219,6 +219,23 @@ static int tiny_bytes(int k, int r)
 
 #define TINY_MAX 17
 
+/* A lock epoch on t of the given type, or a fence epoch. */
+static void tiny_epoch(int lock, int type, int t, MPI_Win win)
+{
+    if (lock)
+        MPI_Win_lock(type, t, 0, win);
+    else
+        MPI_Win_fence(0, win);
+}
+
+static void tiny_epoch_end(int lock, int t, MPI_Win win)
+{
+    if (lock)
+        MPI_Win_unlock(t, win);
+    else
+        MPI_Win_fence(0, win);
+}
+
 /* Puts into the next rank's window (all of it, or from its second unit
  * when the unit is 4 and there is room) and gets it back, in a fence or a
  * lock epoch; base is this rank's window, TINY_MAX bytes between guards. */
@@ -234,16 +251,10 @@ static void tiny_one(MPI_Comm comm, unsigned char *base, int k, int unit, int lo
     unsigned char *src = guarded_alloc(TINY_MAX), *dst = guarded_alloc(TINY_MAX);
     for (int i = 0; i < TINY_MAX; i++)
         src[i] = pat(round, cme, i);
-    if (lock)
-        MPI_Win_lock(MPI_LOCK_EXCLUSIVE, t, 0, win);
-    else
-        MPI_Win_fence(0, win);
+    tiny_epoch(lock, MPI_LOCK_EXCLUSIVE, t, win);
     if (n)
         MPI_Put(src, n, MPI_BYTE, t, skip_t, n, MPI_BYTE, win);
-    if (lock)
-        MPI_Win_unlock(t, win);
-    else
-        MPI_Win_fence(0, win);
+    tiny_epoch_end(lock, t, win);
     MPI_Barrier(comm);
     int skip_me = unit == 4 && mine > 4;
     for (int i = 0; i < TINY_MAX; i++) {
@@ -253,16 +264,10 @@ static void tiny_one(MPI_Comm comm, unsigned char *base, int k, int unit, int lo
                  lock ? "lock" : "fence", where, i, base[i], want);
     }
     MPI_Barrier(comm);
-    if (lock)
-        MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win);
-    else
-        MPI_Win_fence(0, win);
+    tiny_epoch(lock, MPI_LOCK_SHARED, t, win);
     if (n)
         MPI_Get(dst, n, MPI_BYTE, t, skip_t, n, MPI_BYTE, win);
-    if (lock)
-        MPI_Win_unlock(t, win);
-    else
-        MPI_Win_fence(0, win);
+    tiny_epoch_end(lock, t, win);
     for (int i = 0; i < TINY_MAX; i++)
         expect("tiny: a byte got back", i, dst[i], i < n ? src[i] : MT_GUARD_BYTE);
     guarded_check(dst, TINY_MAX, "tiny: the get's buffer");
