@@ -15,7 +15,10 @@
  *    orma_error_message() and logged (see ORMA_LOG_LEVEL).
  *  - Output arguments end in _p and come last.
  *  - Counts and sizes are size_t; displacements are orma_aint.
- *  - Calls are made from one thread per rank (MPI_THREAD_FUNNELED-like).
+ *  - Threads: after orma_init, calls are made from one thread at a time per
+ *    rank; after orma_init_thread(ORMA_THREAD_MULTIPLE, ...) any thread may
+ *    call any function at any time, with MPI's rules for what concurrent
+ *    calls on one window mean (see orma_init_thread).
  *
  * Start a job of N ranks with `orma-run -n N prog args...`; a program started
  * without orma-run is a job of one rank.
@@ -88,6 +91,30 @@ const char *orma_error_message(void);
  * shared memory cannot be set up, ORMA_ERR_PEER when the launcher's job is
  * unusable. */
 int orma_init(int *argc, char ***argv);
+
+/* Thread levels, as MPI's: only one thread; only the thread that called
+ * orma_init_thread; any thread, one at a time; any thread at any time. */
+#define ORMA_THREAD_SINGLE 0
+#define ORMA_THREAD_FUNNELED 1
+#define ORMA_THREAD_SERIALIZED 2
+#define ORMA_THREAD_MULTIPLE 3
+
+/* orma_init, with the thread level the program needs (ORMA_THREAD_*);
+ * *provided_p is the level given, which is always the one required.  Under
+ * ORMA_THREAD_MULTIPLE, concurrent calls behave as if made in some order,
+ * as MPI's do: several threads may issue operations in one epoch (a lock,
+ * lock_all or fence epoch of the window), and a flush or unlock completes
+ * the operations of every thread issued before it.  Synchronization that
+ * opens or closes an active-target epoch (fence, post, start, complete,
+ * wait, test) is called by one thread per window at a time: a second
+ * thread calling one while another is inside gets ORMA_ERR_RMA_SYNC and
+ * changes nothing.  Operations on different windows never wait for each
+ * other.  Errors: those of orma_init; ORMA_ERR_ARG for an unknown level. */
+int orma_init_thread(int required, int *provided_p);
+
+/* The thread level orma_init_thread gave (ORMA_THREAD_SINGLE after
+ * orma_init), or ORMA_ERR_NOT_INIT. */
+int orma_query_thread(int *provided_p);
 
 /* Leave the job: a barrier with every rank, then every window still open is
  * released.  Errors: ORMA_ERR_NOT_INIT. */

@@ -28,6 +28,37 @@ int orma_init(int *argc, char ***argv)
     return api_parent_join();
 }
 
+int orma_init_thread(int required, int *provided_p)
+{
+    if (required < ORMA_THREAD_SINGLE || required > ORMA_THREAD_MULTIPLE)
+        return util_error(ORMA_ERR_ARG, "orma_init_thread: thread level %d is none of ORMA_THREAD_SINGLE (0), "
+                          "_FUNNELED, _SERIALIZED and _MULTIPLE (3)", required);
+    if (!provided_p)
+        return util_error(ORMA_ERR_ARG, "orma_init_thread: provided_p is NULL");
+    if (api_state == 0)
+        /* before the runtime starts: its transports ask.  Windows do not
+         * keep concurrent threads apart yet: serialized at most. */
+        rma_thread_level = required < ORMA_THREAD_SERIALIZED ? required : ORMA_THREAD_SERIALIZED;
+    int status = orma_init(NULL, NULL);
+    if (status) {
+        if (api_state == 0)
+            rma_thread_level = ORMA_THREAD_SINGLE;
+        return status;
+    }
+    *provided_p = rma_thread_level;
+    return ORMA_SUCCESS;
+}
+
+int orma_query_thread(int *provided_p)
+{
+    int status = api_check_init("orma_query_thread");
+    if (!status && !provided_p)
+        status = util_error(ORMA_ERR_ARG, "orma_query_thread: provided_p is NULL");
+    if (!status)
+        *provided_p = rma_thread_level;
+    return status;
+}
+
 int orma_finalize(void)
 {
     int status = api_check_init("orma_finalize");

@@ -8,6 +8,8 @@
 #include "shm_cma.h"
 #include "util_config.h"
 
+int rma_thread_level;
+
 int rma_runtime_start(void)
 {
     util_config_load(); /* an ORMA_TRANSPORT other than auto or net: a warning, and auto */
