@@ -68,6 +68,7 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
         rma_acc_try(win, target, target_disp, origin, fetch ? result : NULL, target_count, (int)target_type->id,
                     (int)op, &status))
         return status;
+    RMA_MT_GUARD(handle);
     win = NULL;
     size_t len = 0, offset = 0;
     int next = 0;

@@ -3,6 +3,7 @@
 #define ORMA_API_CHECK_H
 
 #include "rma_legal.h"
+#include "rma_mt.h"
 #include "rma_watch.h"
 #include "rma_win.h"
 #include "util_status.h"

@@ -56,6 +56,7 @@ static inline __attribute__((always_inline)) int api_copy(const char *call, int 
     if (api_copy_try(put, passive_only, origin, origin_count, origin_type, target, target_disp, target_count,
                      target_type, handle, &status))
         return status;
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     size_t len = 0, offset = 0;
     int next = 0;

@@ -21,6 +21,7 @@
 #include "util_config.h"
 #include "util_log.h"
 #include "util_random.h"
+#include "util_rlock.h"
 #include "util_status.h"
 
 #endif

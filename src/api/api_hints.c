@@ -107,6 +107,7 @@ int api_hints_update(const char *call, orma_info info, struct rma_win_hints *h)
 
 int orma_win_get_info(orma_win handle, orma_info *info_p)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win_out("orma_win_get_info", handle, info_p, "info_p", &win);
     if (status)
@@ -147,6 +148,7 @@ int orma_win_get_info(orma_win handle, orma_info *info_p)
 
 int orma_win_set_info(orma_win handle, orma_info info)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_set_info", handle, &win);
     if (!status)

@@ -35,14 +35,14 @@ int orma_init_thread(int required, int *provided_p)
                           "_FUNNELED, _SERIALIZED and _MULTIPLE (3)", required);
     if (!provided_p)
         return util_error(ORMA_ERR_ARG, "orma_init_thread: provided_p is NULL");
-    if (api_state == 0)
-        /* before the runtime starts: its transports ask.  Windows do not
-         * keep concurrent threads apart yet: serialized at most. */
-        rma_thread_level = required < ORMA_THREAD_SERIALIZED ? required : ORMA_THREAD_SERIALIZED;
+    if (api_state == 0) { /* before the runtime starts: its transports ask */
+        rma_thread_level = required;
+        rma_threads = required == ORMA_THREAD_MULTIPLE; /* windows keep threads apart (rma_mt.h) */
+    }
     int status = orma_init(NULL, NULL);
     if (status) {
         if (api_state == 0)
-            rma_thread_level = ORMA_THREAD_SINGLE;
+            rma_thread_level = rma_threads = 0;
         return status;
     }
     *provided_p = rma_thread_level;

@@ -7,6 +7,7 @@
  * request's is done now, so that the request is complete when created. */
 static int api_req_finish(const char *call, int op_status, orma_win win, orma_request *request_p)
 {
+    RMA_MT_GUARD(win);
     struct rma_win *w = op_status ? NULL : rma_win_lookup(win);
     if (w && (w->net || w->ngathered || w->nboxed)) /* and gathered or boxed gets (rma_gather.h, rma_box.h) */
         op_status = rma_flush(w, -1, 1);

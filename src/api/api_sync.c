@@ -51,6 +51,7 @@ static int api_check_rank(const char *call, struct rma_win *win, int rank)
 
 int orma_win_fence(int assert, orma_win handle)
 {
+    RMA_MT_SYNC_GUARD(handle, "orma_win_fence");
     struct rma_win *win = NULL;
     int status = api_sync_begin("orma_win_fence", handle, assert, API_FENCE_ASSERTS, &win);
     if (status)
@@ -81,6 +82,7 @@ static inline int api_pscw_begin(const char *call, orma_group group, int assert,
 
 int orma_win_post(orma_group group, int assert, orma_win handle)
 {
+    RMA_MT_SYNC_GUARD(handle, "orma_win_post");
     struct rma_win *win = NULL;
     int status = api_pscw_begin("orma_win_post", group, assert, ORMA_MODE_NOCHECK | ORMA_MODE_NOSTORE | ORMA_MODE_NOPUT,
                                 RMA_EV_POST, handle, &win);
@@ -89,6 +91,7 @@ int orma_win_post(orma_group group, int assert, orma_win handle)
 
 int orma_win_start(orma_group group, int assert, orma_win handle)
 {
+    RMA_MT_SYNC_GUARD(handle, "orma_win_start");
     struct rma_win *win = NULL;
     int status = api_pscw_begin("orma_win_start", group, assert, ORMA_MODE_NOCHECK, RMA_EV_START, handle, &win);
     return status ? status : rma_start(win, group->ranks, group->n, assert);
@@ -96,6 +99,7 @@ int orma_win_start(orma_group group, int assert, orma_win handle)
 
 int orma_win_complete(orma_win handle)
 {
+    RMA_MT_SYNC_GUARD(handle, "orma_win_complete");
     struct rma_win *win = NULL;
     int status = api_check_win_event("orma_win_complete", handle, RMA_EV_COMPLETE, &win);
     return status ? status : rma_complete(win);
@@ -103,6 +107,7 @@ int orma_win_complete(orma_win handle)
 
 int orma_win_wait(orma_win handle)
 {
+    RMA_MT_SYNC_GUARD(handle, "orma_win_wait");
     struct rma_win *win = NULL;
     int status = api_check_win_event("orma_win_wait", handle, RMA_EV_WAIT, &win);
     if (status)
@@ -113,11 +118,12 @@ int orma_win_wait(orma_win handle)
 
 int orma_win_test(orma_win handle, int *flag_p)
 {
+    RMA_MT_SYNC_GUARD(handle, "orma_win_test");
     struct rma_win *win = NULL;
     int status = api_check_win_out("orma_win_test", handle, flag_p, "flag_p", &win);
     if (status)
         return status;
-    if (rma_epoch_peek(win->epoch_state, RMA_EV_TEST) < 0)
+    if (rma_epoch_peek(RMA_LD(win->epoch_state), RMA_EV_TEST) < 0)
         return rma_epoch_event(win, RMA_EV_TEST);
     rma_box_serve(win); /* boxes an origin's complete offers us (rma_box.h) */
     if (!rma_exposure_done(win)) {
@@ -134,6 +140,7 @@ int orma_win_test(orma_win handle, int *flag_p)
 
 int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_sync_begin("orma_win_lock", handle, assert, ORMA_MODE_NOCHECK, &win);
     if (!status && rank != ORMA_PROC_NULL)
@@ -157,6 +164,7 @@ int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
 
 int orma_win_unlock(int rank, orma_win handle)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_unlock", handle, &win);
     if (!status && rank != ORMA_PROC_NULL)
@@ -176,6 +184,7 @@ int orma_win_unlock(int rank, orma_win handle)
 
 int orma_win_lock_all(int assert, orma_win handle)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_sync_begin("orma_win_lock_all", handle, assert, ORMA_MODE_NOCHECK, &win);
     if (!status && win->hints.no_locks)
@@ -190,6 +199,7 @@ int orma_win_lock_all(int assert, orma_win handle)
 
 int orma_win_unlock_all(orma_win handle)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win_event("orma_win_unlock_all", handle, RMA_EV_UNLOCK_ALL, &win);
     return status ? status : rma_unlock_all(win);
@@ -200,6 +210,7 @@ static int api_flush(const char *call, int rank, int all, int local, orma_win ha
     struct rma_win *win = api_state == 1 ? rma_win_lookup(handle) : NULL;
     if (win && (all || rank >= 0) && rma_flush_try(win, all ? -1 : rank))
         return ORMA_SUCCESS;
+    RMA_MT_GUARD(handle);
     win = NULL;
     int status = api_check_win(call, handle, &win);
     if (!status && !all && rank != ORMA_PROC_NULL)
@@ -220,6 +231,7 @@ int orma_win_flush_local_all(orma_win win) { return api_flush("orma_win_flush_lo
 
 int orma_win_sync(orma_win handle)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_sync", handle, &win);
     if (status)

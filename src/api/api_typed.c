@@ -65,6 +65,7 @@ static void api_typed_span(struct xport_op *op, size_t offset, ptrdiff_t lo, ptr
 int api_typed_copy(const char *call, int put, int passive_only, void *origin, size_t ocount, orma_type otype,
                    int target, orma_aint target_disp, size_t tcount, orma_type ttype, orma_win handle)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_rma_begin(call, handle, target, &win);
     if (status || (status = api_typed_check_type(call, otype, "origin")) ||
@@ -123,6 +124,7 @@ int api_typed_acc(const char *call, int passive_only, int fetch, const void *ori
                   orma_type otype, void *result, size_t rcount, orma_type rtype, int target,
                   orma_aint target_disp, size_t tcount, orma_type ttype, orma_op op, orma_win handle)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_rma_begin(call, handle, target, &win);
     if (status)

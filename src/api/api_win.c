@@ -80,6 +80,7 @@ int orma_win_free(orma_win *win_p)
 {
     if (!win_p)
         return util_error(ORMA_ERR_ARG, "orma_win_free: win_p is NULL");
+    RMA_MT_GUARD(*win_p);
     struct rma_win *win = rma_win_lookup(*win_p);
     if (win && win->peer_lost) {
         /* A rank of another job is gone: nobody to free it with. */
@@ -142,6 +143,7 @@ int orma_win_shared_query(orma_win handle, int rank, size_t *size_p, int *disp_u
 
 int orma_win_attach(orma_win handle, void *base, size_t size)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win_dynamic("orma_win_attach", handle, &win);
     if (status)
@@ -155,6 +157,7 @@ int orma_win_attach(orma_win handle, void *base, size_t size)
 
 int orma_win_detach(orma_win handle, const void *base)
 {
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win_dynamic("orma_win_detach", handle, &win);
     return status ? status : rma_win_detach(win, base);

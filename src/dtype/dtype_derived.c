@@ -3,13 +3,18 @@
 #include "util_status.h"
 
 #include <complex.h>
+#include <pthread.h>
 #include <stdalign.h>
 #include <stdint.h>
 #include <stdlib.h>
 
-/* Open addressing over the addresses of live derived types. */
+/* Open addressing over the addresses of live derived types.  Threads
+ * create, free and look types up at once: the registry has a lock (types
+ * are made and checked on their own calls' paths, never on a predefined
+ * type's). */
 static struct dtype_derived **dtype_live;
 static size_t dtype_live_cap, dtype_live_n;
+static pthread_rwlock_t dtype_live_mu = PTHREAD_RWLOCK_INITIALIZER;
 
 static size_t dtype_slot(const void *p, size_t cap) { return ((uintptr_t)p >> 4) * 0x9E3779B97F4A7C15ull & (cap - 1); }
 
@@ -45,7 +50,12 @@ int dtype_is_type(orma_type t)
 {
     if (dtype_is_valid(t))
         return 1;
-    return t && dtype_live_cap && dtype_live[dtype_live_find(t)] != NULL;
+    if (!t)
+        return 0;
+    pthread_rwlock_rdlock(&dtype_live_mu);
+    int live = dtype_live_cap && dtype_live[dtype_live_find(t)] != NULL;
+    pthread_rwlock_unlock(&dtype_live_mu);
+    return live;
 }
 
 #define DTYPE_ALIGN_ENTRY(name, ctype) [ORMA_TYPEID_##name] = alignof(ctype),
@@ -77,12 +87,15 @@ int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, si
         return util_error(ORMA_ERR_COUNT, "the datatype's extent overflows the address space (lb %td, ub %td)", lb,
                           ub);
     }
+    pthread_rwlock_wrlock(&dtype_live_mu);
     if (2 * (dtype_live_n + 1) > dtype_live_cap && dtype_live_grow()) {
+        pthread_rwlock_unlock(&dtype_live_mu);
         dtype_node_unref(node);
         return util_error(ORMA_ERR_NOMEM, "out of memory creating a datatype");
     }
     struct dtype_derived *d = calloc(1, sizeof *d);
     if (!d) {
+        pthread_rwlock_unlock(&dtype_live_mu);
         dtype_node_unref(node);
         return util_error(ORMA_ERR_NOMEM, "out of memory creating a datatype");
     }
@@ -101,6 +114,7 @@ int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, si
     d->node = node;
     dtype_live[dtype_live_find(d)] = d;
     dtype_live_n++;
+    pthread_rwlock_unlock(&dtype_live_mu);
     *type_p = &d->hdr;
     return ORMA_SUCCESS;
 }
@@ -117,9 +131,12 @@ void dtype_derived_commit(orma_type t)
 void dtype_derived_free(orma_type t)
 {
     struct dtype_derived *d = dtype_derived_of(t);
-    size_t s = dtype_live_find(d);
-    if (!dtype_live[s])
+    pthread_rwlock_wrlock(&dtype_live_mu);
+    size_t s = dtype_live_cap ? dtype_live_find(d) : 0;
+    if (!dtype_live_cap || !dtype_live[s]) {
+        pthread_rwlock_unlock(&dtype_live_mu);
         return;
+    }
     /* remove, then re-insert the rest of the cluster (linear probing) */
     dtype_live[s] = NULL;
     dtype_live_n--;
@@ -128,6 +145,7 @@ void dtype_derived_free(orma_type t)
         dtype_live[i] = NULL;
         dtype_live[dtype_live_find(m)] = m;
     }
+    pthread_rwlock_unlock(&dtype_live_mu);
     dtype_release(t);
 }
 

@@ -11,6 +11,7 @@
 
 #include <orma.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 #define DTYPE_DERIVED ORMA_TYPEID_COUNT /* the id of every derived type */
@@ -21,7 +22,7 @@ struct dtype_derived {
     ptrdiff_t lb, ub;   /* MPI's bounds: extent = ub - lb */
     size_t align;       /* largest alignment of the basic types */
     int committed;
-    uint32_t refs;      /* the handle, and every queued operation using it */
+    _Atomic uint32_t refs; /* the handle, and every queued operation using it (threads: atomic) */
     int basic;          /* the one predefined type all data is made of, or DTYPE_MIXED */
     struct dtype_node *node;
     struct dtype_node *walk; /* committed: node as one sequence of leaves (dtype_node_flatten), or NULL */

@@ -2,6 +2,7 @@
 #include "dtype_node.h"
 #include "dtype_type.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -259,7 +260,7 @@ int dtype_node_dense(const struct dtype_node *n)
 static struct dtype_node dtype_predef_leaves[ORMA_TYPEID_COUNT];
 static struct dtype_node dtype_short_int_parts[2];
 static struct dtype_entry dtype_short_int_entries[2];
-static int dtype_predef_ready;
+static pthread_once_t dtype_predef_once = PTHREAD_ONCE_INIT;
 
 static void dtype_static_leaf(struct dtype_node *n, size_t len)
 {
@@ -267,9 +268,9 @@ static void dtype_static_leaf(struct dtype_node *n, size_t len)
     n->u.leaf.len = len;
 }
 
-struct dtype_node *dtype_node_predefined(int typeid_)
+static void dtype_predef_init(void)
 {
-    if (!dtype_predef_ready) {
+    {
         for (int id = 0; id < ORMA_TYPEID_COUNT; id++)
             dtype_static_leaf(&dtype_predef_leaves[id], orma_predefined_types.types[id].size);
         struct dtype_node *si = &dtype_predef_leaves[ORMA_TYPEID_SHORT_INT];
@@ -282,8 +283,12 @@ struct dtype_node *dtype_node_predefined(int typeid_)
                                   .true_ub = (ptrdiff_t)sizeof(struct orma_short_int)};
         si->u.seq.n = 2;
         si->u.seq.e = dtype_short_int_entries;
-        dtype_predef_ready = 1;
     }
+}
+
+struct dtype_node *dtype_node_predefined(int typeid_)
+{
+    pthread_once(&dtype_predef_once, dtype_predef_init); /* the first caller may be any thread */
     return &dtype_predef_leaves[typeid_];
 }
 

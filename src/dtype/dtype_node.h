@@ -14,6 +14,7 @@
 #define ORMA_DTYPE_NODE_H
 
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 /* Deeper layouts are refused at construction (iterators keep a frame per
@@ -30,7 +31,7 @@ struct dtype_entry {
 };
 
 struct dtype_node {
-    uint32_t refs;     /* 0: static (never freed) */
+    _Atomic uint32_t refs; /* 0: static (never freed); threads share nodes */
     uint16_t kind;
     uint16_t depth;    /* levels including this one */
     size_t size;       /* data bytes */

@@ -26,12 +26,13 @@
 
 #include <orma.h>
 #include <stddef.h>
+#include <stdatomic.h>
 #include <stdint.h>
 
 enum dtype_sig_kind { DS_RUN, DS_REPEAT, DS_CONCAT };
 
 struct dtype_sig {
-    uint32_t refs;  /* 0: static (never freed) */
+    _Atomic uint32_t refs; /* 0: static (never freed); threads share signatures */
     uint16_t kind;
     uint32_t depth; /* levels including this one */
     size_t len;     /* basic elements */

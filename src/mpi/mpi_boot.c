@@ -13,15 +13,7 @@
 #include <string.h>
 
 int mpi_thread_multiple;
-_Atomic int mpi_threads_inside;
-_Thread_local int mpi_thread_depth __attribute__((tls_model("initial-exec")));
-
-int mpi_thread_clash(struct mpi_win *w, const char *call)
-{
-    return mpi_win_error_msg(w, call, MPI_ERR_OTHER, "another thread of this process is inside a one-sided "
-                             "call; liborma-mpi does not support concurrent one-sided calls from several "
-                             "threads yet (MPI_THREAD_MULTIPLE programs must serialize them)");
-}
+_Thread_local struct mpi_win *mpi_win_gone;
 
 int mpi_orma_ready;
 int mpi_job_spans_nodes;
@@ -63,8 +55,9 @@ static void mpi_orma_start(void)
     int status = boot_job_external(nrank, nsize, token);
     if (mpi_job_spans_nodes)
         boot_node_split(); /* the world's nodes are as its MPI says */
-    if (!status)
-        status = orma_init(NULL, NULL);
+    int provided = 0;
+    if (!status) /* the program's threads at MPI's level (rma_mt.h) */
+        status = mpi_thread_multiple ? orma_init_thread(ORMA_THREAD_MULTIPLE, &provided) : orma_init(NULL, NULL);
     int wrank = 0;
     PMPI_Comm_rank(MPI_COMM_WORLD, &wrank);
     util_set_rank(wrank); /* messages name the rank the program knows, not the node's */

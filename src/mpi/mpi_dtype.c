@@ -5,6 +5,7 @@
 #include "mpi_orma.h"
 #include "api_face.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -264,10 +265,26 @@ static int mpi_type_decode(MPI_Datatype t, int cache, orma_type *o_p)
     return status;
 }
 
-int mpi_type(MPI_Datatype t, orma_type *o_p) { return mpi_type_decode(t, 1, o_p); }
+/* The cache is shared by the program's threads: held while a type is
+ * looked up or decoded into it (a predefined type takes no lock). */
+static pthread_mutex_t mpi_cache_mu = PTHREAD_MUTEX_INITIALIZER;
+
+int mpi_type(MPI_Datatype t, orma_type *o_p)
+{
+    orma_type o = mpi_type_predefined(t);
+    if (o) {
+        *o_p = o;
+        return ORMA_SUCCESS;
+    }
+    pthread_mutex_lock(&mpi_cache_mu);
+    int status = mpi_type_decode(t, 1, o_p);
+    pthread_mutex_unlock(&mpi_cache_mu);
+    return status;
+}
 
 int MPI_Type_free(MPI_Datatype *datatype)
 {
+    pthread_mutex_lock(&mpi_cache_mu);
     struct mpi_type_slot *s = datatype ? mpi_cache_find(*datatype) : NULL;
     if (s && s->used) { /* remove, then re-insert the rest of the cluster */
         orma_type_free(&s->orma);
@@ -280,6 +297,7 @@ int MPI_Type_free(MPI_Datatype *datatype)
             *mpi_cache_find(m.mpi) = m;
         }
     }
+    pthread_mutex_unlock(&mpi_cache_mu);
     return PMPI_Type_free(datatype);
 }
 

@@ -35,6 +35,7 @@ struct mpi_win {
     char name[MPI_MAX_OBJECT_NAME];
     struct mpi_attr *attrs; /* user attributes, newest first */
     struct mpi_pscw *pscw;  /* PSCW's translated groups (mpi_sync.c), or NULL */
+    struct util_rlock lock; /* MPI_THREAD_MULTIPLE: see mpi_win_hold */
 };
 
 /* Free w's PSCW group cache (MPI_Win_free). */
@@ -101,11 +102,11 @@ void mpi_abort(MPI_Comm comm, int code);
  * handles are MPI_WIN_TAG + an index of mpi_wins (mpi_win.c). */
 #define MPI_WIN_TAG 0x6f720000 /* "or": never MPICH's MPI_WIN_NULL */
 #define MPI_WIN_MAX 4096
-extern struct mpi_win *mpi_wins[MPI_WIN_MAX];
+extern _Atomic(struct mpi_win *) mpi_wins[MPI_WIN_MAX];
 static inline struct mpi_win *mpi_win_lookup(MPI_Win handle)
 {
     intptr_t h = (intptr_t)handle - MPI_WIN_TAG;
-    return h >= 0 && h < MPI_WIN_MAX ? mpi_wins[h] : NULL;
+    return h >= 0 && h < MPI_WIN_MAX ? atomic_load_explicit(&mpi_wins[h], memory_order_acquire) : NULL;
 }
 
 /* An MPI rank as orma's: MPI_PROC_NULL (-1 in MPICH, -2 in Open MPI) is
@@ -119,55 +120,54 @@ static inline int mpi_rank(int rank)
  * the predefined ones). */
 void mpi_errh_ref(MPI_Errhandler errh, int delta);
 
-/* orma is not yet safe for concurrent calls from several threads of a
- * process.  Rather than let two threads corrupt it silently, programs
- * given MPI_THREAD_MULTIPLE (the only ones MPI allows to try) count the
- * threads inside liborma-mpi in every window call (a thread's nested
- * calls count once), and a call that finds another thread inside fails
- * with MPI_ERR_OTHER and says why (mpi_boot.c).  The count is dropped when
- * the call's scope ends.  Other programs pay one predictable branch. */
+/* MPI_THREAD_MULTIPLE: the program's threads may call anything at once.
+ * orma keeps them apart in each window (rma_mt.h); what liborma-mpi keeps
+ * of a window besides (its PSCW groups, attributes, name, error handler)
+ * is kept apart by the window's own lock, held through every checked call
+ * on it (MPI_WIN_OR_ERR), by one thread at a time, and nested calls of
+ * that thread pass.  The fast paths (mpi_try_win) take no lock of
+ * liborma-mpi's: they touch nothing of it.  Other programs pay one
+ * predictable branch. */
 extern int mpi_thread_multiple; /* MPI_Init_thread gave MPI_THREAD_MULTIPLE */
-extern _Atomic int mpi_threads_inside;
-extern _Thread_local int mpi_thread_depth __attribute__((tls_model("initial-exec")));
+extern _Thread_local struct mpi_win *mpi_win_gone; /* freed by this thread while held */
 
-static inline int mpi_thread_enter(void)
+static inline struct mpi_win *mpi_win_hold(struct mpi_win *w)
 {
-    if (!mpi_thread_multiple) /* concurrent calls would break MPI's own rules */
-        return 1;
-    if (mpi_thread_depth++)
-        return 1;
-    return atomic_fetch_add_explicit(&mpi_threads_inside, 1, memory_order_acq_rel) == 0;
+    if (__builtin_expect(!mpi_thread_multiple, 1) || !w)
+        return NULL;
+    util_rlock_take(&w->lock);
+    return w;
 }
 
-static inline void mpi_thread_leave(int *alone)
+static inline void mpi_win_unhold(struct mpi_win **held)
 {
-    (void)alone;
-    if (mpi_thread_multiple && --mpi_thread_depth == 0)
-        atomic_fetch_sub_explicit(&mpi_threads_inside, 1, memory_order_acq_rel);
+    struct mpi_win *w = *held;
+    if (!w)
+        return;
+    if (w == mpi_win_gone) { /* MPI_Win_free let it go */
+        mpi_win_gone = NULL;
+        return;
+    }
+    util_rlock_give(&w->lock);
 }
 
 /* For the whole-call paths tried before any checks (rma_comm.h): orma's
- * window behind handle, and w's in *w_p; NULL when there is none, or with
- * MPI_THREAD_MULTIPLE, whose calls the checked path keeps apart. */
+ * window behind handle, and w's in *w_p; NULL when there is none. */
 static inline struct rma_win *mpi_try_win(MPI_Win handle, struct mpi_win **w_p)
 {
-    struct mpi_win *w = mpi_thread_multiple ? NULL : mpi_win_lookup(handle);
+    struct mpi_win *w = mpi_win_lookup(handle);
     *w_p = w;
     return w ? rma_win_lookup(w->win) : NULL;
 }
 
-/* call's error when another thread is inside liborma-mpi. */
-int mpi_thread_clash(struct mpi_win *w, const char *call);
-
 /* Declare w, the window behind handle, or return call's MPI_ERR_WIN; and
- * make sure this thread is alone inside liborma-mpi until the scope ends. */
+ * hold it for this thread until the scope ends. */
 #define MPI_WIN_OR_ERR(w, handle, call)                                                            \
-    __attribute__((cleanup(mpi_thread_leave))) int mpi_alone_ = mpi_thread_enter();                \
     struct mpi_win *w = mpi_win_lookup(handle);                                                    \
     if (!w)                                                                                        \
         return mpi_win_error_msg(NULL, call, MPI_ERR_WIN, "not a window (MPI_WIN_NULL, freed, or never created)"); \
-    if (!mpi_alone_)                                                                               \
-        return mpi_thread_clash(w, call)
+    __attribute__((cleanup(mpi_win_unhold))) struct mpi_win *mpi_held_ = mpi_win_hold(w);          \
+    (void)mpi_held_
 
 /* A window error handler; fortran: fn is a Fortran subroutine, called
  * with the window's Fortran handle (mpi_fortran_win.c). */

@@ -47,16 +47,12 @@ static int mpi_p2p_progressing(void)
     return mpi_progressing() || (mpi_orma_ready && atomic_load_explicit(&rma_box_windows, memory_order_relaxed));
 }
 
-/* One round of orma's part.  With MPI_THREAD_MULTIPLE, the boxes only
- * when no other thread is inside a one-sided call (mpi_orma.h). */
+/* One round of orma's part.  With MPI_THREAD_MULTIPLE, the boxes of the
+ * windows no other thread holds (rma_box_serve_all). */
 static void mpi_poll(void)
 {
-    if (mpi_orma_ready && atomic_load_explicit(&rma_box_windows, memory_order_relaxed)) {
-        int alone = mpi_thread_enter();
-        if (alone)
-            rma_box_serve_all();
-        mpi_thread_leave(&alone);
-    }
+    if (mpi_orma_ready && atomic_load_explicit(&rma_box_windows, memory_order_relaxed))
+        rma_box_serve_all();
     if (mpi_progressing())
         xport_net_poll();
 }

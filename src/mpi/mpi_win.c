@@ -12,16 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-struct mpi_win *mpi_wins[MPI_WIN_MAX];
+_Atomic(struct mpi_win *) mpi_wins[MPI_WIN_MAX];
+static pthread_mutex_t mpi_wins_mu = PTHREAD_MUTEX_INITIALIZER; /* threads creating windows at once */
 
 static int mpi_win_register(struct mpi_win *w, MPI_Win *win)
 {
+    pthread_mutex_lock(&mpi_wins_mu);
     for (intptr_t i = 0; i < MPI_WIN_MAX; i++)
-        if (!mpi_wins[i]) {
-            mpi_wins[i] = w;
+        if (!atomic_load_explicit(&mpi_wins[i], memory_order_relaxed)) {
             *win = w->handle = (MPI_Win)(MPI_WIN_TAG + i);
+            atomic_store_explicit(&mpi_wins[i], w, memory_order_release);
+            pthread_mutex_unlock(&mpi_wins_mu);
             return 1;
         }
+    pthread_mutex_unlock(&mpi_wins_mu);
     return 0;
 }
 
@@ -105,13 +109,11 @@ int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Ai
         free(here);
         return mpi_comm_error(comm, call, MPI_ERR_INTERN, "duplicating the communicator failed");
     }
-    __attribute__((cleanup(mpi_thread_leave))) int alone = mpi_thread_enter();
     struct mpi_win *w = calloc(1, sizeof *w);
     int status = ORMA_SUCCESS;
-    if (!alone) /* into the collective, as any bad argument */
-        status = util_error(ORMA_ERR_UNSUPPORTED, "%s: another thread of this process is inside a one-sided "
-                            "call; liborma-mpi does not support concurrent one-sided calls yet", call);
-    else if (!w)
+    if (w)
+        util_rlock_init(&w->lock);
+    if (!w)
         status = util_error(ORMA_ERR_NOMEM, "%s: out of memory", call);
     else if (!win || (!baseptr && (flavor == ORMA_WIN_FLAVOR_ALLOCATE || flavor == ORMA_WIN_FLAVOR_SHARED)))
         status = util_error(ORMA_ERR_ARG, "%s: NULL %s argument", call, win ? "baseptr" : "win");
@@ -142,6 +144,8 @@ int mpi_win_make(const char *call, int flavor, void *base, MPI_Aint size, MPI_Ai
         orma_win_free(&ow);
     }
     if (status) {
+        if (w)
+            util_rlock_destroy(&w->lock);
         free(w);
         PMPI_Comm_free(&dup);
         return mpi_comm_error(comm, call, size < 0 ? MPI_ERR_SIZE : mpi_error_class(status),
@@ -176,8 +180,10 @@ int PMPI_Win_free(MPI_Win *win)
     int rc = mpi_attr_delete_all(w);
     mpi_pscw_release(w);
     mpi_errh_ref(w->errh, -1);
-    mpi_wins[(intptr_t)*win - MPI_WIN_TAG] = NULL;
+    atomic_store_explicit(&mpi_wins[(intptr_t)*win - MPI_WIN_TAG], NULL, memory_order_release);
     PMPI_Comm_free(&w->comm);
+    if (util_rlock_destroy(&w->lock)) /* held by this call: let go before it goes */
+        mpi_win_gone = w;
     free(w);
     *win = MPI_WIN_NULL;
     return rc;

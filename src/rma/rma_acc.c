@@ -83,7 +83,7 @@ int rma_acc_locked(struct rma_win *win, const struct xport_op *op, const struct 
 {
     struct rma_target *t = &win->targets[op->target];
     const struct rma_acc_plan *plan = rma_acc_plan_of(op);
-    if (t->lock_type == ORMA_LOCK_EXCLUSIVE)
+    if (t->lock_type == ORMA_LOCK_EXCLUSIVE && !rma_threads) /* threads of ours would meet (rma_mt.h) */
         return body(win, op, w, plan);
     uint64_t mask = rma_stripe_mask((uint64_t)op->offset, op->len);
     int met = rma_acc_exclude(win, op->target, mask, w->hw);
@@ -108,7 +108,7 @@ int rma_acc_execute(struct rma_win *win, const struct xport_op *op, const struct
     struct rma_target *t = &win->targets[op->target];
     if (rma_acc_for_peer)
         return rma_acc_execute_plain(win, op, w);
-    if (t->lock_type != ORMA_LOCK_EXCLUSIVE && w->at.ops->mapped && w->shared && t->acc_contended &&
+    if (!rma_threads && t->lock_type != ORMA_LOCK_EXCLUSIVE && w->at.ops->mapped && w->shared && t->acc_contended &&
         rma_acc_hw(win, op, xport_ptr(&w->at))) {
         t->acc_contended--;
         return ORMA_SUCCESS;

@@ -90,7 +90,7 @@ static inline int rma_acc(struct rma_win *win, const struct xport_op *op)
 {
     struct rma_target *t = &win->targets[op->target];
     if (__builtin_expect(t->direct && t->shared && rma_target_ready(win, t) &&
-                             t->lock_type != ORMA_LOCK_EXCLUSIVE, 1) &&
+                             t->lock_type != ORMA_LOCK_EXCLUSIVE && !rma_threads, 1) &&
         rma_acc_hw(win, op, t->base + op->offset))
         return ORMA_SUCCESS;
     return rma_comm_slow(win, op);
@@ -152,6 +152,33 @@ static inline int rma_acc_exclude(struct rma_win *win, int target, uint64_t mask
  * that had lost its core. */
 #define RMA_ACC_CONTENDED UINT16_MAX
 
+/* rma_acc_try under ORMA_THREAD_MULTIPLE, without the window's lock
+ * (rma_mt.h): a target open to this epoch and mapped here, the update
+ * inside one stripe, which it takes -- the stripes keep this rank's threads
+ * apart as they keep ranks apart; anything else takes the checked path. */
+static inline int rma_acc_try_mt(struct rma_win *win, int target, int64_t disp, const void *origin, void *result,
+                                 size_t len, int op, int typeid_, const struct rma_acc_plan *plan, int *status_p)
+{
+    size_t off;
+    int next;
+    if (!len || rma_access_legal(win, target, disp, 0, len, 0, NULL, &off, &next))
+        return 0;
+    struct rma_target *t = &win->targets[target];
+    char *p = t->base + off;
+    uint64_t stripe = (uint64_t)off >> RMA_STRIPE_SHIFT;
+    if (!rma_mt_quiet(win, t, next) || !rma_acc_aligned(p, plan->extent) || !rma_acc_aligned(origin, plan->extent) ||
+        stripe != ((uint64_t)off + len - 1) >> RMA_STRIPE_SHIFT)
+        return 0;
+    struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
+                         .origin = (void *)origin, .result = result, .len = len, .offset = off};
+    uint64_t mask = UINT64_C(1) << (stripe % RMA_STRIPES);
+    rma_acc_exclude(win, target, mask, t->hw);
+    rma_acc_in_place(&rop, p, plan);
+    rma_stripe_unlock(t->stripes, mask);
+    *status_p = ORMA_SUCCESS;
+    return 1;
+}
+
 /* An accumulate (result NULL) or get_accumulate of count elements of
  * predefined type typeid_ with op (not NO_OP) whole, as rma_copy_try: 1
  * when done, its status in *status_p (the epoch records it), 0 for the
@@ -183,8 +210,11 @@ static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, con
     int next;
     struct rma_target *t;
     char *p;
-    if (!plan->kernel || __builtin_mul_overflow(count, (size_t)plan->extent, &len) ||
-        !(t = rma_try_target(win, target, disp, len, &off, &next)) || !(p = rma_try_mapped(t, off, len)))
+    if (!plan->kernel || __builtin_mul_overflow(count, (size_t)plan->extent, &len))
+        return 0;
+    if (__builtin_expect(rma_threads, 0))
+        return rma_acc_try_mt(win, target, disp, origin, result, len, op, typeid_, plan, status_p);
+    if (!(t = rma_try_target(win, target, disp, len, &off, &next)) || !(p = rma_try_mapped(t, off, len)))
         return 0;
     struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
                          .origin = (void *)origin, .result = result, .len = len, .offset = off};

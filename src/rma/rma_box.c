@@ -178,7 +178,7 @@ int rma_box_flush(struct rma_win *win, int target)
         rma_box_typed_emptied(win, target);
     t->box->used = 0;
     t->box_offered = 0;
-    win->nboxed--;
+    RMA_ADD(win->nboxed, -1);
     return status;
 }
 
@@ -223,7 +223,7 @@ int rma_box_room(struct rma_win *win, int target, size_t bytes)
         t->box_run = 0;
         t->box_typed = 0;
         if ((t->box_offered = (uint8_t)rma_box_passive(win)))
-            win->nboxed++; /* offered at flush or unlock */
+            RMA_ADD(win->nboxed, 1); /* offered at flush or unlock */
         else
             atomic_store_explicit(&t->ctl->box_dirty, 1, memory_order_relaxed);
     }
@@ -274,7 +274,7 @@ void rma_box_note_get(struct rma_win *win, int target, uint32_t pos, size_t len,
      * cannot wait for its wait -- offered then, as in passive epochs */
     if (!t->box_offered && rma_box_access(win) == RMA_ACC_START) {
         t->box_offered = 1;
-        win->nboxed++;
+        RMA_ADD(win->nboxed, 1);
     }
     struct rma_box_gets *gs = t->box_gets;
     if (!gs->n && !t->box_offered)
@@ -383,7 +383,19 @@ void rma_box_serve(struct rma_win *win)
     }
 }
 
+/* Threads (rma_mt.h): a window another thread holds is passed over --
+ * it serves its boxes itself, and may be freeing it. */
+static void rma_box_serve_free(struct rma_win *win)
+{
+    if (!rma_threads) {
+        rma_box_serve(win);
+    } else if (util_rlock_try(&win->mt_lock)) {
+        rma_box_serve(win);
+        util_rlock_give(&win->mt_lock);
+    }
+}
+
 void rma_box_serve_all(void)
 {
-    rma_win_foreach(rma_box_serve);
+    rma_win_foreach(rma_box_serve_free);
 }

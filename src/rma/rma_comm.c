@@ -142,14 +142,14 @@ int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *ori
 static void rma_target_wait_ready(struct rma_win *win, int target, int acc)
 {
     struct rma_target *t = &win->targets[target];
-    if (t->ready == win->access_gen)
+    if (RMA_LD(t->ready) == RMA_LD(win->access_gen))
         return;
     rma_box_settle(win, t);
     if (acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE)
         rma_wait_geq(win, &t->ctl->fence_seq, win->fence_epoch); /* gone: win->peer_lost says */
     else if (acc == RMA_ACC_START && !win->nocheck)
         rma_wait_geq(win, &rma_ctl_post_from(win->ctl, win->my_ctl)[target], t->post_expected);
-    t->ready = win->access_gen;
+    RMA_ST(t->ready, RMA_LD(win->access_gen));
 }
 
 /* fn (hold or release) on each datatype a typed operation names. */
@@ -172,7 +172,7 @@ static int rma_queue_push(struct rma_win *win, const struct xport_op *op)
         win->queue_cap = cap;
     }
     win->queue[win->nqueued++] = *op;
-    win->targets[op->target].queued++;
+    RMA_ADD(win->targets[op->target].queued, 1);
     if (op->ttype) /* the user may free the types before the epoch closes */
         rma_op_types(op, dtype_hold);
     return ORMA_SUCCESS;
@@ -206,7 +206,7 @@ static int rma_queue_flush_target(struct rma_win *win, int target)
         }
     }
     win->nqueued = keep;
-    win->targets[target].queued = 0;
+    RMA_ST(win->targets[target].queued, 0);
     return status;
 }
 
@@ -248,7 +248,7 @@ int rma_comm_drain(struct rma_win *win, int acc)
     }
     win->drain_acc = 0;
     for (size_t i = 0; i < win->nqueued; i++)
-        win->targets[win->queue[i].target].queued = 0;
+        RMA_ST(win->targets[win->queue[i].target].queued, 0);
     win->nqueued = 0;
     return status;
 }

@@ -14,6 +14,7 @@
 #include "rma_gather.h"
 #include "rma_legal.h"
 #include "rma_lock.h"
+#include "rma_mt.h"
 #include "rma_win.h"
 #include "util_config.h"
 #include "xport.h"
@@ -78,7 +79,7 @@ static inline struct xport_at rma_target_far(const struct rma_target *t, int tar
 
 static inline int rma_target_ready(const struct rma_win *win, const struct rma_target *t)
 {
-    return t->ready == win->access_gen && !t->queued;
+    return RMA_LD(t->ready) == RMA_LD(win->access_gen) && !RMA_LD(t->queued);
 }
 
 /* lock_all: the first access to a target takes its shared lock (none with
@@ -89,7 +90,7 @@ static inline void rma_lock_all_ready(struct rma_win *win, struct rma_target *t)
         rma_lock_acquire(win, t->ctl, ORMA_LOCK_SHARED);
         rma_target_locked(t, ORMA_LOCK_SHARED, 1);
     }
-    t->ready = win->access_gen;
+    RMA_ST(t->ready, RMA_LD(win->access_gen));
 }
 
 /* Can target be accessed directly now?  Marks it ready when it can.  Fence:
@@ -101,7 +102,7 @@ static inline void rma_lock_all_ready(struct rma_win *win, struct rma_target *t)
 static inline int rma_target_open(struct rma_win *win, int target)
 {
     struct rma_target *t = &win->targets[target];
-    if (t->ready == win->access_gen)
+    if (RMA_LD(t->ready) == RMA_LD(win->access_gen))
         return 1;
     if (__builtin_expect(!rma_box_settled(win, t), 0)) {
         /* Active epochs queue until it has (rma_comm_drain waits); passive
@@ -133,7 +134,7 @@ static inline int rma_target_open(struct rma_win *win, int target)
     default: /* lock: ready since orma_win_lock */
         break;
     }
-    t->ready = win->access_gen;
+    RMA_ST(t->ready, RMA_LD(win->access_gen));
     return 1;
 }
 
@@ -176,7 +177,7 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
     if (__builtin_expect(!len, 0) || rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];
-    if ((!t->direct && (t->net || t->xp == &xport_none)) || t->queued || !rma_target_open(win, target))
+    if ((!t->direct && (t->net || t->xp == &xport_none)) || RMA_LD(t->queued) || !rma_target_open(win, target))
         return NULL;
     return t;
 }
@@ -197,6 +198,17 @@ static inline char *rma_try_mapped(const struct rma_target *t, size_t off, size_
 int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *origin, size_t len, int next,
                  int *status_p);
 
+/* The copy of rma_copy_try, at p mapped here: 1, *status_p success. */
+static inline int rma_copy_here(char *p, int put, void *origin, size_t len, int *status_p)
+{
+    if (put)
+        xport_copy(p, origin, len);
+    else
+        xport_copy(origin, p, len);
+    *status_p = ORMA_SUCCESS;
+    return 1;
+}
+
 /* A put (put != 0) or get whole, as rma_try_target says: 1 when issued,
  * its status in *status_p (the epoch records it), 0 for the checked path.
  * The mapped case inline, the rest out of line: a system call dwarfs the
@@ -206,17 +218,17 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
 {
     size_t off;
     int next;
+    if (__builtin_expect(rma_threads, 0)) /* no lock taken: only where nothing is written (rma_mt.h) */
+        return origin && len && !rma_access_legal(win, target, disp, 0, len, 0, NULL, &off, &next) &&
+               rma_mt_quiet(win, &win->targets[target], next) &&
+               rma_copy_here(win->targets[target].base + off, put, origin, len, status_p);
     struct rma_target *t = origin ? rma_try_target(win, target, disp, len, &off, &next) : NULL;
     if (!t)
         return 0;
     char *p = rma_try_mapped(t, off, len);
     if (__builtin_expect(!p, 0))
         return rma_copy_far(win, put, target, off, origin, len, next, status_p);
-    if (put)
-        xport_copy(p, origin, len);
-    else
-        xport_copy(origin, p, len);
-    *status_p = ORMA_SUCCESS;
+    rma_copy_here(p, put, origin, len, status_p);
     rma_epoch_set(win, next);
     return 1;
 }
@@ -226,7 +238,7 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
  * checked path, as rma_copy_try. */
 static inline int rma_flush_try(struct rma_win *win, int target)
 {
-    int state = win->epoch_state, acc = RMA_EPOCH_ACCESS(state);
+    int state = RMA_LD(win->epoch_state), acc = RMA_EPOCH_ACCESS(state);
     if (rma_epoch_peek(state, RMA_EV_FLUSH) != state || target >= win->nranks || win->net || win->ngathered ||
         win->nboxed || (acc == RMA_ACC_LOCK && target >= 0 && !win->targets[target].lock_type))
         return 0;
@@ -245,8 +257,8 @@ static inline int rma_unlock_event(const struct rma_win *win)
 /* A new access epoch begins or ends: no target is ready any more. */
 static inline void rma_access_reset(struct rma_win *win)
 {
-    if (++win->access_gen == 0)
-        win->access_gen = 1; /* 0 means "never ready" */
+    uint32_t gen = RMA_LD(win->access_gen) + 1;
+    RMA_ST(win->access_gen, gen ? gen : 1); /* 0 means "never ready" */
 }
 
 /* Synchronization: rma_fence.c, rma_pscw.c, rma_passive.c */

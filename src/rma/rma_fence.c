@@ -51,7 +51,7 @@ int rma_fence(struct rma_win *win, int assert)
         if (opens && util_config.eager)
             for (int r = 0; r < win->nranks; r++)
                 if (!win->targets[r].box) /* else once it has emptied its boxes (rma_target_open) */
-                    win->targets[r].ready = win->access_gen;
+                    RMA_ST(win->targets[r].ready, RMA_LD(win->access_gen));
     }
     return status;
 }

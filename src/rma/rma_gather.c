@@ -18,7 +18,7 @@ int rma_gather_complete(struct rma_win *win, int target)
     struct rma_gather *g = win->targets[target].gather;
     size_t n = g->n;
     g->n = g->used = g->borrowed = g->kept = 0;
-    win->ngathered--;
+    RMA_ADD(win->ngathered, -1);
     return rma_far_pieces(win, target, g->put, g->p, n);
 }
 
@@ -40,7 +40,7 @@ int rma_gather_add(struct rma_win *win, const struct xport_op *op)
     }
     if (!g->n) {
         g->put = put;
-        win->ngathered++;
+        RMA_ADD(win->ngathered, 1);
     }
     void *buf = op->origin;
     if (copy) {

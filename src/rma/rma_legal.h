@@ -28,10 +28,20 @@
  * an operation leads to once issued (next, from rma_access_legal). */
 static inline int rma_epoch_event(struct rma_win *win, int event)
 {
-    return rma_epoch_apply(&win->epoch_state, event);
+    int state = RMA_LD(win->epoch_state);
+    int status = rma_epoch_apply(&state, event);
+    if (!status)
+        RMA_ST(win->epoch_state, state);
+    return status;
 }
 
-static inline void rma_epoch_set(struct rma_win *win, int next) { win->epoch_state = next; }
+/* Unchanged, not written: threads issuing operations in one epoch
+ * (rma_mt.h) then share the line without moving it. */
+static inline void rma_epoch_set(struct rma_win *win, int next)
+{
+    if (RMA_LD(win->epoch_state) != next)
+        RMA_ST(win->epoch_state, next);
+}
 
 /* A target's place in the open epochs -- what rma_access_legal reads -- is
  * written here only, by the synchronizations (rma_pscw.c, rma_passive.c,
@@ -97,7 +107,7 @@ static inline __attribute__((always_inline)) int rma_access_legal(struct rma_win
     int status = rma_rank_legal(win, target, call);
     if (status)
         return status;
-    int state = win->epoch_state, next = rma_epoch_peek(state, RMA_EV_OP), acc = RMA_EPOCH_ACCESS(state);
+    int state = RMA_LD(win->epoch_state), next = rma_epoch_peek(state, RMA_EV_OP), acc = RMA_EPOCH_ACCESS(state);
     if (__builtin_expect(next < 0, 0))
         return call ? rma_epoch_event(win, RMA_EV_OP) : RMA_LEGAL_NO;
     if (passive_only && acc != RMA_ACC_LOCK && acc != RMA_ACC_LOCK_ALL)

@@ -52,7 +52,7 @@ int rma_lock(struct rma_win *win, int type, int target, int assert)
     }
     rma_target_locked(t, type, taken);
     rma_box_settle(win, t);
-    t->ready = win->access_gen;
+    RMA_ST(t->ready, RMA_LD(win->access_gen));
     win->nlocked++;
     return ORMA_SUCCESS;
 }
@@ -64,7 +64,7 @@ static void rma_target_unlock(struct rma_target *t)
     else
         atomic_thread_fence(memory_order_seq_cst); /* NOCHECK: still publish our stores */
     rma_target_unlocked(t);
-    t->ready = 0;
+    RMA_ST(t->ready, 0);
 }
 
 int rma_unlock(struct rma_win *win, int target)
@@ -91,21 +91,21 @@ int rma_unlock(struct rma_win *win, int target)
  * bad rank or lock type, an assert other than NOCHECK, a window without
  * locks, an epoch that forbids it -- and nothing changed: the checked path
  * (orma_win_lock) then finds and reports it. */
-int rma_lock_try(struct rma_win *win, int type, int target, int assert)
+static int rma_lock_try_(struct rma_win *win, int type, int target, int assert)
 {
     if ((unsigned)target >= (unsigned)win->nranks || (type != ORMA_LOCK_EXCLUSIVE && type != ORMA_LOCK_SHARED) ||
         (assert & ~ORMA_MODE_NOCHECK) || win->hints.no_locks)
         return 0;
-    int state = win->epoch_state, next = rma_epoch_peek(state, RMA_EV_LOCK);
+    int state = RMA_LD(win->epoch_state), next = rma_epoch_peek(state, RMA_EV_LOCK);
     if (next < 0 || (RMA_EPOCH_ACCESS(state) == RMA_ACC_LOCK && win->targets[target].lock_type))
         return 0;
     rma_epoch_set(win, next);
     return rma_lock(win, type, target, assert) == ORMA_SUCCESS;
 }
 
-int rma_unlock_try(struct rma_win *win, int target)
+static int rma_unlock_try_(struct rma_win *win, int target)
 {
-    int state = win->epoch_state;
+    int state = RMA_LD(win->epoch_state);
     if ((unsigned)target >= (unsigned)win->nranks || RMA_EPOCH_ACCESS(state) != RMA_ACC_LOCK ||
         !win->targets[target].lock_type || win->targets[target].net || rma_gathered(&win->targets[target]) ||
         rma_box_pending(&win->targets[target]))
@@ -115,6 +115,27 @@ int rma_unlock_try(struct rma_win *win, int target)
         return 0;
     rma_epoch_set(win, next);
     return rma_unlock(win, target) == ORMA_SUCCESS;
+}
+
+/* Under ORMA_THREAD_MULTIPLE, both hold the window (rma_mt.h). */
+int rma_lock_try(struct rma_win *win, int type, int target, int assert)
+{
+    if (__builtin_expect(!rma_threads, 1))
+        return rma_lock_try_(win, type, target, assert);
+    rma_mt_lock(win);
+    int done = rma_lock_try_(win, type, target, assert);
+    rma_mt_unlock(win);
+    return done;
+}
+
+int rma_unlock_try(struct rma_win *win, int target)
+{
+    if (__builtin_expect(!rma_threads, 1))
+        return rma_unlock_try_(win, target);
+    rma_mt_lock(win);
+    int done = rma_unlock_try_(win, target);
+    rma_mt_unlock(win);
+    return done;
 }
 
 int rma_lock_all(struct rma_win *win, int assert)

@@ -1,7 +1,10 @@
-/* rma_req.c -- the request table (see rma_req.h). */
+/* rma_req.c -- the request table (see rma_req.h).  Threads may create,
+ * query and free requests at once: the table has a lock, held for a few
+ * loads and stores (a request is complete when it is created). */
 #include "rma_req.h"
 #include "util_status.h"
 
+#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 
@@ -15,6 +18,7 @@ struct rma_req {
 static struct rma_req *rma_reqs;
 static uint32_t rma_reqs_cap, rma_reqs_free; /* free: index + 1 of a free slot, or 0 */
 static uint32_t rma_req_next_gen = 1;
+static pthread_mutex_t rma_req_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static int rma_req_grow(void)
 {
@@ -32,10 +36,13 @@ static int rma_req_grow(void)
 
 int rma_req_create(int op_status, orma_request *handle_p)
 {
+    pthread_mutex_lock(&rma_req_mu);
     if (!rma_reqs_free) {
         int status = rma_req_grow();
-        if (status)
+        if (status) {
+            pthread_mutex_unlock(&rma_req_mu);
             return status;
+        }
     }
     uint32_t i = rma_reqs_free - 1;
     struct rma_req *r = &rma_reqs[i];
@@ -47,6 +54,7 @@ int rma_req_create(int op_status, orma_request *handle_p)
     r->status = op_status;
     r->next_free = 0;
     *handle_p = ((uint64_t)r->gen << 32) | (uint64_t)(i + 1);
+    pthread_mutex_unlock(&rma_req_mu);
     return ORMA_SUCCESS;
 }
 
@@ -61,20 +69,24 @@ static struct rma_req *rma_req_lookup(orma_request handle)
 
 int rma_req_query(orma_request handle, int *done_p, int *op_status_p)
 {
+    pthread_mutex_lock(&rma_req_mu);
     struct rma_req *r = rma_req_lookup(handle);
-    if (!r)
-        return ORMA_ERR_REQUEST;
-    *done_p = (int)r->done;
-    *op_status_p = r->status;
-    return ORMA_SUCCESS;
+    if (r) {
+        *done_p = (int)r->done;
+        *op_status_p = r->status;
+    }
+    pthread_mutex_unlock(&rma_req_mu);
+    return r ? ORMA_SUCCESS : ORMA_ERR_REQUEST;
 }
 
 void rma_req_free(orma_request handle)
 {
+    pthread_mutex_lock(&rma_req_mu);
     struct rma_req *r = rma_req_lookup(handle);
-    if (!r)
-        return;
-    r->gen = 0;
-    r->next_free = rma_reqs_free;
-    rma_reqs_free = (uint32_t)(r - rma_reqs) + 1;
+    if (r) {
+        r->gen = 0;
+        r->next_free = rma_reqs_free;
+        rma_reqs_free = (uint32_t)(r - rma_reqs) + 1;
+    }
+    pthread_mutex_unlock(&rma_req_mu);
 }

@@ -9,6 +9,9 @@
 #include "shm_seg.h"
 
 #include <orma.h>
+#include "util_rlock.h"
+
+#include <stdatomic.h>
 #include <stddef.h>
 
 struct net_ops;
@@ -43,8 +46,8 @@ struct rma_target {
     uint8_t net;      /* reached over the net transport (xport_net.h) */
     uint8_t lock_type;   /* ORMA_LOCK_* held or requested in this epoch, or 0 */
     uint8_t lock_held;   /* the lock word was taken (not with NOCHECK) */
-    uint32_t ready;      /* == win->access_gen: may be accessed directly now */
-    uint32_t queued;     /* operations queued for this target */
+    _Atomic uint32_t ready;  /* == win->access_gen: may be accessed directly now */
+    _Atomic uint32_t queued; /* operations queued for this target */
     int disp_unit;
     size_t size;
     const struct xport_ops *xp; /* NULL: dynamic window, or net */
@@ -112,15 +115,15 @@ struct rma_win {
     void *base;
     size_t size;
     int disp_unit;
-    int epoch_state;          /* enum rma_epoch_state, see rma_epoch.h */
+    _Atomic int epoch_state;  /* enum rma_epoch_state, see rma_epoch.h */
     int drain_acc;            /* RMA_ACC_* of the epoch whose queue a closing
                                  call carries out (rma_comm_drain), or 0 */
-    uint32_t access_gen;      /* changes whenever an access epoch opens or closes */
+    _Atomic uint32_t access_gen; /* changes whenever an access epoch opens or closes */
     uint32_t fence_epoch;     /* the last fence epoch this rank opened */
     uint32_t fence_closes;    /* the fences that closed an epoch (every rank counts all) */
     uint8_t box_in;           /* others may put into our boxes (rma_box.h) */
-    uint32_t ngathered;       /* targets with gathered operations (rma_gather.h) */
-    uint32_t nboxed;          /* targets whose box is offered when emptied (rma_box.h) */
+    _Atomic uint32_t ngathered; /* targets with gathered operations (rma_gather.h) */
+    _Atomic uint32_t nboxed;    /* targets whose box is offered when emptied (rma_box.h) */
     uint32_t nboxgets;        /* targets whose box, not offered, holds gets (fence) */
     struct rma_box_types *box_types; /* layouts of typed puts through boxes
                                         (rma_box_typed.c), or NULL: none yet */
@@ -148,19 +151,35 @@ struct rma_win {
     int local_rank, nlocal;   /* among the ranks on this node (shared-memory barrier) */
     int foreign;              /* ranks of other jobs (connected or spawned, rma_watch.h) */
     int peer_lost;            /* 1 + a rank of another job found gone, or 0 */
+    /* ORMA_THREAD_MULTIPLE (rma_mt.h): the thread inside the window's
+     * checked paths, and the one inside an active-target synchronization */
+    struct util_rlock mt_lock;
+    _Atomic(const void *) mt_sync;  /* the thread in fence/PSCW, or NULL */
 };
 
-/* The handle table: a freed or forged handle is detected, never followed. */
+/* The fields above that a thread reads outside the window's lock (rma_mt.h)
+ * while another may write them under it: epoch_state, access_gen,
+ * ngathered, nboxed, and a target's ready and queued.  Written by one
+ * thread at a time, so the writers need no atomic read-modify-write; read
+ * and written through these (plain moves on x86). */
+#define RMA_LD(field) atomic_load_explicit(&(field), memory_order_acquire)
+#define RMA_ST(field, v) atomic_store_explicit(&(field), (v), memory_order_release)
+#define RMA_ADD(field, d) RMA_ST(field, RMA_LD(field) + (d))
+
+/* The handle table: a freed or forged handle is detected, never followed.
+ * Any thread may look a handle up while another registers a window: the
+ * table grows into a new array and the old ones stay (rma_table.c). */
 int rma_win_register(struct rma_win *win, orma_win *handle_p);
 void rma_win_unregister(struct rma_win *win);
-extern struct rma_win **rma_table; /* rma_table.c */
-extern uint32_t rma_table_cap;
+extern _Atomic(struct rma_win *) *_Atomic rma_table; /* rma_table.c */
+extern _Atomic uint32_t rma_table_cap;
 static inline struct rma_win *rma_win_lookup(orma_win handle)
 {
     uint64_t low = handle & UINT32_MAX;
-    if (low == 0 || low > rma_table_cap)
+    if (low == 0 || low > atomic_load_explicit(&rma_table_cap, memory_order_acquire))
         return NULL;
-    struct rma_win *win = rma_table[low - 1];
+    _Atomic(struct rma_win *) *table = atomic_load_explicit(&rma_table, memory_order_acquire);
+    struct rma_win *win = atomic_load_explicit(&table[low - 1], memory_order_acquire);
     if (!win || win->gen != (uint32_t)(handle >> 32))
         return NULL;
     return win;

@@ -14,6 +14,7 @@
 #include "rma_gather.h"
 #include "rma_heap.h"
 #include "rma_legal.h"
+#include "rma_mt.h"
 #include "rma_team.h"
 #include "rma_watch.h"
 #include "xport_net.h"
@@ -60,7 +61,7 @@ struct rma_win_record {
 
 _Static_assert(sizeof(struct rma_win_record) <= BOOT_SLOT_SIZE, "record must fit an exchange slot");
 
-static uint32_t rma_win_next_id;
+static _Atomic uint32_t rma_win_next_id;
 
 /* Alone on this node: nobody else opens our shared objects, so their names
  * go at once. */
@@ -303,6 +304,7 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
 
 void rma_win_release(struct rma_win *win)
 {
+    rma_win_unregister(win); /* first: no other thread finds it from here on */
     if (win->targets) {
         for (int r = 0; r < win->nranks; r++) {
             struct rma_target *t = &win->targets[r];
@@ -318,12 +320,12 @@ void rma_win_release(struct rma_win *win)
     shm_adopt_release(&win->adopt);
     shm_seg_unmap(&win->ctl_seg);
     shm_seg_unmap(&win->data_seg);
-    rma_win_unregister(win);
     if (win->net) /* orma_finalize, or a failed creation: no collective part */
         xport_net_abandon(&win->net);
     free(win->targets);
     free(win->queue);
     free(win->acc_buf);
+    rma_mt_forget(win);
     free(win);
 }
 
@@ -390,6 +392,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
     struct rma_win_record rec = {0}, *recs = NULL;
     struct rma_win *win = calloc(1, sizeof *win);
     if (win) {
+        util_rlock_init(&win->mt_lock);
         win->id = rma_win_next_id;
         win->flavor = flavor;
         win->rank = team->rank;
@@ -397,7 +400,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         win->size = size;
         win->disp_unit = disp_unit;
         rma_epoch_set(win, RMA_EPOCH_NONE);
-        win->access_gen = 1; /* targets start at 0: not ready */
+        RMA_ST(win->access_gen, 1); /* targets start at 0: not ready */
         win->targets = calloc((size_t)win->nranks, sizeof *win->targets);
         win->hints = *hints;
         win->leader = -1;
@@ -413,8 +416,8 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         for (int r = 0; win->targets && team->here && r < team->size; r++)
             win->targets[r].off_node = !team->here[r];
     }
-    recs = calloc((size_t)team->size, sizeof *recs);
-    rec.id = rma_win_next_id++;
+    recs = team->size > 0 ? calloc((size_t)team->size, sizeof *recs) : NULL;
+    rec.id = atomic_fetch_add_explicit(&rma_win_next_id, 1, memory_order_relaxed);
     if (!status && (!win || !win->targets || !recs))
         status = util_error(ORMA_ERR_NOMEM, "out of memory creating a window");
     /* Before anything is made: every rank reaches the same verdict. */

@@ -1,0 +1,82 @@
+/* util_rlock.h -- a lock its holder may take again (a thread's nested
+ * calls), that knows whether this thread holds it.  The windows of the
+ * core (rma_mt.h) and of liborma-mpi (mpi_orma.h) keep threads apart with
+ * it.  A plain mutex underneath: a waiter sleeps, as a preempted holder's
+ * waiters should on a machine with more threads than cores. */
+#ifndef ORMA_UTIL_RLOCK_H
+#define ORMA_UTIL_RLOCK_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stddef.h>
+
+struct util_rlock {
+    pthread_mutex_t mu;
+    _Atomic(const void *) owner; /* the holding thread (util_rlock_self), or NULL */
+    unsigned depth;              /* its nested takes (owner only) */
+};
+
+/* This thread, as owners are named. */
+extern _Thread_local char util_rlock_me;
+#define util_rlock_self ((const void *)&util_rlock_me)
+
+static inline void util_rlock_init(struct util_rlock *l)
+{
+    pthread_mutex_init(&l->mu, NULL);
+    atomic_init(&l->owner, NULL);
+    l->depth = 0;
+}
+
+static inline int util_rlock_mine(struct util_rlock *l)
+{
+    return atomic_load_explicit(&l->owner, memory_order_relaxed) == util_rlock_self;
+}
+
+static inline void util_rlock_take(struct util_rlock *l)
+{
+    if (util_rlock_mine(l)) {
+        l->depth++;
+        return;
+    }
+    pthread_mutex_lock(&l->mu);
+    atomic_store_explicit(&l->owner, util_rlock_self, memory_order_relaxed);
+    l->depth = 1;
+}
+
+/* util_rlock_take unless another thread holds it: 1 when taken. */
+static inline int util_rlock_try(struct util_rlock *l)
+{
+    if (util_rlock_mine(l)) {
+        l->depth++;
+        return 1;
+    }
+    if (pthread_mutex_trylock(&l->mu))
+        return 0;
+    atomic_store_explicit(&l->owner, util_rlock_self, memory_order_relaxed);
+    l->depth = 1;
+    return 1;
+}
+
+static inline void util_rlock_give(struct util_rlock *l)
+{
+    if (--l->depth)
+        return;
+    atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
+    pthread_mutex_unlock(&l->mu);
+}
+
+/* The lock's end, its object about to be freed: released if this thread
+ * holds it (however deep), then destroyed.  1 when it was held. */
+static inline int util_rlock_destroy(struct util_rlock *l)
+{
+    int held = util_rlock_mine(l);
+    if (held) {
+        l->depth = 0;
+        atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
+        pthread_mutex_unlock(&l->mu);
+    }
+    pthread_mutex_destroy(&l->mu);
+    return held;
+}
+
+#endif
