@@ -49,9 +49,8 @@ static int api_check_rank(const char *call, struct rma_win *win, int rank)
 #define API_FENCE_ASSERTS                                                                          \
     (ORMA_MODE_NOCHECK | ORMA_MODE_NOSTORE | ORMA_MODE_NOPUT | ORMA_MODE_NOPRECEDE | ORMA_MODE_NOSUCCEED)
 
-int orma_win_fence(int assert, orma_win handle)
+static int api_win_fence(int assert, orma_win handle)
 {
-    RMA_MT_SYNC_GUARD(handle, "orma_win_fence");
     struct rma_win *win = NULL;
     int status = api_sync_begin("orma_win_fence", handle, assert, API_FENCE_ASSERTS, &win);
     if (status)
@@ -67,6 +66,8 @@ int orma_win_fence(int assert, orma_win handle)
     return rma_fence(win, assert);
 }
 
+API_MT_SYNC_CALL(orma_win_fence, api_win_fence, (int assert, orma_win handle), (assert, handle))
+
 /* post and start: the window, the assert bits allowed, the group, then the
  * epoch's event. */
 static inline int api_pscw_begin(const char *call, orma_group group, int assert, int allowed, int event,
@@ -80,34 +81,36 @@ static inline int api_pscw_begin(const char *call, orma_group group, int assert,
     return status;
 }
 
-int orma_win_post(orma_group group, int assert, orma_win handle)
+static int api_win_post(orma_group group, int assert, orma_win handle)
 {
-    RMA_MT_SYNC_GUARD(handle, "orma_win_post");
     struct rma_win *win = NULL;
     int status = api_pscw_begin("orma_win_post", group, assert, ORMA_MODE_NOCHECK | ORMA_MODE_NOSTORE | ORMA_MODE_NOPUT,
                                 RMA_EV_POST, handle, &win);
     return status ? status : rma_post(win, group->ranks, group->n, assert);
 }
 
-int orma_win_start(orma_group group, int assert, orma_win handle)
+API_MT_SYNC_CALL(orma_win_post, api_win_post, (orma_group group, int assert, orma_win handle), (group, assert, handle))
+
+static int api_win_start(orma_group group, int assert, orma_win handle)
 {
-    RMA_MT_SYNC_GUARD(handle, "orma_win_start");
     struct rma_win *win = NULL;
     int status = api_pscw_begin("orma_win_start", group, assert, ORMA_MODE_NOCHECK, RMA_EV_START, handle, &win);
     return status ? status : rma_start(win, group->ranks, group->n, assert);
 }
 
-int orma_win_complete(orma_win handle)
+API_MT_SYNC_CALL(orma_win_start, api_win_start, (orma_group group, int assert, orma_win handle), (group, assert, handle))
+
+static int api_win_complete(orma_win handle)
 {
-    RMA_MT_SYNC_GUARD(handle, "orma_win_complete");
     struct rma_win *win = NULL;
     int status = api_check_win_event("orma_win_complete", handle, RMA_EV_COMPLETE, &win);
     return status ? status : rma_complete(win);
 }
 
-int orma_win_wait(orma_win handle)
+API_MT_SYNC_CALL(orma_win_complete, api_win_complete, (orma_win handle), (handle))
+
+static int api_win_wait(orma_win handle)
 {
-    RMA_MT_SYNC_GUARD(handle, "orma_win_wait");
     struct rma_win *win = NULL;
     int status = api_check_win_event("orma_win_wait", handle, RMA_EV_WAIT, &win);
     if (status)
@@ -116,9 +119,10 @@ int orma_win_wait(orma_win handle)
     return api_lost_after(win, "orma_win_wait", ORMA_SUCCESS);
 }
 
-int orma_win_test(orma_win handle, int *flag_p)
+API_MT_SYNC_CALL(orma_win_wait, api_win_wait, (orma_win handle), (handle))
+
+static int api_win_test(orma_win handle, int *flag_p)
 {
-    RMA_MT_SYNC_GUARD(handle, "orma_win_test");
     struct rma_win *win = NULL;
     int status = api_check_win_out("orma_win_test", handle, flag_p, "flag_p", &win);
     if (status)
@@ -138,9 +142,10 @@ int orma_win_test(orma_win handle, int *flag_p)
     return ORMA_SUCCESS;
 }
 
-int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
+API_MT_SYNC_CALL(orma_win_test, api_win_test, (orma_win handle, int *flag_p), (handle, flag_p))
+
+static int api_win_lock(int lock_type, int rank, int assert, orma_win handle)
 {
-    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_sync_begin("orma_win_lock", handle, assert, ORMA_MODE_NOCHECK, &win);
     if (!status && rank != ORMA_PROC_NULL)
@@ -162,9 +167,10 @@ int orma_win_lock(int lock_type, int rank, int assert, orma_win handle)
     return api_lost_after(win, "orma_win_lock", rma_lock(win, lock_type, rank, assert));
 }
 
-int orma_win_unlock(int rank, orma_win handle)
+API_MT_CALL(orma_win_lock, api_win_lock, (int lock_type, int rank, int assert, orma_win handle), (lock_type, rank, assert, handle))
+
+static int api_win_unlock(int rank, orma_win handle)
 {
-    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_unlock", handle, &win);
     if (!status && rank != ORMA_PROC_NULL)
@@ -182,9 +188,10 @@ int orma_win_unlock(int rank, orma_win handle)
     return api_lost_after(win, "orma_win_unlock", rma_unlock(win, rank));
 }
 
-int orma_win_lock_all(int assert, orma_win handle)
+API_MT_CALL(orma_win_unlock, api_win_unlock, (int rank, orma_win handle), (rank, handle))
+
+static int api_win_lock_all(int assert, orma_win handle)
 {
-    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_sync_begin("orma_win_lock_all", handle, assert, ORMA_MODE_NOCHECK, &win);
     if (!status && win->hints.no_locks)
@@ -197,21 +204,20 @@ int orma_win_lock_all(int assert, orma_win handle)
     return api_lost_after(win, "orma_win_lock_all", rma_lock_all(win, assert));
 }
 
-int orma_win_unlock_all(orma_win handle)
+API_MT_CALL(orma_win_lock_all, api_win_lock_all, (int assert, orma_win handle), (assert, handle))
+
+static int api_win_unlock_all(orma_win handle)
 {
-    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win_event("orma_win_unlock_all", handle, RMA_EV_UNLOCK_ALL, &win);
     return status ? status : rma_unlock_all(win);
 }
 
-static int api_flush(const char *call, int rank, int all, int local, orma_win handle)
+API_MT_CALL(orma_win_unlock_all, api_win_unlock_all, (orma_win handle), (handle))
+
+static int api_flush_checked(const char *call, int rank, int all, int local, orma_win handle)
 {
-    struct rma_win *win = api_state == 1 ? rma_win_lookup(handle) : NULL;
-    if (win && (all || rank >= 0) && rma_flush_try(win, all ? -1 : rank))
-        return ORMA_SUCCESS;
-    RMA_MT_GUARD(handle);
-    win = NULL;
+    struct rma_win *win = NULL;
     int status = api_check_win(call, handle, &win);
     if (!status && !all && rank != ORMA_PROC_NULL)
         status = api_check_rank(call, win, rank);
@@ -224,14 +230,29 @@ static int api_flush(const char *call, int rank, int all, int local, orma_win ha
     return rma_flush(win, all ? -1 : rank, local);
 }
 
+static __attribute__((noinline, cold)) int api_flush_checked_mt(const char *call, int rank, int all, int local,
+                                                                orma_win handle)
+{
+    RMA_MT_GUARD(handle);
+    return api_flush_checked(call, rank, all, local, handle);
+}
+
+static int api_flush(const char *call, int rank, int all, int local, orma_win handle)
+{
+    struct rma_win *win = api_state == 1 ? rma_win_lookup(handle) : NULL;
+    if (win && (all || rank >= 0) && rma_flush_try(win, all ? -1 : rank))
+        return ORMA_SUCCESS;
+    return __builtin_expect(!rma_threads, 1) ? api_flush_checked(call, rank, all, local, handle)
+                                             : api_flush_checked_mt(call, rank, all, local, handle);
+}
+
 int orma_win_flush(int rank, orma_win win) { return api_flush("orma_win_flush", rank, 0, 0, win); }
 int orma_win_flush_local(int rank, orma_win win) { return api_flush("orma_win_flush_local", rank, 0, 1, win); }
 int orma_win_flush_all(orma_win win) { return api_flush("orma_win_flush_all", -1, 1, 0, win); }
 int orma_win_flush_local_all(orma_win win) { return api_flush("orma_win_flush_local_all", -1, 1, 1, win); }
 
-int orma_win_sync(orma_win handle)
+static int api_win_sync(orma_win handle)
 {
-    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win("orma_win_sync", handle, &win);
     if (status)
@@ -240,3 +261,5 @@ int orma_win_sync(orma_win handle)
     rma_box_serve(win); /* puts of passive epochs offered to us (rma_box.h) */
     return ORMA_SUCCESS;
 }
+
+API_MT_CALL(orma_win_sync, api_win_sync, (orma_win handle), (handle))

@@ -115,3 +115,27 @@ int rma_acc_execute(struct rma_win *win, const struct xport_op *op, const struct
     }
     return rma_acc_locked(win, op, w, rma_acc_plain);
 }
+
+/* rma_acc.h */
+int rma_acc_try_mt(struct rma_win *win, int target, int64_t disp, const void *origin, void *result, size_t len,
+                   int op, int typeid_, const struct rma_acc_plan *plan, int *status_p)
+{
+    size_t off;
+    int next;
+    if (!len || rma_access_legal(win, target, disp, 0, len, 0, NULL, &off, &next))
+        return 0;
+    struct rma_target *t = &win->targets[target];
+    char *p = t->base + off;
+    uint64_t stripe = (uint64_t)off >> RMA_STRIPE_SHIFT;
+    if (!rma_mt_quiet(win, t, next) || !rma_acc_aligned(p, plan->extent) || !rma_acc_aligned(origin, plan->extent) ||
+        stripe != ((uint64_t)off + len - 1) >> RMA_STRIPE_SHIFT)
+        return 0;
+    struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
+                         .origin = (void *)origin, .result = result, .len = len, .offset = off};
+    uint64_t mask = UINT64_C(1) << (stripe % RMA_STRIPES);
+    rma_acc_exclude(win, target, mask, t->hw);
+    rma_acc_in_place(&rop, p, plan);
+    rma_stripe_unlock(t->stripes, mask);
+    *status_p = ORMA_SUCCESS;
+    return 1;
+}

@@ -155,29 +155,10 @@ static inline int rma_acc_exclude(struct rma_win *win, int target, uint64_t mask
 /* rma_acc_try under ORMA_THREAD_MULTIPLE, without the window's lock
  * (rma_mt.h): a target open to this epoch and mapped here, the update
  * inside one stripe, which it takes -- the stripes keep this rank's threads
- * apart as they keep ranks apart; anything else takes the checked path. */
-static inline int rma_acc_try_mt(struct rma_win *win, int target, int64_t disp, const void *origin, void *result,
-                                 size_t len, int op, int typeid_, const struct rma_acc_plan *plan, int *status_p)
-{
-    size_t off;
-    int next;
-    if (!len || rma_access_legal(win, target, disp, 0, len, 0, NULL, &off, &next))
-        return 0;
-    struct rma_target *t = &win->targets[target];
-    char *p = t->base + off;
-    uint64_t stripe = (uint64_t)off >> RMA_STRIPE_SHIFT;
-    if (!rma_mt_quiet(win, t, next) || !rma_acc_aligned(p, plan->extent) || !rma_acc_aligned(origin, plan->extent) ||
-        stripe != ((uint64_t)off + len - 1) >> RMA_STRIPE_SHIFT)
-        return 0;
-    struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
-                         .origin = (void *)origin, .result = result, .len = len, .offset = off};
-    uint64_t mask = UINT64_C(1) << (stripe % RMA_STRIPES);
-    rma_acc_exclude(win, target, mask, t->hw);
-    rma_acc_in_place(&rop, p, plan);
-    rma_stripe_unlock(t->stripes, mask);
-    *status_p = ORMA_SUCCESS;
-    return 1;
-}
+ * apart as they keep ranks apart; anything else takes the checked path.
+ * Out of line (rma_acc.c), as rma_copy_try_mt. */
+int rma_acc_try_mt(struct rma_win *win, int target, int64_t disp, const void *origin, void *result, size_t len,
+                   int op, int typeid_, const struct rma_acc_plan *plan, int *status_p);
 
 /* An accumulate (result NULL) or get_accumulate of count elements of
  * predefined type typeid_ with op (not NO_OP) whole, as rma_copy_try: 1

@@ -126,6 +126,8 @@ static int rma_op_execute(struct rma_win *win, const struct xport_op *op, const 
 int rma_copy_far(struct rma_win *win, int put, int target, size_t off, void *origin, size_t len, int next,
                  int *status_p)
 {
+    if (rma_threads) /* system calls, a dynamic window's lookup: the locked path's (rma_mt.h) */
+        return 0;
     struct rma_where w;
     if (rma_where_resolve(win, target, len, off, &w) != ORMA_SUCCESS)
         return 0; /* the checked path says why */

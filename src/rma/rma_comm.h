@@ -160,6 +160,18 @@ static inline int rma_get(struct rma_win *win, int target, void *origin, size_t 
     return rma_comm_slow(win, &op);
 }
 
+/* rma_target_open for the fast paths, which take no lock: under
+ * ORMA_THREAD_MULTIPLE only a target open already, since opening one
+ * writes the window (rma_mt.h).  A single-threaded program asks nothing
+ * more of a target that is open. */
+static inline int rma_target_open_fast(struct rma_win *win, int target)
+{
+    const struct rma_target *t = &win->targets[target];
+    if (RMA_LD(t->ready) == RMA_LD(win->access_gen))
+        return 1;
+    return !rma_threads && rma_target_open(win, target);
+}
+
 /* The target of an access of len bytes at displacement disp (in the
  * target's disp_unit) when it is the common case: an epoch open to a target
  * whose memory is mapped here or reached by single-copy syscalls, a range
@@ -177,7 +189,7 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
     if (__builtin_expect(!len, 0) || rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];
-    if ((!t->direct && (t->net || t->xp == &xport_none)) || RMA_LD(t->queued) || !rma_target_open(win, target))
+    if ((!t->direct && (t->net || t->xp == &xport_none)) || RMA_LD(t->queued) || !rma_target_open_fast(win, target))
         return NULL;
     return t;
 }
@@ -187,8 +199,8 @@ static inline struct rma_target *rma_try_target(struct rma_win *win, int target,
  * gather), which the slow path carries out first. */
 static inline char *rma_try_mapped(const struct rma_target *t, size_t off, size_t len)
 {
-    if (__builtin_expect(!t->direct && (rma_gathered(t) || rma_box_pending(t)), 0))
-        return NULL;
+    if (__builtin_expect(!t->direct, 0) && (rma_threads || rma_gathered(t) || rma_box_pending(t)))
+        return NULL; /* threads: the locked path's (rma_mt.h) */
     return rma_target_maps(t, off, len) ? t->base + off : NULL;
 }
 
@@ -218,10 +230,6 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
 {
     size_t off;
     int next;
-    if (__builtin_expect(rma_threads, 0)) /* no lock taken: only where nothing is written (rma_mt.h) */
-        return origin && len && !rma_access_legal(win, target, disp, 0, len, 0, NULL, &off, &next) &&
-               rma_mt_quiet(win, &win->targets[target], next) &&
-               rma_copy_here(win->targets[target].base + off, put, origin, len, status_p);
     struct rma_target *t = origin ? rma_try_target(win, target, disp, len, &off, &next) : NULL;
     if (!t)
         return 0;

@@ -35,11 +35,11 @@ static inline int rma_epoch_event(struct rma_win *win, int event)
     return status;
 }
 
-/* Unchanged, not written: threads issuing operations in one epoch
- * (rma_mt.h) then share the line without moving it. */
+/* Not written unchanged: threads issuing operations in one epoch (rma_mt.h)
+ * then share its line without moving it. */
 static inline void rma_epoch_set(struct rma_win *win, int next)
 {
-    if (RMA_LD(win->epoch_state) != next)
+    if (__builtin_expect(RMA_LD(win->epoch_state) != next, 0))
         RMA_ST(win->epoch_state, next);
 }
 
