@@ -31,4 +31,10 @@ typedef struct bench_suite {
 const bench_suite *bench_suite_find(const char *name);
 const bench_suite *bench_suite_at(int i); /* NULL past the end */
 
+/* 1 when the suite name calls orma from several threads at once: the
+ * driver joins the job with orma_init_thread(ORMA_THREAD_MULTIPLE) for it,
+ * and with orma_init for every other suite, whose single-threaded numbers
+ * must not pay for thread safety they do not use. */
+int bench_suite_threads(const char *name);
+
 #endif

@@ -117,6 +117,9 @@ static void usage(FILE *f)
           "                 --json: \"load\":\"contend\"; --csv: a header with a\n"
           "                 load column, so a contended run never appends to\n"
           "                 an uncontended run's file)\n"
+          "  --threads LIST mt: the origin's thread counts (default 1,2,4;\n"
+          "                 --window sep,shared, --op put,get,fop, --backends\n"
+          "                 orma, mpi-rma, orma-mpi)\n"
           "  --help         this text\n"
           "\n"
           "suites:\n", f);
@@ -172,7 +175,7 @@ static int dispatch(int argc, char **argv, int joined, int rank, int size)
         strcmp(opts.backends, "orma") != 0) {
         if (rank == 0)
             fprintf(stderr, "orma-bench: %s: --backends: only pingpong, "
-                    "latency, multiput, ghost, as, mult, rdx and caf have "
+                    "latency, multiput, ghost, as, mult, rdx, caf, dynamic and mt have "
                     "other backends than orma\n", suite->name);
         return BENCH_USAGE;
     }
@@ -206,7 +209,9 @@ int main(int argc, char **argv)
         return bench_report_command(argc, argv);
     /* Join first, so that with several ranks only rank 0 prints usage; if
      * joining fails, --help and list still work as a lone process. */
-    int rc = orma_init(&argc, &argv);
+    int provided;
+    int rc = argc >= 2 && bench_suite_threads(argv[1]) ? orma_init_thread(ORMA_THREAD_MULTIPLE, &provided)
+                                                       : orma_init(&argc, &argv);
     int joined = rc == ORMA_SUCCESS;
     int rank = joined ? orma_rank() : 0;
     int size = joined ? orma_size() : 1;

@@ -116,7 +116,8 @@ int bench_opts_parse(int argc, char **argv, int first, bench_opts *o,
                          : IS("--window") ? &o->windows
                          : IS("--op") ? &o->ops
                          : IS("--sync") ? &o->syncs
-                         : IS("--backends") ? &o->backends : NULL;
+                         : IS("--backends") ? &o->backends
+                         : IS("--threads") ? &o->threads : NULL;
         int is_reps = IS("--reps");
 #undef IS
         if (dst == NULL && !is_reps) {

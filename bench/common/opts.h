@@ -18,6 +18,7 @@
  *                  jobs, not paired in one (pp_mpi.h)
  *   --contend      busy loops on every core while the run measures
  *                  (contend.h); its results are labelled load=contend
+ *   --threads LIST thread counts of the origin (mt: default 1,2,4)
  */
 #ifndef BENCH_OPTS_H
 #define BENCH_OPTS_H
@@ -46,6 +47,7 @@ typedef struct bench_opts {
     int unpaired;          /* --unpaired */
     int net;               /* --net */
     int contend;           /* --contend */
+    const char *threads;   /* --threads; NULL: the suite's default */
 } bench_opts;
 
 /* Parse argv[first..argc-1].  Returns 0, 1 when --help was given, or -1

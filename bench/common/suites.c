@@ -11,6 +11,7 @@
 #include "ghost.h"
 #include "latency.h"
 #include "li_suite.h"
+#include "mt_suite.h"
 #include "multiput.h"
 #include "overlap.h"
 #include "pingpong.h"
@@ -63,7 +64,17 @@ static const bench_suite suites[] = {
     {"dynamic",
      "time to spawn 1-4 ranks and to connect; put/get on static, spawned, connected teams, 2 ranks",
      bench_dynamic_run, 1},
+    /* Threads (MPI_THREAD_MULTIPLE): orma-bench joins with
+     * orma_init_thread for it alone (bench_suite_threads). */
+    {"mt",
+     "message rate of 8-byte put/get/fop + flush from 1, 2, 4 threads to a passive target, 2 ranks",
+     bench_mt_run, 1},
 };
+
+int bench_suite_threads(const char *name)
+{
+    return name != NULL && strcmp(name, "mt") == 0;
+}
 
 const bench_suite *bench_suite_at(int i)
 {
