@@ -51,7 +51,7 @@ static int mt_backends(const char *names[MT_MAX_BACKENDS])
     return n;
 }
 
-/* Cell of a table: the rates of a row in Mops/s, "12.34 (11.00-13.10)",
+/* Cell of a table: the rates of a row in Mops/s, "12.3 (11.0-13.1)",
  * the fastest batch from the shortest time (scales 0); or rate(T) /
  * rate(1), "1.85x (1.70-1.95)" (scales 1).  0 when there is none. */
 static int mt_cell(const char *backend, int op, int mode, int threads, int scales, char *buf, size_t len)
@@ -59,7 +59,7 @@ static int mt_cell(const char *backend, int op, int mode, int threads, int scale
     const bench_result *r = scales ? NULL : mt_row(backend, op, mode, threads);
     const mt_scale *s = scales ? mt_find_scale(backend, op, mode, threads) : NULL;
     if (r && r->median_us > 0)
-        snprintf(buf, len, "%.2f (%.2f-%.2f)", 1.0 / r->median_us, 1.0 / r->max_us, 1.0 / r->min_us);
+        snprintf(buf, len, "%.3g (%.3g-%.3g)", 1.0 / r->median_us, 1.0 / r->max_us, 1.0 / r->min_us);
     else if (s)
         snprintf(buf, len, "%.2fx (%.2f-%.2f)", s->median, s->min, s->max);
     else
@@ -73,7 +73,8 @@ static void mt_table(const mt_plan *p, const char *names[], int nb, int scales)
     char head[160] = "", cell[48];
     size_t n = 0;
     for (int i = 0; i < p->nthreads; i++)
-        n += (size_t)snprintf(head + n, sizeof head - n, "  T=%-20d", p->threads[i]);
+        if (!scales || p->threads[i] != 1)
+            n += (size_t)snprintf(head + n, sizeof head - n, "  T=%-20d", p->threads[i]);
     bench_note("%-18s %-4s %-6s%s", "backend", "op", "window", head);
     for (int b = 0; b < nb; b++)
         for (int op = 0; op < MT_NOPS; op++)
@@ -82,6 +83,8 @@ static void mt_table(const mt_plan *p, const char *names[], int nb, int scales)
                 size_t k = 0;
                 int any = 0;
                 for (int i = 0; i < p->nthreads; i++) {
+                    if (scales && p->threads[i] == 1)
+                        continue;
                     any |= mt_cell(names[b], op, m, p->threads[i], scales, cell, sizeof cell);
                     k += (size_t)snprintf(line + k, sizeof line - k, "  %-22s", cell);
                 }
@@ -137,16 +140,19 @@ static void mt_bar_hosts(const mt_plan *p)
                 if (!h || !p->ops[op] || !p->modes[m])
                     continue;
                 any = 1;
-                double x = o ? h->median_us / o->median_us : 0, xm = om ? h->median_us / om->median_us : 0;
-                int ok = o && x >= want;
+                int ok = o && h->median_us / o->median_us >= want;
                 pass &= ok;
-                char put1s[32] = "not measured";
+                char put1s[32] = "not measured", os[64] = "not measured", oms[64] = "not measured";
                 if (put1)
-                    snprintf(put1s, sizeof put1s, "%.3f us", put1->median_us);
-                bench_note("vs %s: %s %s, 2 threads: host %.3f Mops/s (its 1-thread put+flush %s); orma %.3f = "
-                           "%.2fx (want >= %.0fx)%s; orma-mpi %.3f = %.2fx",
-                           host, mt_op_names[op], mt_mode_names[m], 1.0 / h->median_us, put1s,
-                           o ? 1.0 / o->median_us : 0, x, want, ok ? "" : " below", om ? 1.0 / om->median_us : 0, xm);
+                    snprintf(put1s, sizeof put1s, "%.3g us", put1->median_us);
+                if (o)
+                    snprintf(os, sizeof os, "%.3g = %.3gx", 1.0 / o->median_us, h->median_us / o->median_us);
+                if (om)
+                    snprintf(oms, sizeof oms, "%.3g = %.3gx", 1.0 / om->median_us, h->median_us / om->median_us);
+                bench_note("vs %s: %s %s, 2 threads: host %.3g Mops/s (its 1-thread put+flush %s); orma %s (want "
+                           ">= %.0fx)%s; orma-mpi %s",
+                           host, mt_op_names[op], mt_mode_names[m], 1.0 / h->median_us, put1s, os, want,
+                           ok ? "" : ": below", oms);
             }
         }
         if (any)
