@@ -27,6 +27,7 @@ import suite_caf  # noqa: E402
 import suite_dynamic  # noqa: E402
 import suite_generic  # noqa: E402
 import suite_multiput  # noqa: E402
+import suite_mt  # noqa: E402
 import suite_mult  # noqa: E402
 import suite_others  # noqa: E402
 import suite_pingpong  # noqa: E402
@@ -59,6 +60,7 @@ SUITES = {
     "rdx": suite_rdx.blocks,
     "caf": suite_caf.blocks,
     "dynamic": suite_dynamic.blocks,
+    "mt": suite_mt.blocks,
 }
 
 
