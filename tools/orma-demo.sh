@@ -43,6 +43,7 @@ step 2 bspbench
 step 2 caf
 step 4 caf --op caf_put,himeno,prk
 step 2 dynamic --backends orma,mpi-rma,orma-mpi
+step 2 mt --backends orma,mpi-rma,orma-mpi
 step 2 sync
 step 4 sync
 step 2 overlap
