@@ -144,7 +144,7 @@ static void mt_bar_hosts(const mt_plan *p)
                 pass &= ok;
                 char put1s[32] = "not measured", os[64] = "not measured", oms[64] = "not measured";
                 if (put1)
-                    snprintf(put1s, sizeof put1s, "%.3g us", put1->median_us);
+                    snprintf(put1s, sizeof put1s, "%.4g us", put1->median_us);
                 if (o)
                     snprintf(os, sizeof os, "%.3g = %.3gx", 1.0 / o->median_us, h->median_us / o->median_us);
                 if (om)
