@@ -46,17 +46,15 @@ static double caf_now(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* The child's side of caf_launch: a process group of its own (so that a
- * job past its time is stopped whole), stdout into the pipe. */
-static void caf_child(const char *const *argv, char **env, int fds[2], pid_t parent)
+/* The child's side of caf_launch and caf_start: a process group of its
+ * own (so that a job past its time is stopped whole), stdout into out. */
+static void caf_child(const char *const *argv, char **env, int out, pid_t parent)
 {
     setpgid(0, 0);
     prctl(PR_SET_PDEATHSIG, SIGTERM);
     if (getppid() != parent)
         _exit(127);
-    dup2(fds[1], STDOUT_FILENO);
-    close(fds[0]);
-    close(fds[1]);
+    dup2(out, STDOUT_FILENO);
     if (close_range(3, ~0u, 0) != 0)
         for (int fd = 3; fd < 1024; fd++)
             close(fd);
@@ -67,7 +65,7 @@ static void caf_child(const char *const *argv, char **env, int fds[2], pid_t par
 
 /* Stops the job's process group: SIGTERM, and SIGKILL when it is still
  * there 3 s later. */
-static void caf_stop(pid_t pid)
+void caf_stop(pid_t pid)
 {
     kill(-pid, SIGTERM);
     for (int i = 0; i < 30; i++) {
@@ -96,7 +94,7 @@ int caf_launch(const char *const *argv, char *out, size_t outlen, double limit)
     fflush(stderr);
     pid_t self = getpid(), pid = fork();
     if (pid == 0)
-        caf_child(argv, env, fds, self);
+        caf_child(argv, env, fds[1], self);
     free(env);
     close(fds[1]);
     if (pid < 0) {
@@ -139,6 +137,22 @@ int caf_launch(const char *const *argv, char *out, size_t outlen, double limit)
         if (errno != EINTR)
             return -1;
     return WIFSIGNALED(status) ? 128 + WTERMSIG(status) : WEXITSTATUS(status);
+}
+
+pid_t caf_start(const char *const *argv, int out)
+{
+    char **env = pp_child_env();
+    if (!env)
+        return -1;
+    fflush(stdout);
+    fflush(stderr);
+    pid_t self = getpid(), pid = fork();
+    if (pid == 0)
+        caf_child(argv, env, out, self);
+    free(env);
+    if (pid > 0)
+        setpgid(pid, pid); /* either side may get there first */
+    return pid;
 }
 
 /* orma-caf (the coarray program on liborma-caf, under orma-run) and orma

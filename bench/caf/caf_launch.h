@@ -6,6 +6,7 @@
 
 #include <limits.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "bench.h"
 
@@ -45,6 +46,12 @@ int caf_backend_mpi(const bench_ctx *ctx, const char *dir, const struct pp_mpi_v
  * signal, CAF_TIMED_OUT, or -1 when it could not be started. */
 #define CAF_TIMED_OUT 1000
 int caf_launch(const char *const *argv, char *out, size_t outlen, double limit);
+
+/* Starts argv as caf_launch does, stdout into the descriptor out, and
+ * returns at once: its pid (its process group's too), or -1.  caf_stop
+ * ends the job: SIGTERM to the group, SIGKILL 3 s later, and reaps it. */
+pid_t caf_start(const char *const *argv, int out);
+void caf_stop(pid_t pid);
 
 /* snprintf that says whether everything fit: 0, or -1. */
 int caf_fmt(char *out, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
