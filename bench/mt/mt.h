@@ -56,6 +56,13 @@ typedef struct mt_calls {
     int (*get)(void *arg, int mode, int t, uint64_t *v);
     int (*fop)(void *arg, int mode, int t, uint64_t *old); /* SUM of 1 */
     int (*epoch)(void *arg, int mode, int t, int open);
+    /* Called in every slot of the schedule (a round's batch of one (op,
+     * mode, T)), before (after = 0) and after (after = 1) this backend's
+     * batch, whether or not it measures that slot: the backends of a run
+     * take turns through it, slot by slot (mt_jobs.c, mt_mpi.c).  NULL:
+     * none.  0, or -1 to stop the run. */
+    int (*turn)(void *turn_arg, int round, int after);
+    void *turn_arg;
 } mt_calls;
 
 /* What the target must hold at the end, as the origin knows it: slot t of
@@ -80,13 +87,15 @@ static inline size_t mt_nsamples(const mt_plan *p)
     return (size_t)MT_NOPS * MT_NMODES * (size_t)p->nthreads * (size_t)p->rounds;
 }
 
-/* The origin: one uncounted round, then p->rounds rounds; in a round every
- * (op, mode) measured takes one batch per thread count, the counts in an
- * order that rotates from round to round, so that the batches a scaling
- * ratio compares run next to each other.  max_threads: the most threads
- * the backend allows at once (1 when its thread level is below MULTIPLE:
- * the larger counts are left at 0 samples).  0, or -1 when a call failed
- * or a value did not verify (said on stderr; the run stops there). */
+/* The origin: one uncounted round (round -1), then p->rounds rounds; in a
+ * round every (op, mode) measured takes one slot per thread count, the
+ * counts in an order that rotates from round to round, so that the
+ * batches a scaling ratio compares run next to each other.  max_threads:
+ * the most threads the backend allows at once (1 when its thread level is
+ * below MULTIPLE: the larger counts are not measured, their samples left
+ * at 0; 0: none, only the turns).  After a failed batch the run measures
+ * nothing more but still takes its turns.  0, or -1 when a call failed or
+ * a value did not verify (said on stderr). */
 int mt_origin(const mt_plan *p, const mt_calls *c, int max_threads, double *samples, mt_expect *e);
 
 /* The target, at the end: slot t (8-byte words) of mode's window holds
@@ -97,11 +106,11 @@ int mt_check_slot(const mt_expect *e, int mode, int t, const volatile uint64_t *
  * min and max; n <= MT_MAX_ROUNDS. */
 void mt_stats(const double *v, const double *over, int n, double *mn, double *med, double *mx);
 
-/* The MPI program's lines on stdout, which orma-bench reads (mt_mpi.c,
- * mt_suite.c), for every point measured:
- *   row OP MODE T ROUNDS MIN MED MAX   microseconds per operation
- *   scale OP MODE T MIN MED MAX        the rounds' own rate(T) / rate(1) */
-void mt_print_rows(const mt_plan *p, const double *samples, int max_threads);
+/* The MPI program's samples on stdout, which orma-bench reads (mt_mpi.c,
+ * mt_jobs.c), a line per batch measured:
+ *   sample OP MODE T ROUND US     microseconds per operation */
+void mt_print_samples(const mt_plan *p, const double *samples);
+int mt_read_sample(const mt_plan *p, const char *line, double *samples);
 
 double mt_now_s(void);
 

@@ -2,21 +2,27 @@
  * one-sided calls, started by orma-bench under the host MPI's mpirun,
  * alone (mpi-rma) or with liborma-mpi preloaded (orma-mpi), 2 ranks:
  *
- *   orma-bench-mt-mpi-<mpi> THREADS OPS MODES BATCH_OPS BATCH_US ROUNDS
+ *   orma-bench-mt-mpi-<mpi> THREADS OPS MODES BATCH_OPS BATCH_US ROUNDS [GO DONE]
  *
  * The same runner as orma's (mt_run.c) on MPI_Win_allocate windows,
  * MPI_Win_lock_all epochs, MPI_Put / MPI_Get / MPI_Fetch_and_op and
- * MPI_Win_flush.  Rank 0 prints mt_print_rows' lines, and
+ * MPI_Win_flush.  With GO and DONE (FIFOs: mt_jobs.c), rank 0 waits for a
+ * byte on GO before every slot of the schedule and writes one to DONE
+ * after it, so that orma-bench hands the turns between the backends.
+ * Rank 0 prints mt_print_samples' lines, and
  *   note WHAT    for orma-bench's notes
  *   fail WHY     MPI_Init_thread did not give MPI_THREAD_MULTIPLE: only 1
  *                thread is measured, and orma-bench fails the run
  * Exit status 1 when a call failed or data did not verify. */
 #include <mpi.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "mt.h"
 
@@ -110,6 +116,23 @@ static void mt_mpi_sleep_barrier(void)
     }
 }
 
+/* The turns (mt_calls' turn): a byte from go before the slot, one to
+ * done after it.  EOF on go: orma-bench is gone. */
+struct mt_fifos {
+    int go, done;
+};
+
+static int mt_mpi_turn(void *arg, int round, int after)
+{
+    struct mt_fifos *f = arg;
+    char c = after ? 'd' : 0;
+    (void)round;
+    if (after ? write(f->done, &c, 1) == 1 : read(f->go, &c, 1) == 1 && c == 'g')
+        return 0;
+    fprintf(stderr, "orma-bench-mt-mpi: orma-bench stopped handing the turns\n");
+    return -1;
+}
+
 /* Rank 1: its windows against what the origin knows; 0 or -1. */
 static int mt_mpi_check(struct mt_mpi *m, const mt_expect *e)
 {
@@ -135,9 +158,10 @@ int main(int argc, char **argv)
     MPI_Comm_rank(MPI_COMM_WORLD, &rank);
     MPI_Comm_size(MPI_COMM_WORLD, &size);
     mt_plan p;
-    if (argc != 7 || size != 2 || mt_plan_parse(&p, argv + 1)) {
+    if ((argc != 7 && argc != 9) || size != 2 || mt_plan_parse(&p, argv + 1)) {
         if (rank == 0)
-            fprintf(stderr, "usage: mpirun -n 2 orma-bench-mt-mpi THREADS OPS MODES BATCH_OPS BATCH_US ROUNDS\n");
+            fprintf(stderr, "usage: mpirun -n 2 orma-bench-mt-mpi THREADS OPS MODES BATCH_OPS BATCH_US ROUNDS "
+                            "[GO DONE]\n");
         MPI_Finalize();
         return 2;
     }
@@ -156,8 +180,15 @@ int main(int argc, char **argv)
     mt_expect e;
     memset(&e, 0, sizeof e);
     int st = 0;
+    /* in the order orma-bench opens them: go, then done */
+    struct mt_fifos f = {-1, -1};
+    if (rank == 0 && argc == 9 &&
+        ((f.go = open(argv[7], O_RDONLY)) < 0 || (f.done = open(argv[8], O_WRONLY)) < 0)) {
+        fprintf(stderr, "orma-bench-mt-mpi: cannot open %s: %s\n", f.go < 0 ? argv[7] : argv[8], strerror(errno));
+        MPI_Abort(MPI_COMM_WORLD, 1);
+    }
     if (rank == 0) {
-        mt_calls c = {&m, mt_mpi_put, mt_mpi_get, mt_mpi_fop, mt_mpi_epoch};
+        mt_calls c = {&m, mt_mpi_put, mt_mpi_get, mt_mpi_fop, mt_mpi_epoch, f.go >= 0 ? mt_mpi_turn : NULL, &f};
         st = samples ? mt_origin(&p, &c, max_threads, samples, &e) : -1;
         if (st) {
             /* a library whose call failed may not free or finalize:
@@ -179,7 +210,7 @@ int main(int argc, char **argv)
         st = -1;
     MPI_Bcast(&st, 1, MPI_INT, 1, MPI_COMM_WORLD);
     if (rank == 0 && !st)
-        mt_print_rows(&p, samples, max_threads);
+        mt_print_samples(&p, samples);
     if (st && rank == 0)
         fprintf(stderr, "orma-bench-mt-mpi: a call failed or data did not verify\n");
     for (int t = 0; t < m.nsep; t++)

@@ -119,7 +119,8 @@ static int mt_orma_say_done(struct mt_orma *m)
     return 0;
 }
 
-int mt_orma_run(const bench_ctx *ctx, const mt_plan *p, int max_threads, double *samples)
+int mt_orma_run(const bench_ctx *ctx, const mt_plan *p, int max_threads, double *samples,
+                int (*turn)(void *, int, int), void *turn_arg)
 {
     struct mt_orma m;
     int most = 1;
@@ -131,7 +132,7 @@ int mt_orma_run(const bench_ctx *ctx, const mt_plan *p, int max_threads, double 
     memset(&e, 0, sizeof e);
     int st = 0;
     if (ctx->rank == 0) {
-        mt_calls c = {&m, mt_orma_put, mt_orma_get, mt_orma_fop, mt_orma_epoch};
+        mt_calls c = {&m, mt_orma_put, mt_orma_get, mt_orma_fop, mt_orma_epoch, turn, turn_arg};
         st = mt_origin(p, &c, max_threads, samples, &e);
         /* a failed origin still wakes the target: the check below is
          * collective */

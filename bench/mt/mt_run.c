@@ -192,27 +192,36 @@ int mt_origin(const mt_plan *p, const mt_calls *c, int max_threads, double *samp
     }
     /* Round -1 warms up: the windows' first touch, the threads' first
      * calls. */
-    for (int r = -1; r < p->rounds && !st; r++)
-        for (int op = 0; op < MT_NOPS && !st; op++)
-            for (int mode = 0; mode < MT_NMODES && !st; mode++) {
+    int stop = 0;
+    for (int r = -1; r < p->rounds && !stop; r++)
+        for (int op = 0; op < MT_NOPS && !stop; op++)
+            for (int mode = 0; mode < MT_NMODES && !stop; mode++) {
                 if (!p->ops[op] || !p->modes[mode])
                     continue;
-                for (int k = 0; k < p->nthreads && !st; k++) {
+                for (int k = 0; k < p->nthreads && !stop; k++) {
                     int ti = (k + (r < 0 ? 0 : r)) % p->nthreads;
-                    if (p->threads[ti] > max_threads)
-                        continue;
+                    if (c->turn && c->turn(c->turn_arg, r, 0)) {
+                        stop = 1;
+                        break;
+                    }
                     struct mt_batch b = {.c = c, .e = e, .op = op, .mode = mode, .nthreads = p->threads[ti],
                                          .ops = p->batch_ops, .cap_s = p->batch_s, .start = &start[ti]};
-                    double us = mt_batch_run(&pool, &b);
+                    double us = st || p->threads[ti] > max_threads || p->threads[ti] > made
+                                    ? 0
+                                    : mt_batch_run(&pool, &b);
                     if (us < 0) {
                         fprintf(stderr, "mt: %s %s with %d thread%s: a call failed or a value did not verify\n",
                                 mt_op_names[op], mt_mode_names[mode], b.nthreads, b.nthreads > 1 ? "s" : "");
                         st = -1;
-                    } else if (r >= 0) {
+                    } else if (r >= 0 && us > 0) {
                         samples[mt_at(p, op, mode, ti, r)] = us;
                     }
+                    if (c->turn && c->turn(c->turn_arg, r, 1))
+                        stop = 1;
                 }
             }
+    if (stop)
+        st = -1;
     pthread_mutex_lock(&pool.mu);
     pool.quit = 1;
     for (int t = 1; t < made; t++)
@@ -256,36 +265,42 @@ void mt_stats(const double *v, const double *over, int n, double *mn, double *me
     *mx = s.max;
 }
 
-/* The index of 1 thread in p->threads, or -1. */
-static int mt_one(const mt_plan *p)
+void mt_print_samples(const mt_plan *p, const double *samples)
 {
-    for (int i = 0; i < p->nthreads; i++)
-        if (p->threads[i] == 1)
+    for (int op = 0; op < MT_NOPS; op++)
+        for (int mode = 0; mode < MT_NMODES; mode++)
+            for (int ti = 0; ti < p->nthreads; ti++)
+                for (int r = 0; r < p->rounds; r++) {
+                    double us = samples[mt_at(p, op, mode, ti, r)];
+                    if (us > 0)
+                        printf("sample %s %s %d %d %.6f\n", mt_op_names[op], mt_mode_names[mode], p->threads[ti], r,
+                               us);
+                }
+    fflush(stdout);
+}
+
+static int mt_find(const char *const *names, int n, const char *name)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(names[i], name))
             return i;
     return -1;
 }
 
-void mt_print_rows(const mt_plan *p, const double *samples, int max_threads)
+int mt_read_sample(const mt_plan *p, const char *line, double *samples)
 {
-    int one = mt_one(p);
-    for (int op = 0; op < MT_NOPS; op++)
-        for (int mode = 0; mode < MT_NMODES; mode++)
-            for (int ti = 0; ti < p->nthreads && p->ops[op] && p->modes[mode]; ti++) {
-                if (p->threads[ti] > max_threads)
-                    continue;
-                const double *v = &samples[mt_at(p, op, mode, ti, 0)];
-                double mn, med, mx;
-                mt_stats(v, NULL, p->rounds, &mn, &med, &mx);
-                printf("row %s %s %d %d %.6f %.6f %.6f\n", mt_op_names[op], mt_mode_names[mode], p->threads[ti],
-                       p->rounds, mn, med, mx);
-                if (one >= 0 && ti != one) {
-                    /* rate(T) / rate(1) is time(1) / time(T) per round */
-                    mt_stats(&samples[mt_at(p, op, mode, one, 0)], v, p->rounds, &mn, &med, &mx);
-                    printf("scale %s %s %d %.4f %.4f %.4f\n", mt_op_names[op], mt_mode_names[mode], p->threads[ti],
-                           mn, med, mx);
-                }
-            }
-    fflush(stdout);
+    char op[16], mode[16];
+    int t, r, ti = -1;
+    double us;
+    if (sscanf(line, "sample %15s %15s %d %d %lf", op, mode, &t, &r, &us) != 5)
+        return 0;
+    for (int i = 0; i < p->nthreads; i++)
+        ti = p->threads[i] == t ? i : ti;
+    int o = mt_find(mt_op_names, MT_NOPS, op), m = mt_find(mt_mode_names, MT_NMODES, mode);
+    if (o < 0 || m < 0 || ti < 0 || r < 0 || r >= p->rounds || !(us > 0))
+        return 0;
+    samples[mt_at(p, o, m, ti, r)] = us;
+    return 1;
 }
 
 void mt_plan_format(const mt_plan *p, char out[6][64])

@@ -3,34 +3,59 @@
 #ifndef BENCH_MT_SUITE_H
 #define BENCH_MT_SUITE_H
 
+#include <limits.h>
+#include <signal.h>
+#include <sys/types.h>
+
 #include "bench.h"
 #include "mt.h"
 
 int bench_mt_run(const bench_ctx *ctx);
 
 /* orma's own calls (mt_orma.c), collective over the 2 ranks: the samples
- * at rank 0 (mt_at).  0, or -1 when a call failed or data did not verify
- * on either rank (the same on both). */
-int mt_orma_run(const bench_ctx *ctx, const mt_plan *p, int max_threads, double *samples);
+ * at rank 0 (mt_at); turn and turn_arg as mt_calls' (rank 0).  0, or -1
+ * when a call failed or data did not verify on either rank (the same on
+ * both). */
+int mt_orma_run(const bench_ctx *ctx, const mt_plan *p, int max_threads, double *samples,
+                int (*turn)(void *, int, int), void *turn_arg);
 
-/* A backend's rate(T) / rate(1), the rounds' own ratios (mt_suite.c keeps
- * them; mt_summary.c prints them). */
-typedef struct mt_scale {
-    char backend[48];
-    int op, mode, threads;
-    double min, median, max;
-} mt_scale;
+/* The MPI backends' jobs (mt_jobs.c), on rank 0: started together before
+ * orma's run, given their turns through mt_jobs_turn (an mt_calls turn,
+ * arg the mt_jobs), ended and read after it. */
+#define MT_MAX_JOBS 4
+typedef struct mt_job {
+    char name[48]; /* "mpi-rma/openmpi" */
+    pid_t pid;
+    int go, done; /* the FIFOs: turns to the job, batches done */
+    int failed;
+    char dir[32], go_path[64], done_path[64], out_path[64];
+    double *us; /* its samples (mt_at) */
+} mt_job;
+typedef struct mt_jobs {
+    mt_job job[MT_MAX_JOBS];
+    int n;
+    double batch_s;
+    void (*old_pipe)(int);
+} mt_jobs;
+void mt_jobs_start(const bench_ctx *ctx, const mt_plan *p, mt_jobs *jobs);
+int mt_jobs_turn(void *arg, int round, int after);
+/* 0, or -1 when a job failed, did not verify or did not get
+ * MPI_THREAD_MULTIPLE (noted).  The samples stay until mt_jobs_free. */
+int mt_jobs_finish(const mt_plan *p, mt_jobs *jobs);
+void mt_jobs_free(mt_jobs *jobs);
 
-#define MT_MAX_SCALES 256
-extern mt_scale mt_scales[MT_MAX_SCALES];
-extern int mt_nscales;
+/* A backend's samples, as the summary reads them. */
+typedef struct mt_series {
+    const char *name;
+    const double *us; /* mt_at; 0: not measured */
+} mt_series;
 
 /* The pattern column of a row: "t<T>" (static strings). */
 const char *mt_threads_name(int threads);
 
 /* Rank 0: the rates and ratios of every backend of this run, and the
- * issue's bars, as notes (mt_summary.c).  The bars do not change the exit
- * status. */
-void mt_summary(const mt_plan *p);
+ * issue's bars, as notes (mt_summary.c); s[0] is orma's when orma ran.
+ * The bars do not change the exit status. */
+void mt_summary(const mt_plan *p, const mt_series *s, int n);
 
 #endif
