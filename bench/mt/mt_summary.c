@@ -67,15 +67,21 @@ static int mt_paired(const mt_plan *p, const double *num, const double *den, dou
     return 1;
 }
 
+/* A ratio in three digits, whole from 1000 on (MPICH's 70000x). */
+static void mt_ratio_text(double v, char *buf, size_t len)
+{
+    snprintf(buf, len, v >= 1000 ? "%.0f" : "%.3g", v);
+}
+
 static int mt_ratio_cell(const mt_plan *p, const double *num, const double *den, char *buf, size_t len)
 {
     double mn, med, mx;
     if (!mt_paired(p, num, den, &mn, &med, &mx))
         return snprintf(buf, len, "-"), 0;
     char a[3][16];
-    const double v[3] = {med, mn, mx};
-    for (int i = 0; i < 3; i++) /* three digits, and whole numbers from 1000 (MPICH's 70000x) */
-        snprintf(a[i], sizeof a[i], v[i] >= 1000 ? "%.0f" : "%.3g", v[i]);
+    mt_ratio_text(med, a[0], sizeof a[0]);
+    mt_ratio_text(mn, a[1], sizeof a[1]);
+    mt_ratio_text(mx, a[2], sizeof a[2]);
     snprintf(buf, len, "%sx (%s-%s)", a[0], a[1], a[2]);
     return 1;
 }
@@ -171,10 +177,11 @@ static void mt_bar_hosts(const mt_plan *p, const mt_series *s, int n, const mt_s
                 int got = mt_paired(p, mt_at_of(p, orma, op, m, 2), mt_at_of(p, host, op, m, 2), &mn, &med, &mx);
                 int ok = got && med >= want;
                 pass &= ok;
+                char x[16];
+                mt_ratio_text(med, x, sizeof x);
                 if (got)
-                    k += (size_t)snprintf(line + k, sizeof line - k, "%s %s %s %.4gx%s (want %.0fx)",
-                                          k ? "," : "", mt_op_names[op], mt_mode_names[m], med, ok ? "" : " below",
-                                          want);
+                    k += (size_t)snprintf(line + k, sizeof line - k, "%s %s %s %sx%s (want %.0fx)", k ? "," : "",
+                                          mt_op_names[op], mt_mode_names[m], x, ok ? "" : " below", want);
                 else
                     k += (size_t)snprintf(line + k, sizeof line - k, "%s %s %s: orma not measured", k ? "," : "",
                                           mt_op_names[op], mt_mode_names[m]);
