@@ -82,7 +82,10 @@ int bench_mt_run(const bench_ctx *ctx)
             fprintf(stderr, "orma-bench: mt: run it as 2 ranks (orma-run -n 2)\n");
         return BENCH_USAGE;
     }
-    mt_plan p = {.batch_ops = o->quick ? 5000 : 20000,
+    /* batches of milliseconds: a batch of 0.2 ms (20000 operations at 100
+     * Mops/s) measured as much a thread's wake-up as its calls, and 2
+     * threads ran at 0.9-1.8x of 1 beside the MPI jobs' sleeping ranks */
+    mt_plan p = {.batch_ops = o->quick ? 50000 : 250000,
                  .batch_s = 0.02,
                  .rounds = o->reps > 0 ? (int)(o->reps < MT_MAX_ROUNDS ? o->reps : MT_MAX_ROUNDS) : o->quick ? 5 : 15};
     if (mt_parse_threads(ctx, &p))
