@@ -5,6 +5,8 @@
  * an event is illegal if either component refuses, else both components
  * move.  rma_epoch_init folds them into rma_epoch_table once. */
 #include "rma_epoch.h"
+
+#include <stdatomic.h>
 #include "util_status.h"
 
 #define SAME {-2, 0}
@@ -156,12 +158,13 @@ const char *rma_epoch_event_name(int event)
     return event >= 0 && event < RMA_EV_NEVENTS ? rma_event_names[event] : "invalid event";
 }
 
-int rma_epoch_apply(int *state_p, int event)
+int rma_epoch_apply(_Atomic int *state_p, int event)
 {
-    const struct rma_epoch_rule *rule = &rma_epoch_table[*state_p][event];
+    int state = atomic_load_explicit(state_p, memory_order_relaxed);
+    const struct rma_epoch_rule *rule = &rma_epoch_table[state][event];
     if (rule->next < 0)
         return util_error(ORMA_ERR_RMA_SYNC, "%s is not allowed in state \"%s\": %s", rma_epoch_event_name(event),
-                          rma_epoch_state_name(*state_p), rule->reason);
-    *state_p = rule->next;
+                          rma_epoch_state_name(state), rule->reason);
+    atomic_store_explicit(state_p, rule->next, memory_order_release);
     return ORMA_SUCCESS;
 }

@@ -67,9 +67,10 @@ extern struct rma_epoch_rule rma_epoch_table[RMA_EPOCH_NSTATES][RMA_EV_NEVENTS];
 const char *rma_epoch_state_name(int state);
 const char *rma_epoch_event_name(int event);
 
-/* Apply event to *state_p: ORMA_SUCCESS and the new state, or
- * ORMA_ERR_RMA_SYNC with a message naming the rank, call and state. */
-int rma_epoch_apply(int *state_p, int event);
+/* Apply event to *state_p (a window's: threads read it, rma_win.h):
+ * ORMA_SUCCESS and the new state, or ORMA_ERR_RMA_SYNC with a message
+ * naming the rank, call and state. */
+int rma_epoch_apply(_Atomic int *state_p, int event);
 
 /* The next state without changing anything: -1 when illegal. */
 static inline int rma_epoch_peek(int state, int event) { return rma_epoch_table[state][event].next; }

@@ -28,11 +28,7 @@
  * an operation leads to once issued (next, from rma_access_legal). */
 static inline int rma_epoch_event(struct rma_win *win, int event)
 {
-    int state = RMA_LD(win->epoch_state);
-    int status = rma_epoch_apply(&state, event);
-    if (!status)
-        RMA_ST(win->epoch_state, state);
-    return status;
+    return rma_epoch_apply(&win->epoch_state, event);
 }
 
 /* Not written unchanged: threads issuing operations in one epoch (rma_mt.h)

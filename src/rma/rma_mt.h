@@ -28,8 +28,10 @@
 #include "rma_win.h"
 
 
-/* The program asked for ORMA_THREAD_MULTIPLE (orma_init_thread). */
-extern int rma_threads;
+/* The program asked for ORMA_THREAD_MULTIPLE (orma_init_thread).  Hidden:
+ * read at every call, without the shared library's indirection (liborma-mpi
+ * has the core of its own). */
+extern int rma_threads __attribute__((visibility("hidden")));
 
 /* The window this thread freed while holding it (rma_mt_forget), or NULL. */
 extern _Thread_local struct rma_win *rma_mt_gone;

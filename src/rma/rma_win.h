@@ -171,8 +171,8 @@ struct rma_win {
  * table grows into a new array and the old ones stay (rma_table.c). */
 int rma_win_register(struct rma_win *win, orma_win *handle_p);
 void rma_win_unregister(struct rma_win *win);
-extern _Atomic(struct rma_win *) *_Atomic rma_table; /* rma_table.c */
-extern _Atomic uint32_t rma_table_cap;
+extern _Atomic(struct rma_win *) *_Atomic rma_table __attribute__((visibility("hidden"))); /* rma_table.c */
+extern _Atomic uint32_t rma_table_cap __attribute__((visibility("hidden")));
 static inline struct rma_win *rma_win_lookup(orma_win handle)
 {
     uint64_t low = handle & UINT32_MAX;

@@ -112,7 +112,7 @@ static void walk(int state, struct model m, int depth)
             continue;
         struct model next = m;
         int want = model_apply(&next, ev);
-        int s = state;
+        _Atomic int s = state; /* a window's state is an atomic (rma_win.h) */
         int rc = rma_epoch_apply(&s, ev);
         transitions++;
         if (want) {
@@ -135,7 +135,7 @@ static void walk(int state, struct model m, int depth)
     }
 }
 
-static void expect(int *s, int ev, int ok)
+static void expect(_Atomic int *s, int ev, int ok)
 {
     int rc = rma_epoch_apply(s, ev);
     if (ok)
@@ -158,7 +158,7 @@ int main(void)
     walk(RMA_EPOCH_NONE, (struct model){M_NONE, 0, 0}, 7);
 
     /* the sequences the issue names */
-    int s = RMA_EPOCH_NONE;
+    _Atomic int s = RMA_EPOCH_NONE;
     expect(&s, RMA_EV_OP, 0);         /* put before any epoch */
     expect(&s, RMA_EV_UNLOCK, 0);     /* unlock without lock */
     expect(&s, RMA_EV_WAIT, 0);       /* wait without post */
