@@ -106,6 +106,7 @@ int orma_compare_and_swap(const void *origin, const void *compare, void *result,
                           orma_aint target_disp, orma_win handle)
 {
     const char *call = "orma_compare_and_swap";
+    RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_rma_begin(call, handle, target, &win);
     if (status)

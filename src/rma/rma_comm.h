@@ -87,7 +87,7 @@ static inline int rma_target_ready(const struct rma_win *win, const struct rma_t
 static inline void rma_lock_all_ready(struct rma_win *win, struct rma_target *t)
 {
     if (!win->nocheck && !t->lock_held) {
-        rma_lock_acquire(win, t->ctl, ORMA_LOCK_SHARED);
+        rma_lock_acquire(win, t->ctl, ORMA_LOCK_SHARED, 0);
         rma_target_locked(t, ORMA_LOCK_SHARED, 1);
     }
     RMA_ST(t->ready, RMA_LD(win->access_gen));

@@ -24,7 +24,10 @@ static inline int rma_lock_granted(struct rma_ctl_rank *c, int type, uint64_t ti
  * sleeps on.  So an uncontended release costs one atomic instruction, not
  * two. */
 struct rma_win;
-void rma_lock_wait(struct rma_win *win, struct rma_ctl_rank *c, int type, uint64_t ticket);
+/* let_go: the window's lock is let go of meanwhile (rma_mt.h; orma_win_lock
+ * only: lock_all's lazy locks keep it, lest another thread take the same
+ * shared lock twice or use it before it is granted). */
+void rma_lock_wait(struct rma_win *win, struct rma_ctl_rank *c, int type, uint64_t ticket, int let_go);
 
 /* A ticket in the queue of the lock: granted when rma_lock_granted says. */
 static inline uint64_t rma_lock_ask(struct rma_ctl_rank *c, int type)
@@ -33,11 +36,11 @@ static inline uint64_t rma_lock_ask(struct rma_ctl_rank *c, int type)
                                      memory_order_seq_cst);
 }
 
-static inline void rma_lock_acquire(struct rma_win *win, struct rma_ctl_rank *c, int type)
+static inline void rma_lock_acquire(struct rma_win *win, struct rma_ctl_rank *c, int type, int let_go)
 {
     uint64_t ticket = rma_lock_ask(c, type);
     if (__builtin_expect(!rma_lock_granted(c, type, ticket), 0))
-        rma_lock_wait(win, c, type, ticket);
+        rma_lock_wait(win, c, type, ticket, let_go);
 }
 
 /* Releasing also publishes every store made under the lock. */

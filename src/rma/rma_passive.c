@@ -17,8 +17,13 @@
 #include "rma_lock.h"
 #include "xport_net.h"
 
-void rma_lock_wait(struct rma_win *win, struct rma_ctl_rank *c, int type, uint64_t ticket)
+void rma_lock_wait(struct rma_win *win, struct rma_ctl_rank *c, int type, uint64_t ticket, int let_go)
 {
+    /* Threads (rma_mt.h): the window let go while the lock is not granted.
+     * The rank holding it may wait for this rank's other threads -- their
+     * unlock of another target of this window, say -- which must not wait
+     * for this one. */
+    unsigned held = rma_threads && let_go ? util_rlock_drop(&win->mt_lock) : 0;
     atomic_fetch_add_explicit(&c->lock_waiters, 1, memory_order_seq_cst);
     for (;;) {
         uint32_t seen = atomic_load_explicit(&c->lock_released.value, memory_order_seq_cst);
@@ -28,6 +33,7 @@ void rma_lock_wait(struct rma_win *win, struct rma_ctl_rank *c, int type, uint64
             break; /* a rank of another job is gone, maybe the holder: never granted (win->peer_lost) */
     }
     atomic_fetch_sub_explicit(&c->lock_waiters, 1, memory_order_release);
+    util_rlock_retake(&win->mt_lock, held);
 }
 
 int rma_lock(struct rma_win *win, int type, int target, int assert)
@@ -44,16 +50,18 @@ int rma_lock(struct rma_win *win, int type, int target, int assert)
     if (status)
         return status;
     int taken = !(assert & ORMA_MODE_NOCHECK);
-    if (t->net) { /* nothing until unlock or flush ([004] 4.3) */
-        if (win->nlocked && taken && (status = xport_net_acquire(win->net, target, type)))
-            return status;
-    } else if (taken) {
-        rma_lock_acquire(win, t->ctl, type);
-    }
+    if (t->net && win->nlocked && taken && (status = xport_net_acquire(win->net, target, type)))
+        return status; /* else nothing until unlock or flush ([004] 4.3) */
+    /* The target counts as locked before the lock word is granted: a wait
+     * for it lets other threads at the window (rma_lock_wait), whose
+     * unlock of another target must not end the epoch, nor their lock of
+     * this one take it twice. */
     rma_target_locked(t, type, taken);
+    win->nlocked++;
+    if (!t->net && taken)
+        rma_lock_acquire(win, t->ctl, type, 1);
     rma_box_settle(win, t);
     RMA_ST(t->ready, RMA_LD(win->access_gen));
-    win->nlocked++;
     return ORMA_SUCCESS;
 }
 

@@ -65,6 +65,29 @@ static inline void util_rlock_give(struct util_rlock *l)
     pthread_mutex_unlock(&l->mu);
 }
 
+/* Let go of it however deep this thread holds it, for a wait that others'
+ * calls must be able to pass (rma_lock_wait): the depth to retake, or 0
+ * when this thread did not hold it. */
+static inline unsigned util_rlock_drop(struct util_rlock *l)
+{
+    if (!util_rlock_mine(l))
+        return 0;
+    unsigned depth = l->depth;
+    l->depth = 0;
+    atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
+    pthread_mutex_unlock(&l->mu);
+    return depth;
+}
+
+static inline void util_rlock_retake(struct util_rlock *l, unsigned depth)
+{
+    if (!depth)
+        return;
+    pthread_mutex_lock(&l->mu);
+    atomic_store_explicit(&l->owner, util_rlock_self, memory_order_relaxed);
+    l->depth = depth;
+}
+
 /* The lock's end, its object about to be freed: released if this thread
  * holds it (however deep), then destroyed.  1 when it was held. */
 static inline int util_rlock_destroy(struct util_rlock *l)
