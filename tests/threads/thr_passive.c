@@ -6,8 +6,8 @@
  * whatever the interleaving.  The phases, each on one window:
  *  1. lock_all (taken by the main thread): each thread puts to every
  *     target, completes the put with a flush of its own (flush, flush_all,
- *     or flush_local and a flush after it has overwritten its origin
- *     buffer), reads the slice back with get and compares; accumulates
+ *     or flush_local or flush_local_all and a flush after it has
+ *     overwritten its origin buffer), reads the slice back with get and compares; accumulates
  *     into a counter every thread of every rank adds to; get_accumulates
  *     into its own cell, whose old values it knows.
  *  2. each thread puts to every target, then only thread 0 calls
@@ -89,15 +89,20 @@ static void phase1(struct ctx *c, int t)
         for (int r = 0; r < nranks; r++) {
             unsigned seed = thr_seed(1, rank, t, it, r);
             put_slice(c, t, r, seed, src);
-            switch ((it + r) % 3) {
+            switch ((it + r) % 4) {
             case 0: CHECK_OK(orma_win_flush(r, c->win)); break;
             case 1: CHECK_OK(orma_win_flush_all(c->win)); break;
-            default:
+            case 2:
                 /* complete at the origin only: the buffer is free again,
                  * and what the target gets is what was put before */
                 CHECK_OK(orma_win_flush_local(r, c->win));
                 rt_fill_bg(src, sizeof src);
                 CHECK_OK(orma_win_flush(r, c->win));
+                break;
+            default:
+                CHECK_OK(orma_win_flush_local_all(c->win));
+                rt_fill_bg(src, sizeof src);
+                CHECK_OK(orma_win_flush_all(c->win));
             }
             get_slice(c, t, r, dst);
             if (it % 2)
