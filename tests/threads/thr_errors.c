@@ -17,7 +17,8 @@
  * (orma_win_test is refused with a message about another thread; before A
  * is inside it is an ordinary call), then calls fence, post, start,
  * complete, wait and test on W: each must fail with ORMA_ERR_RMA_SYNC, a
- * message naming the rank and another thread, and change nothing.  Then
+ * message naming the rank and another thread, and change nothing; and a
+ * lock epoch on a second window to the peer must work all the same.  Then
  * the peer is told to go on: A's call returns, the round's put has
  * arrived exactly, and a fence epoch on W afterwards transfers data. */
 #include "thr_test.h"
@@ -27,8 +28,8 @@
 #define WSIZE 64
 
 static int rank, nranks;
-static orma_win win;
-static unsigned char *mem;
+static orma_win win, other;           /* other: a second window of the pair */
+static unsigned char *mem, *other_mem;
 static orma_group peer_group;
 static _Atomic int a_state; /* 1: A is about to enter its blocking call; 2: A returned */
 
@@ -124,8 +125,28 @@ static void *origin_a(void *arg)
     return NULL;
 }
 
-/* Thread A blocks on win; this thread checks the refusals, then tells
- * the peer (flag i of this rank) to go on, and waits for A. */
+/* While A is inside its call on win, a passive epoch on the other window
+ * to the peer works: windows never wait for each other.  Round i writes
+ * bytes [8(i+1), 8(i+2)) of the peer's other window. */
+static void other_window_epoch(int peer, int i)
+{
+    unsigned char src[8], dst[8];
+    size_t at = 8 * (size_t)(i + 1);
+    rt_fill_data(src, sizeof src, thr_seed(3, rank, 0, i, peer), at);
+    rt_fill_bg(dst, sizeof dst);
+    CHECK_OK(orma_win_lock(ORMA_LOCK_EXCLUSIVE, peer, 0, other));
+    CHECK_OK(orma_put(src, sizeof src, ORMA_BYTE, peer, (orma_aint)at, sizeof src, ORMA_BYTE, other));
+    CHECK_OK(orma_win_flush(peer, other));
+    CHECK_OK(orma_get(dst, sizeof dst, ORMA_BYTE, peer, (orma_aint)at, sizeof dst, ORMA_BYTE, other));
+    CHECK_OK(orma_win_unlock(peer, other));
+    RT_EXPECT_DATA(dst, 0, sizeof dst, thr_seed(3, rank, 0, i, peer), at,
+                   "get on another window while a thread is inside a call on this one");
+    CHECK(atomic_load(&a_state) == 1);
+}
+
+/* Thread A blocks on win; this thread checks the refusals and uses the
+ * other window, then tells the peer (flag i of this rank) to go on, and
+ * waits for A. */
 static void blocked_round(void *(*a)(void *), struct st_flags *f, int i)
 {
     pthread_t tid;
@@ -133,6 +154,7 @@ static void blocked_round(void *(*a)(void *), struct st_flags *f, int i)
     CHECK(pthread_create(&tid, NULL, a, NULL) == 0);
     until_a_is_inside();
     refused_calls();
+    other_window_epoch(rank % 2 ? rank - 1 : rank + 1, i);
     atomic_store_explicit(st_flag(f, rank, i), 1, memory_order_release);
     CHECK(pthread_join(tid, NULL) == 0);
     CHECK(atomic_load(&a_state) == 2);
@@ -170,7 +192,9 @@ int main(void)
     struct st_flags f;
     st_flags_open(&f, 2);
     CHECK_OK(orma_win_allocate(WSIZE, 1, ORMA_INFO_NULL, (void **)&mem, &win));
+    CHECK_OK(orma_win_allocate(WSIZE, 1, ORMA_INFO_NULL, (void **)&other_mem, &other));
     rt_fill_bg(mem, WSIZE);
+    rt_fill_bg(other_mem, WSIZE);
     int paired = rank % 2 == 1 || rank + 1 < nranks;
     int is_target = rank % 2 == 0, peer = is_target ? rank + 1 : rank - 1;
     if (paired) {
@@ -203,12 +227,29 @@ int main(void)
         RT_EXPECT_BG(mem, 0, WSIZE, "origin window after both rounds");
     }
     CHECK_OK(orma_barrier());
+    /* the other window holds exactly the peer's two puts (round 1 from the
+     * target of the pair, round 2 from the origin) */
+    if (paired) {
+        RT_EXPECT_BG(other_mem, 0, 8, "other window");
+        if (is_target) {
+            RT_EXPECT_BG(other_mem, 8, 16, "other window");
+            RT_EXPECT_DATA(other_mem, 16, 8, thr_seed(3, peer, 0, 1, rank), 16, "other window, round 2");
+        } else {
+            RT_EXPECT_DATA(other_mem, 8, 8, thr_seed(3, peer, 0, 0, rank), 8, "other window, round 1");
+            RT_EXPECT_BG(other_mem, 16, 24, "other window");
+        }
+        RT_EXPECT_BG(other_mem, 24, WSIZE, "other window");
+    } else {
+        RT_EXPECT_BG(other_mem, 0, WSIZE, "other window of a rank without a pair");
+    }
+    CHECK_OK(orma_barrier());
 
     /* W works as before: a fence epoch from the main thread */
     rt_good_epoch(win, mem, WSIZE, 1, 40);
     if (paired)
         CHECK_OK(orma_group_free(&peer_group));
     CHECK_OK(orma_win_free(&win));
+    CHECK_OK(orma_win_free(&other));
     st_flags_close(&f);
     if (rank == 0)
         printf("thr_errors: %d ranks: ok\n", nranks);
