@@ -113,13 +113,26 @@ static int xport_net_progress(struct xport_net *n)
 /* Every entry point holds this (recursive: a wait polls): the progress
  * thread's polls and the rank's own calls take turns. */
 static pthread_mutex_t xport_net_mu = PTHREAD_RECURSIVE_MUTEX_INITIALIZER_NP;
+static _Thread_local int xport_net_depth; /* how deep this thread holds it */
+
+static void xport_net_mu_take(void)
+{
+    pthread_mutex_lock(&xport_net_mu);
+    xport_net_depth++;
+}
+
+static void xport_net_mu_give(void)
+{
+    xport_net_depth--;
+    pthread_mutex_unlock(&xport_net_mu);
+}
 
 static uint64_t xport_net_polled_ns; /* when this rank last polled (under xport_net_mu) */
 
 void xport_net_poll(void)
 {
     static int busy; /* a handler that waits (a stripe lock) polls again: not here */
-    pthread_mutex_lock(&xport_net_mu);
+    xport_net_mu_take();
     if (!busy) {
         xport_net_polled_ns = util_time_ns();
         busy = 1;
@@ -130,7 +143,7 @@ void xport_net_poll(void)
         }
         busy = 0;
     }
-    pthread_mutex_unlock(&xport_net_mu);
+    xport_net_mu_give();
 }
 
 /* ORMA_PROGRESS_THREAD=1: a thread polls every XPORT_NET_THREAD_US while
@@ -179,14 +192,24 @@ static void xport_net_poll_hook(void) { xport_net_poll(); }
 
 int xport_net_active(void) { return util_wait_hook == xport_net_poll_hook; }
 
-/* Poll until cond(n, arg) holds. */
+/* Poll until cond(n, arg) holds.  Between polls the entry point's hold
+ * of xport_net_mu is let go: another thread's entry point (a fence of
+ * another window, which the peer this one waits for may be waiting for)
+ * goes on meanwhile, as the progress thread's polls do.  n itself is the
+ * waiter's alone: its window's other threads wait for its window. */
 void xport_net_wait(struct xport_net *n, int (*cond)(struct xport_net *, long), long arg)
 {
     struct util_backoff b = {0};
     while (!cond(n, arg)) {
         xport_net_poll();
-        if (!cond(n, arg))
+        if (!cond(n, arg)) {
+            int entry = xport_net_depth == 1;
+            if (entry)
+                xport_net_mu_give();
             util_backoff_pause(&b);
+            if (entry)
+                xport_net_mu_take();
+        }
     }
 }
 
@@ -208,10 +231,10 @@ static void xport_net_poll_due(void)
  * others ([004]: the progress engine runs in every call). */
 #define XPORT_NET_ENTRY(call)                                                                                  \
     do {                                                                                                     \
-        pthread_mutex_lock(&xport_net_mu);                                                                     \
+        xport_net_mu_take();                                                                     \
         xport_net_poll_due();                                                                                  \
         int status_ = (call);                                                                                \
-        pthread_mutex_unlock(&xport_net_mu);                                                                   \
+        xport_net_mu_give();                                                                   \
         return status_;                                                                                      \
     } while (0)
 
@@ -221,11 +244,11 @@ static void xport_net_poll_due(void)
 int xport_net_queue(struct xport_net *n, const struct xport_op *op)
 {
     static unsigned calls;
-    pthread_mutex_lock(&xport_net_mu);
+    xport_net_mu_take();
     if (++calls % XPORT_NET_POLL_OPS == 0)
         xport_net_poll();
     int status = xport_net_queue_(n, op);
-    pthread_mutex_unlock(&xport_net_mu);
+    xport_net_mu_give();
     return status;
 }
 int xport_net_fence(struct xport_net *n, int closes) { XPORT_NET_ENTRY(xport_net_fence_(n, closes)); }
@@ -284,11 +307,11 @@ int xport_net_open(struct xport_net **n_p, const struct xport_net_host *host, co
         nnet += n->peer[r].net;
     }
     *n_p = n;
-    pthread_mutex_lock(&xport_net_mu);
+    xport_net_mu_take();
     n->next = xport_net_all;
     xport_net_all = n;
     util_wait_hook = xport_net_poll_hook;
-    pthread_mutex_unlock(&xport_net_mu);
+    xport_net_mu_give();
     xport_net_thread_start();
     util_info("window %u: %d of its %d ranks over the net transport (%s)", host->id, nnet, host->nranks, ops->name);
     return ORMA_SUCCESS;
@@ -301,7 +324,7 @@ static int xport_net_end(struct xport_net **n_p, int collective)
     if (!n)
         return ORMA_SUCCESS;
     int nranks = n->host.nranks;
-    pthread_mutex_lock(&xport_net_mu);
+    xport_net_mu_take();
     int status = ORMA_SUCCESS, rc = ORMA_SUCCESS;
     if (collective) {
         /* Polled like any other window while it closes (its waits call
@@ -322,7 +345,7 @@ static int xport_net_end(struct xport_net **n_p, int collective)
     int last = !xport_net_all;
     if (last)
         util_wait_hook = NULL;
-    pthread_mutex_unlock(&xport_net_mu);
+    xport_net_mu_give();
     if (last)
         xport_net_thread_stop();
     for (int r = 0; r < nranks; r++) {
