@@ -23,7 +23,7 @@
  * slice, the counters and cells, and every guard byte untouched. */
 #include "thr_test.h"
 
-#define ITER1 8 /* phase 1 rounds */
+#define ITER1 48 /* phase 1 rounds: hundreds of operations per thread */
 #define NTICK 4 /* tickets of each kind a thread takes from each target */
 
 enum { C_SUM, C_FAO, C_CAS, C_SEEN }; /* counters; then seen_fao[total], seen_cas[total] */
@@ -159,7 +159,9 @@ static int64_t fetch(struct ctx *c, int r, int counter, orma_op op)
 
 static void mark(struct ctx *c, int r, size_t off)
 {
-    int64_t one = 1;
+    /* not on the stack: the accumulate may still read it after mark
+     * returns (over the net transport it travels at the next flush) */
+    static const int64_t one = 1;
     CHECK_OK(orma_accumulate(&one, 1, ORMA_INT64, r, (orma_aint)off, 1, ORMA_INT64, ORMA_SUM, c->win));
 }
 
