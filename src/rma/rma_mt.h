@@ -6,9 +6,12 @@
  * local part.  Nothing is global: calls on different windows never wait for
  * each other.  The fast paths (rma_copy_try, rma_acc_try, rma_flush_try)
  * take no lock: under ORMA_THREAD_MULTIPLE they go on only where they write
- * nothing of the window's -- a target already open to this epoch, mapped
- * here, an epoch state the operation leaves as it is (rma_mt_quiet) -- and
- * read what the locked paths write through RMA_LD (rma_win.h).  Threads
+ * nothing of the window's but what every thread would write alike -- a
+ * target already open to this epoch and mapped here (rma_target_open_fast,
+ * rma_try_mapped; put and get may still move a fence epoch from "maybe" to
+ * "open", the same store from every thread), or for accumulates also an
+ * epoch state the operation leaves as it is (rma_mt_quiet) -- and read
+ * what the locked paths write through RMA_LD (rma_win.h).  Threads
  * issuing operations in one lock_all epoch to targets it has opened so share
  * the window's lines read-only: they contend only where their targets'
  * memory does.  Accumulates take the target's stripes instead of hardware
@@ -18,8 +21,9 @@
  * Fence, post, start, complete, wait and test are one thread's per window
  * at a time, as MPI has a window's active-target synchronization ordered
  * within the process: a second thread calling one while another is inside
- * gets ORMA_ERR_RMA_SYNC (rma_mt_sync_enter).  A thread waiting inside a call
- * holds its window's lock: other threads' calls on that window wait for it.
+ * gets ORMA_ERR_RMA_SYNC (rma_mt_sync_take).  A thread waiting inside a
+ * call holds its window's lock -- other threads' calls on that window wait
+ * for it -- except a wait for a target's lock word (rma_lock_wait).
  *
  * A single-threaded program pays one predictable branch per call. */
 #ifndef ORMA_RMA_MT_H
