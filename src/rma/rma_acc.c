@@ -108,8 +108,11 @@ int rma_acc_execute(struct rma_win *win, const struct xport_op *op, const struct
     struct rma_target *t = &win->targets[op->target];
     if (rma_acc_for_peer)
         return rma_acc_execute_plain(win, op, w);
-    if (!rma_threads && t->lock_type != ORMA_LOCK_EXCLUSIVE && w->at.ops->mapped && w->shared && t->acc_contended &&
-        rma_acc_hw(win, op, xport_ptr(&w->at))) {
+    if (rma_threads) {
+        if (w->at.ops->mapped && rma_acc_hw_mt(win, op, xport_ptr(&w->at), w->shared))
+            return ORMA_SUCCESS;
+    } else if (t->lock_type != ORMA_LOCK_EXCLUSIVE && w->at.ops->mapped && w->shared && t->acc_contended &&
+               rma_acc_hw(win, op, xport_ptr(&w->at))) {
         t->acc_contended--;
         return ORMA_SUCCESS;
     }
@@ -132,10 +135,12 @@ int rma_acc_try_mt(struct rma_win *win, int target, int64_t disp, const void *or
         return 0;
     struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)typeid_, .target = target,
                          .origin = (void *)origin, .result = result, .len = len, .offset = off};
+    *status_p = ORMA_SUCCESS;
+    if (rma_acc_hw_mt(win, &rop, p, t->shared))
+        return 1;
     uint64_t mask = UINT64_C(1) << (stripe % RMA_STRIPES);
     rma_acc_exclude(win, target, mask, t->hw);
     rma_acc_in_place(&rop, p, plan);
     rma_stripe_unlock(t->stripes, mask);
-    *status_p = ORMA_SUCCESS;
     return 1;
 }

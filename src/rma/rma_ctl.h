@@ -96,7 +96,14 @@ struct rma_ctl_rank {
  *   stripes[RMA_STRIPES]  writers: every rank updating the owner's memory
  *                         under locks (rma_stripe.h)
  *   hw_busy[nranks]       writer: the owner; slot t is odd while the owner
- *                         updates rank t's memory with hardware atomics */
+ *                         updates rank t's memory with hardware atomics
+ *   hw_threads            the same for the owner's threads under
+ *                         ORMA_THREAD_MULTIPLE (rma_stripe.h): a line whose
+ *                         first word counts the slots its threads have used
+ *                         in this window (writers: those threads, raising
+ *                         it), then RMA_HW_THREADS lines of one slot each,
+ *                         odd while the one thread holding it updates any
+ *                         rank's memory with hardware atomics */
 };
 
 #define RMA_ROUND_LINE(x) (((x) + RMA_LINE - 1) / RMA_LINE * RMA_LINE)
@@ -118,11 +125,16 @@ static inline size_t rma_ctl_complete_bytes(uint32_t nranks)
 #define RMA_STRIPES 64
 #define RMA_STRIPE_SHIFT 16
 
+/* Threads of one rank that may update with hardware atomics at once; the
+ * others take the stripes (rma_stripe.h). */
+#define RMA_HW_THREADS 8
+#define RMA_HW_THREADS_BYTES ((1 + RMA_HW_THREADS) * RMA_LINE)
+
 static inline size_t rma_ctl_block_size(uint32_t nranks)
 {
     return sizeof(struct rma_ctl_rank) + RMA_ROUND_LINE(nranks * sizeof(struct util_waitword)) +
            rma_ctl_complete_bytes(nranks) + RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t)) +
-           RMA_ROUND_LINE(nranks * sizeof(uint32_t));
+           RMA_ROUND_LINE(nranks * sizeof(uint32_t)) + RMA_HW_THREADS_BYTES;
 }
 
 static inline struct rma_ctl_rank *rma_ctl_block(struct rma_ctl_header *h, int rank)
@@ -152,6 +164,18 @@ static inline _Atomic uint32_t *rma_ctl_stripes(struct rma_ctl_header *h, struct
 static inline _Atomic uint32_t *rma_ctl_hw_busy(struct rma_ctl_header *h, struct rma_ctl_rank *c)
 {
     return rma_ctl_stripes(h, c) + RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t)) / sizeof(uint32_t);
+}
+
+/* The count of hw_threads slots used, then slot k at [(k + 1) * RMA_LINE /
+ * 4] (rma_ctl_hw_thread). */
+static inline _Atomic uint32_t *rma_ctl_hw_threads(struct rma_ctl_header *h, struct rma_ctl_rank *c)
+{
+    return rma_ctl_hw_busy(h, c) + RMA_ROUND_LINE(h->nranks * sizeof(uint32_t)) / sizeof(uint32_t);
+}
+
+static inline _Atomic uint32_t *rma_ctl_hw_thread(_Atomic uint32_t *hw_threads, int k)
+{
+    return hw_threads + (size_t)(k + 1) * (RMA_LINE / sizeof(uint32_t));
 }
 
 static inline void *rma_ctl_barrier(struct rma_ctl_header *h)

@@ -2,6 +2,9 @@
 #include "rma_mt.h"
 #include "util_status.h"
 
+#include <pthread.h>
+#include <stdint.h>
+
 int rma_threads;
 _Thread_local struct rma_win *rma_mt_gone;
 
@@ -33,4 +36,43 @@ void rma_mt_forget(struct rma_win *win)
 {
     if (util_rlock_destroy(&win->mt_lock))
         rma_mt_gone = win;
+}
+
+/* The slots of RMA_HW_THREADS threads: bit k set while a thread holds
+ * slot k; a thread gives its slot back when it exits (the key's
+ * destructor), so programs that start threads again and again keep finding
+ * one. */
+static _Atomic uint32_t rma_mt_hw_held;
+static pthread_key_t rma_mt_hw_key;
+static pthread_once_t rma_mt_hw_once = PTHREAD_ONCE_INIT;
+_Thread_local int rma_mt_hw_mine;
+
+static void rma_mt_hw_give(void *slot)
+{
+    uint32_t bit = UINT32_C(1) << ((uintptr_t)slot - 1);
+    atomic_fetch_and_explicit(&rma_mt_hw_held, ~bit, memory_order_release);
+}
+
+static void rma_mt_hw_key_make(void) { (void)pthread_key_create(&rma_mt_hw_key, rma_mt_hw_give); }
+
+int rma_mt_hw_take(void)
+{
+    const uint32_t all = (UINT32_C(1) << RMA_HW_THREADS) - 1;
+    pthread_once(&rma_mt_hw_once, rma_mt_hw_key_make);
+    uint32_t held = atomic_load_explicit(&rma_mt_hw_held, memory_order_acquire);
+    int k;
+    do {
+        if ((held & all) == all)
+            return -1;
+        k = __builtin_ctz(~held);
+    } while (!atomic_compare_exchange_weak_explicit(&rma_mt_hw_held, &held, held | UINT32_C(1) << k,
+                                                    memory_order_acq_rel, memory_order_acquire));
+    /* the slot's last holder finished its counter's updates before giving
+     * it back (release above, acquire here) */
+    if (pthread_setspecific(rma_mt_hw_key, (void *)(uintptr_t)(k + 1))) {
+        rma_mt_hw_give((void *)(uintptr_t)(k + 1));
+        return -1;
+    }
+    rma_mt_hw_mine = k + 1;
+    return k;
 }

@@ -14,9 +14,10 @@
  * what the locked paths write through RMA_LD (rma_win.h).  Threads
  * issuing operations in one lock_all epoch to targets it has opened so share
  * the window's lines read-only: they contend only where their targets'
- * memory does.  Accumulates take the target's stripes instead of hardware
- * atomics or plain loops under an exclusive lock (rma_acc.h): both of those
- * assume one updater per rank.
+ * memory does.  Accumulates take hardware atomics with a busy counter of
+ * the thread's own, or the target's stripes, never plain loops under an
+ * exclusive lock (rma_acc.h, rma_stripe.h): that assumes one updater per
+ * rank.
  *
  * Fence, post, start, complete, wait and test are one thread's per window
  * at a time, as MPI has a window's active-target synchronization ordered
@@ -87,6 +88,28 @@ void rma_mt_sync_done(struct rma_win **win_p);
 /* A window being released by the thread that holds it (rma_win_release):
  * its lock given up and destroyed, and the guard told. */
 void rma_mt_forget(struct rma_win *win);
+
+/* 1 + this thread's slot among RMA_HW_THREADS (rma_stripe.h), or 0: none
+ * yet; rma_mt_hw_take gives one, or -1 when other threads hold them all.
+ * A thread's slot goes back to the process when it exits. */
+extern _Thread_local int rma_mt_hw_mine __attribute__((visibility("hidden")));
+int rma_mt_hw_take(void);
+
+/* This thread's hardware-atomic busy counter in win (rma_stripe.h), the
+ * window's count of used slots raised to cover it first; NULL: take the
+ * stripes. */
+static inline _Atomic uint32_t *rma_mt_hw_busy(struct rma_win *win)
+{
+    int k = rma_mt_hw_mine ? rma_mt_hw_mine - 1 : rma_mt_hw_take();
+    if (k < 0)
+        return NULL;
+    _Atomic uint32_t *used = win->my_hw_threads;
+    uint32_t n = atomic_load_explicit(used, memory_order_seq_cst);
+    while (n <= (uint32_t)k && !atomic_compare_exchange_weak_explicit(used, &n, (uint32_t)k + 1, memory_order_seq_cst,
+                                                                      memory_order_seq_cst))
+        ;
+    return rma_ctl_hw_thread(used, k);
+}
 
 /* The fast paths' question under ORMA_THREAD_MULTIPLE: may an operation to
  * t go on without the window's lock -- t open to this epoch already, its

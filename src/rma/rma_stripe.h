@@ -26,7 +26,20 @@
  * counter lives on a line only its origin writes, and the stripes are only
  * read by hardware updates, so a contended fetch-and-op moves no extra
  * cache line between cores; a plain loop waits for at most one update per
- * origin. */
+ * origin.
+ *
+ * Under ORMA_THREAD_MULTIPLE an origin has several updaters, and one
+ * counter per target would have several writers.  So its threads do not
+ * use hw_busy: each takes one of RMA_HW_THREADS slots of the process
+ * (rma_mt_hw_slot), and in each window a counter of its own, on a line of
+ * its own (rma_ctl.h hw_threads), odd while it updates any target; the
+ * threads past RMA_HW_THREADS take the stripes.  A plain loop waits for
+ * the used slots of every origin that said at window creation it runs
+ * threads (rma_target.threads): it may wait for an update of another
+ * target, never for more than one update per slot.  The count of used
+ * slots is raised before a slot is first used, sequentially consistent,
+ * so a plain loop that reads it after locking its stripes sees every slot
+ * whose update did not see the stripes. */
 #ifndef ORMA_RMA_STRIPE_H
 #define ORMA_RMA_STRIPE_H
 
@@ -92,6 +105,29 @@ static inline int rma_hw_enter(_Atomic uint32_t *busy, _Atomic uint32_t *stripes
 static inline void rma_hw_leave(_Atomic uint32_t *busy)
 {
     atomic_store_explicit(busy, atomic_load_explicit(busy, memory_order_relaxed) + 1, memory_order_release);
+}
+
+/* Holding stripes: wait until busy is even or has moved on; whether it
+ * was odd. */
+static inline int rma_hw_wait(_Atomic uint32_t *busy)
+{
+    uint32_t v = atomic_load_explicit(busy, memory_order_seq_cst);
+    if (__builtin_expect(!(v & 1), 1))
+        return 0;
+    struct util_backoff backoff = {.quiet = 1}; /* we hold stripes */
+    while (atomic_load_explicit(busy, memory_order_acquire) == v)
+        util_backoff_pause(&backoff);
+    return 1;
+}
+
+/* ... and for the slots of an origin's threads (hw_threads: rma_ctl.h). */
+static inline int rma_hw_wait_threads(_Atomic uint32_t *hw_threads)
+{
+    int busy_seen = 0;
+    uint32_t n = atomic_load_explicit(hw_threads, memory_order_seq_cst);
+    for (uint32_t k = 0; k < n && k < RMA_HW_THREADS; k++)
+        busy_seen |= rma_hw_wait(rma_ctl_hw_thread(hw_threads, (int)k));
+    return busy_seen;
 }
 
 #endif

@@ -85,6 +85,9 @@ struct rma_target {
                                   (rma_gather.h), or NULL: none yet */
     struct rma_ctl_rank *ctl;
     _Atomic uint32_t *hw_busy; /* its hw_busy slots, one per target (rma_stripe.h) */
+    _Atomic uint32_t *hw_threads; /* its threads' slots (rma_ctl_hw_threads) */
+    uint8_t threads;          /* it runs ORMA_THREAD_MULTIPLE: its threads
+                                 update with those slots (rma_stripe.h) */
     _Atomic uint32_t *stripes; /* its accumulate locks (rma_stripe.h) */
     struct shm_seg seg;      /* our mapping of its memory, when we own one */
     struct rma_dyn_map *dyn; /* dynamic windows: its segments mapped here */
@@ -136,6 +139,7 @@ struct rma_win {
     struct rma_ctl_header *ctl;
     struct rma_ctl_rank *my_ctl;
     _Atomic uint32_t *my_hw_busy; /* our hw_busy slots, one per target */
+    _Atomic uint32_t *my_hw_threads; /* our threads' (rma_ctl_hw_threads) */
     struct shm_seg data_seg;  /* allocate: our part; shared: the whole segment */
     struct shm_adopt adopt;   /* create on private memory: its adopted pages */
     struct rma_target *targets;

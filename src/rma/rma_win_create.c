@@ -49,6 +49,7 @@ struct rma_win_record {
     int32_t disp_unit;
     int32_t exposed;  /* enum rma_exposed */
     uint32_t hints;   /* struct rma_win_hints, packed: all ranks must agree */
+    int32_t threads;  /* ORMA_THREAD_MULTIPLE (rma_stripe.h) */
     uint64_t base;    /* PRIVATE, PART: the address at the owner */
     uint64_t size;
     uint64_t seg_off; /* SEGMENT: where the part starts in the segment;
@@ -254,6 +255,8 @@ static int rma_win_map_target(struct rma_win *win, int r, const struct rma_win_r
     t->hw = rec->exposed == RMA_EXPOSED_SEGMENT || rec->exposed == RMA_EXPOSED_PART;
     t->ctl = rma_ctl_block(win->ctl, r); /* on another node: a block nobody uses */
     t->hw_busy = rma_ctl_hw_busy(win->ctl, t->ctl);
+    t->hw_threads = rma_ctl_hw_threads(win->ctl, t->ctl);
+    t->threads = rec->threads != 0;
     t->stripes = rma_ctl_stripes(win->ctl, t->ctl);
     if (t->off_node) {
         t->net = 1; /* rma_net_open */
@@ -437,6 +440,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         status = rma_win_create_ctl(win);
 
     rec.status = status;
+    rec.threads = rma_threads;
     rec.pid = (int32_t)getpid();
     rec.job_rank = boot_job.rank;
     memcpy(rec.token, boot_job.token, sizeof rec.token);
@@ -476,6 +480,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
     if (!status) {
         win->my_ctl = rma_ctl_block(win->ctl, win->rank);
         win->my_hw_busy = rma_ctl_hw_busy(win->ctl, win->my_ctl);
+        win->my_hw_threads = rma_ctl_hw_threads(win->ctl, win->my_ctl);
         status = rma_win_register(win, &handle);
     }
     status = rma_team_agree(team, status, "window creation");
