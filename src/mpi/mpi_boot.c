@@ -13,7 +13,6 @@
 #include <string.h>
 
 int mpi_thread_multiple;
-_Thread_local struct mpi_win *mpi_win_gone;
 
 int mpi_orma_ready;
 int mpi_job_spans_nodes;

@@ -129,7 +129,6 @@ void mpi_errh_ref(MPI_Errhandler errh, int delta);
  * liborma-mpi's: they touch nothing of it.  Other programs pay one
  * predictable branch. */
 extern int mpi_thread_multiple; /* MPI_Init_thread gave MPI_THREAD_MULTIPLE */
-extern _Thread_local struct mpi_win *mpi_win_gone; /* freed by this thread while held */
 
 static inline struct mpi_win *mpi_win_hold(struct mpi_win *w)
 {
@@ -141,14 +140,8 @@ static inline struct mpi_win *mpi_win_hold(struct mpi_win *w)
 
 static inline void mpi_win_unhold(struct mpi_win **held)
 {
-    struct mpi_win *w = *held;
-    if (!w)
-        return;
-    if (w == mpi_win_gone) { /* MPI_Win_free let it go */
-        mpi_win_gone = NULL;
-        return;
-    }
-    util_rlock_give(&w->lock);
+    if (*held) /* perhaps freed by this very call (MPI_Win_free) */
+        util_rlock_leave(&(*held)->lock);
 }
 
 /* For the whole-call paths tried before any checks (rma_comm.h): orma's

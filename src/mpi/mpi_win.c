@@ -182,8 +182,7 @@ int PMPI_Win_free(MPI_Win *win)
     mpi_errh_ref(w->errh, -1);
     atomic_store_explicit(&mpi_wins[(intptr_t)*win - MPI_WIN_TAG], NULL, memory_order_release);
     PMPI_Comm_free(&w->comm);
-    if (util_rlock_destroy(&w->lock)) /* held by this call: let go before it goes */
-        mpi_win_gone = w;
+    util_rlock_destroy(&w->lock); /* held by this call: let go before it goes */
     free(w);
     *win = MPI_WIN_NULL;
     return rc;

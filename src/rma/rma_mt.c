@@ -6,7 +6,6 @@
 #include <stdint.h>
 
 int rma_threads;
-_Thread_local struct rma_win *rma_mt_gone;
 
 int rma_mt_sync_take(orma_win handle, const char *call, struct rma_win **win_p)
 {
@@ -32,11 +31,7 @@ void rma_mt_sync_done(struct rma_win **win_p)
         atomic_store_explicit(&(*win_p)->mt_sync, NULL, memory_order_release);
 }
 
-void rma_mt_forget(struct rma_win *win)
-{
-    if (util_rlock_destroy(&win->mt_lock))
-        rma_mt_gone = win;
-}
+void rma_mt_forget(struct rma_win *win) { util_rlock_destroy(&win->mt_lock); }
 
 /* The slots of RMA_HW_THREADS threads: bit k set while a thread holds
  * slot k; a thread gives its slot back when it exits (the key's

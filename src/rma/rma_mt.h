@@ -38,9 +38,6 @@
  * has the core of its own). */
 extern int rma_threads __attribute__((visibility("hidden")));
 
-/* The window this thread freed while holding it (rma_mt_forget), or NULL. */
-extern _Thread_local struct rma_win *rma_mt_gone;
-
 static inline void rma_mt_lock(struct rma_win *win) { util_rlock_take(&win->mt_lock); }
 static inline void rma_mt_unlock(struct rma_win *win) { util_rlock_give(&win->mt_lock); }
 
@@ -59,14 +56,8 @@ static inline struct rma_win *rma_mt_enter(orma_win handle)
 /* The scope's end of rma_mt_enter (a cleanup attribute's). */
 static inline void rma_mt_leave(struct rma_win **win_p)
 {
-    struct rma_win *win = *win_p;
-    if (!win)
-        return;
-    if (win == rma_mt_gone) { /* freed by this very call: nothing to release */
-        rma_mt_gone = NULL;
-        return;
-    }
-    rma_mt_unlock(win);
+    if (*win_p) /* perhaps freed by this very call (rma_mt_forget) */
+        util_rlock_leave(&(*win_p)->mt_lock);
 }
 
 /* Hold the window behind handle until the end of the enclosing scope. */

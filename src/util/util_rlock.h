@@ -88,18 +88,33 @@ static inline void util_rlock_retake(struct util_rlock *l, unsigned depth)
     l->depth = depth;
 }
 
+/* The lock this thread destroyed while holding it, or NULL: the scope that
+ * took it (a guard's cleanup) must not give it back -- its object is gone.
+ * Compared, never read through. */
+extern _Thread_local const struct util_rlock *util_rlock_destroyed;
+
 /* The lock's end, its object about to be freed: released if this thread
- * holds it (however deep), then destroyed.  1 when it was held. */
-static inline int util_rlock_destroy(struct util_rlock *l)
+ * holds it (however deep, and recorded in util_rlock_destroyed), then
+ * destroyed. */
+static inline void util_rlock_destroy(struct util_rlock *l)
 {
-    int held = util_rlock_mine(l);
-    if (held) {
+    if (util_rlock_mine(l)) {
         l->depth = 0;
         atomic_store_explicit(&l->owner, NULL, memory_order_relaxed);
         pthread_mutex_unlock(&l->mu);
+        util_rlock_destroyed = l;
     }
     pthread_mutex_destroy(&l->mu);
-    return held;
+}
+
+/* A guard's end: give l back, unless this thread destroyed it meanwhile. */
+static inline void util_rlock_leave(struct util_rlock *l)
+{
+    if (l == util_rlock_destroyed) {
+        util_rlock_destroyed = NULL;
+        return;
+    }
+    util_rlock_give(l);
 }
 
 #endif
