@@ -24,7 +24,8 @@
  * within the process: a second thread calling one while another is inside
  * gets ORMA_ERR_RMA_SYNC (rma_mt_sync_take).  A thread waiting inside a
  * call holds its window's lock -- other threads' calls on that window wait
- * for it -- except a wait for a target's lock word (rma_lock_wait).
+ * for it -- except a wait for a target's lock: its lock word
+ * (rma_lock_wait), or over the net transport its grant (rma_net_acquire).
  *
  * A single-threaded program pays one predictable branch per call. */
 #ifndef ORMA_RMA_MT_H

@@ -36,28 +36,57 @@ void rma_lock_wait(struct rma_win *win, struct rma_ctl_rank *c, int type, uint64
     util_rlock_retake(&win->mt_lock, held);
 }
 
+/* Target r's lock over the net transport, taken now: asked for holding the
+ * window -- another thread's unlock of r cannot come between -- and waited
+ * for with the window let go, as rma_lock_wait waits for a lock word. */
+static int rma_net_acquire(struct rma_win *win, int r)
+{
+    int status = xport_net_ask(win->net, r, win->targets[r].lock_type);
+    if (status) /* not sent: no grant will come */
+        return status;
+    unsigned held = rma_threads ? util_rlock_drop(&win->mt_lock) : 0;
+    status = xport_net_granted(win->net, r);
+    util_rlock_retake(&win->mt_lock, held);
+    return status;
+}
+
+/* The net transport's locks a lock of target waits for.  Several at once:
+ * in the caller's order, each taken before the next (xport_net.h) -- so the
+ * ones left untaken until now first (others: locks held before this one).
+ * Alone, a lock is taken lazily, at unlock or flush ([004] 4.3) -- but not
+ * under ORMA_THREAD_MULTIPLE: those wait for the grant holding the window,
+ * and the holder of the lock may wait for this rank's other threads (their
+ * lock of another target, say), which would wait for the window. */
+static int rma_lock_net(struct rma_win *win, int target, int others)
+{
+    int status = ORMA_SUCCESS;
+    for (int r = 0; others && r < win->nranks && !status; r++)
+        if (r != target && win->targets[r].net && win->targets[r].lock_held)
+            status = rma_net_acquire(win, r);
+    const struct rma_target *t = &win->targets[target];
+    if (!status && t->net && t->lock_held && (others || rma_threads))
+        status = rma_net_acquire(win, target);
+    return status;
+}
+
 int rma_lock(struct rma_win *win, int type, int target, int assert)
 {
     struct rma_target *t = &win->targets[target];
-    int status = ORMA_SUCCESS;
     if (win->nlocked == 0)
         rma_access_reset(win);
-    /* Several locks at once: in the caller's order, each taken before the
-     * next (xport_net.h) -- so the one left untaken until now first. */
-    for (int r = 0; win->nlocked && win->net && r < win->nranks && !status; r++)
-        if (r != target && win->targets[r].net && win->targets[r].lock_held)
-            status = xport_net_acquire(win->net, r, win->targets[r].lock_type);
-    if (status)
-        return status;
-    int taken = !(assert & ORMA_MODE_NOCHECK);
-    if (t->net && win->nlocked && taken && (status = xport_net_acquire(win->net, target, type)))
-        return status; /* else nothing until unlock or flush ([004] 4.3) */
-    /* The target counts as locked before the lock word is granted: a wait
-     * for it lets other threads at the window (rma_lock_wait), whose
-     * unlock of another target must not end the epoch, nor their lock of
-     * this one take it twice. */
+    int taken = !(assert & ORMA_MODE_NOCHECK), others = win->nlocked;
+    /* The target counts as locked before its lock is granted: a wait for
+     * it lets other threads at the window (rma_lock_wait, rma_net_acquire),
+     * whose unlock of another target must not end the epoch, nor their lock
+     * of this one take it twice. */
     rma_target_locked(t, type, taken);
     win->nlocked++;
+    int status = win->net ? rma_lock_net(win, target, others) : ORMA_SUCCESS;
+    if (status) { /* not locked after all */
+        rma_target_unlocked(t);
+        win->nlocked--;
+        return status;
+    }
     if (!t->net && taken)
         rma_lock_acquire(win, t->ctl, type, 1);
     rma_box_settle(win, t);

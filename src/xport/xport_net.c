@@ -195,8 +195,10 @@ int xport_net_active(void) { return util_wait_hook == xport_net_poll_hook; }
 /* Poll until cond(n, arg) holds.  Between polls the entry point's hold
  * of xport_net_mu is let go: another thread's entry point (a fence of
  * another window, which the peer this one waits for may be waiting for)
- * goes on meanwhile, as the progress thread's polls do.  n itself is the
- * waiter's alone: its window's other threads wait for its window. */
+ * goes on meanwhile, as the progress thread's polls do.  So may another
+ * thread's entry point on n itself -- its window's other threads mostly
+ * wait for the window, but not while one waits for a lock's grant
+ * (xport_net_granted): cond must hold however they change n. */
 void xport_net_wait(struct xport_net *n, int (*cond)(struct xport_net *, long), long arg)
 {
     struct util_backoff b = {0};
@@ -262,7 +264,8 @@ int xport_net_unlock(struct xport_net *n, int target, int lock, int local)
 {
     XPORT_NET_ENTRY(xport_net_unlock_(n, target, lock, local));
 }
-int xport_net_acquire(struct xport_net *n, int target, int lock) { XPORT_NET_ENTRY(xport_net_acquire_(n, target, lock)); }
+int xport_net_ask(struct xport_net *n, int target, int lock) { XPORT_NET_ENTRY(xport_net_ask_(n, target, lock)); }
+int xport_net_granted(struct xport_net *n, int target) { XPORT_NET_ENTRY(xport_net_granted_(n, target)); }
 int xport_net_dyn_check(struct xport_net *n, int target, uint64_t addr, size_t len, uint32_t gen)
 {
     XPORT_NET_ENTRY(xport_net_dyn_check_(n, target, addr, len, gen));

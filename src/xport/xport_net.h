@@ -34,10 +34,13 @@
  *   request.  The target queues a conflicting request in the same ticket
  *   lock its own rank and the ranks of its node use (xport_net_host).
  *   An origin holding several locks of a window at once takes them in the
- *   order it called lock, each before the next (xport_net_acquire): taken
+ *   order it called lock, each before the next (xport_net_ask): taken
  *   late, they would be taken out of that order -- its own and its node's
  *   targets' at once, the others' at the flush -- and two origins that each
  *   lock every rank in rank order could hold one each and wait forever.
+ *   Under ORMA_THREAD_MULTIPLE every lock is taken so, at orma_win_lock:
+ *   unlock and flush wait holding the window, and a wait for a grant must
+ *   not (rma_lock).
  *
  * Every flag says "once this many of my operations have been handled
  * here" (upto): a large payload is delivered when it has landed, which may
@@ -123,8 +126,12 @@ int xport_net_unlock(struct xport_net *n, int target, int lock, int local);
  * trip): ORMA_ERR_RANGE, said, when it is not.  So a bad address is
  * reported by the call that made it, as on shared memory. */
 int xport_net_dyn_check(struct xport_net *n, int target, uint64_t addr, size_t len, uint32_t gen);
-/* Take target's lock now (unless asked for already) and wait for it. */
-int xport_net_acquire(struct xport_net *n, int target, int lock);
+/* Take target's lock now: ask for it (unless asked for already), then wait
+ * until it is granted.  Two calls, so that a caller may let go of what its
+ * other threads need while it waits (rma_lock), yet ask for the lock while
+ * it still holds that -- the lock's epoch cannot end between. */
+int xport_net_ask(struct xport_net *n, int target, int lock);
+int xport_net_granted(struct xport_net *n, int target);
 /* target < 0: all; local: flush_local (complete here only) */
 int xport_net_flush(struct xport_net *n, int target, int local);
 

@@ -167,6 +167,9 @@ struct xport_net_peer {
     uint32_t starts_out; /* our PSCW access epochs to it, completed or open */
     uint32_t acks_in, acks_want;
     uint8_t asked;      /* the lock of this epoch was asked for there */
+    uint32_t grant_ack; /* the acknowledgement that says xport_net_ask's lock
+                           request was granted (a lock asked for lazily, with
+                           the operations, leaves it as it was) */
     uint64_t unacked;   /* operations sent to it since its last acknowledgement */
     /* this rank as target, the peer as origin */
     uint64_t ops_in;    /* its operations handled here */
@@ -273,7 +276,8 @@ int xport_net_post_(struct xport_net *n, const int *ranks, int count);
 int xport_net_complete_(struct xport_net *n);
 int xport_net_exposure_done_(struct xport_net *n);
 int xport_net_unlock_(struct xport_net *n, int target, int lock, int local);
-int xport_net_acquire_(struct xport_net *n, int target, int lock);
+int xport_net_ask_(struct xport_net *n, int target, int lock);
+int xport_net_granted_(struct xport_net *n, int target);
 int xport_net_flush_(struct xport_net *n, int target, int local);
 
 #endif

@@ -238,7 +238,7 @@ int xport_net_unlock_(struct xport_net *n, int target, int lock, int local)
     return xport_net_take_status(n, status ? status : rc);
 }
 
-int xport_net_acquire_(struct xport_net *n, int target, int lock)
+int xport_net_ask_(struct xport_net *n, int target, int lock)
 {
     struct xport_net_peer *p = &n->peer[target];
     if (p->asked)
@@ -246,9 +246,22 @@ int xport_net_acquire_(struct xport_net *n, int target, int lock)
     /* granted when the target handles it: requests wait there for the lock */
     int status = xport_net_send_sync(n, target, lock, XPORT_NET_F_ACK);
     p->asked = 1;
-    p->acks_want++;
-    xport_net_wait(n, xport_net_acks_in, target);
-    return xport_net_take_status(n, status);
+    p->grant_ack = ++p->acks_want;
+    return status;
+}
+
+/* The acknowledgement of the lock request to t is in: a target answers a
+ * source's requests in order, so acks_in passed it.  Only that: another
+ * thread's operations meanwhile (xport_net_granted) are not waited for. */
+static int xport_net_grant_in(struct xport_net *n, long t)
+{
+    return util_seq_geq(n->peer[t].acks_in, n->peer[t].grant_ack);
+}
+
+int xport_net_granted_(struct xport_net *n, int target)
+{
+    xport_net_wait(n, xport_net_grant_in, target);
+    return xport_net_take_status(n, ORMA_SUCCESS);
 }
 
 int xport_net_flush_(struct xport_net *n, int target, int local)
