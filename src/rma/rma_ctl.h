@@ -98,10 +98,10 @@ struct rma_ctl_rank {
  *   hw_busy[nranks]       writer: the owner; slot t is odd while the owner
  *                         updates rank t's memory with hardware atomics
  *   hw_threads            the same for the owner's threads under
- *                         ORMA_THREAD_MULTIPLE (rma_stripe.h): a line whose
- *                         first word counts the slots its threads have used
+ *                         ORMA_THREAD_MULTIPLE (rma_stripe.h): a pair of lines
+ *                         whose first word counts the slots its threads have used
  *                         in this window (writers: those threads, raising
- *                         it), then RMA_HW_THREADS lines of one slot each,
+ *                         it), then RMA_HW_THREADS pairs of one slot each,
  *                         odd while the one thread holding it updates any
  *                         rank's memory with hardware atomics */
 };
@@ -128,7 +128,11 @@ static inline size_t rma_ctl_complete_bytes(uint32_t nranks)
 /* Threads of one rank that may update with hardware atomics at once; the
  * others take the stripes (rma_stripe.h). */
 #define RMA_HW_THREADS 8
-#define RMA_HW_THREADS_BYTES ((1 + RMA_HW_THREADS) * RMA_LINE)
+/* Each in a pair of lines of its own, as the count before them: a core
+ * fetches lines in aligned pairs, and two threads' slots in one pair would
+ * move it between their cores. */
+#define RMA_HW_STRIDE (2 * RMA_LINE)
+#define RMA_HW_THREADS_BYTES ((1 + RMA_HW_THREADS) * RMA_HW_STRIDE)
 
 static inline size_t rma_ctl_block_size(uint32_t nranks)
 {
@@ -166,8 +170,8 @@ static inline _Atomic uint32_t *rma_ctl_hw_busy(struct rma_ctl_header *h, struct
     return rma_ctl_stripes(h, c) + RMA_ROUND_LINE(RMA_STRIPES * sizeof(uint32_t)) / sizeof(uint32_t);
 }
 
-/* The count of hw_threads slots used, then slot k at [(k + 1) * RMA_LINE /
- * 4] (rma_ctl_hw_thread). */
+/* The count of hw_threads slots used, then slot k at [(k + 1) *
+ * RMA_HW_STRIDE / 4] (rma_ctl_hw_thread). */
 static inline _Atomic uint32_t *rma_ctl_hw_threads(struct rma_ctl_header *h, struct rma_ctl_rank *c)
 {
     return rma_ctl_hw_busy(h, c) + RMA_ROUND_LINE(h->nranks * sizeof(uint32_t)) / sizeof(uint32_t);
@@ -175,7 +179,7 @@ static inline _Atomic uint32_t *rma_ctl_hw_threads(struct rma_ctl_header *h, str
 
 static inline _Atomic uint32_t *rma_ctl_hw_thread(_Atomic uint32_t *hw_threads, int k)
 {
-    return hw_threads + (size_t)(k + 1) * (RMA_LINE / sizeof(uint32_t));
+    return hw_threads + (size_t)(k + 1) * (RMA_HW_STRIDE / sizeof(uint32_t));
 }
 
 static inline void *rma_ctl_barrier(struct rma_ctl_header *h)
