@@ -31,8 +31,8 @@
  * Under ORMA_THREAD_MULTIPLE an origin has several updaters, and one
  * counter per target would have several writers.  So its threads do not
  * use hw_busy: each takes one of RMA_HW_THREADS slots of the process
- * (rma_mt_hw_slot), and in each window a counter of its own, on a line of
- * its own (rma_ctl.h hw_threads), odd while it updates any target; the
+ * (rma_mt_hw_take), and in each window a counter of its own, on a pair of
+ * lines of its own (rma_ctl.h hw_threads), odd while it updates any target; the
  * threads past RMA_HW_THREADS take the stripes.  A plain loop waits for
  * the used slots of every origin that said at window creation it runs
  * threads (rma_target.threads): it may wait for an update of another
