@@ -98,12 +98,13 @@ struct rma_ctl_rank {
  *   hw_busy[nranks]       writer: the owner; slot t is odd while the owner
  *                         updates rank t's memory with hardware atomics
  *   hw_threads            the same for the owner's threads under
- *                         ORMA_THREAD_MULTIPLE (rma_stripe.h): a pair of lines
- *                         whose first word counts the slots its threads have used
- *                         in this window (writers: those threads, raising
- *                         it), then RMA_HW_THREADS pairs of one slot each,
- *                         odd while the one thread holding it updates any
- *                         rank's memory with hardware atomics */
+ *                         ORMA_THREAD_MULTIPLE (rma_stripe.h): a pair of
+ *                         lines whose first word counts the slots its
+ *                         threads have used in this window (writers: those
+ *                         threads, raising it), then RMA_HW_THREADS pairs of
+ *                         lines of one slot each, odd while the one thread
+ *                         holding it updates any rank's memory with
+ *                         hardware atomics */
 };
 
 #define RMA_ROUND_LINE(x) (((x) + RMA_LINE - 1) / RMA_LINE * RMA_LINE)
