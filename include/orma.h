@@ -65,12 +65,13 @@ extern "C" {
     X(ERR_UNSUPPORTED, -17, "not supported by this build or transport")       \
     X(ERR_OP,          -18, "operation not defined for this datatype")        \
     X(ERR_INTERNAL,    -19, "internal error")                                 \
-    X(ERR_REQUEST,     -20, "invalid or freed request")
+    X(ERR_REQUEST,     -20, "invalid or freed request")                       \
+    X(ERR_NOTIFY,      -21, "invalid notification counter")
 
 #define ORMA_STATUS_ENUM_ENTRY(name, value, text) ORMA_##name = value,
 typedef enum orma_status {
     ORMA_STATUS_LIST(ORMA_STATUS_ENUM_ENTRY)
-    ORMA_ERR_LAST = -21
+    ORMA_ERR_LAST = -22
 } orma_status;
 #undef ORMA_STATUS_ENUM_ENTRY
 
@@ -675,6 +676,87 @@ int orma_test(orma_request *request_p, int *flag_p);
  * skipped).  Every valid request is completed and freed even when another is
  * not valid; the first error is returned. */
 int orma_waitall(size_t count, orma_request *requests);
+
+/* ------------------------------------------------------------------------ */
+/* Notified access                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* Each rank of a window may hold notification counters: unsigned 64-bit
+ * numbers, 0 when made, that notified operations aimed at the rank raise
+ * and that only the rank itself reads and waits on.  A rank asks for them
+ * with the window info key "orma_notify_num" at creation (a decimal count;
+ * unlike the other keys each rank may give its own, and 0 or none gives
+ * none), or later with orma_win_notify_alloc.  At most ORMA_NOTIFY_MAX.
+ *
+ * A notified operation is an ordinary put, get or accumulate -- the same
+ * epoch rules, arguments and errors, any committed datatypes on either side
+ * (as the _typed calls) -- that also raises counter id of its target once
+ * its data is there: a put's or accumulate's bytes are in the target's
+ * memory, a get's have been read from it (the target may reuse them).  A
+ * target that sees the counter raised sees that operation's data, as with
+ * OpenSHMEM's put-with-signal; nothing is said of other operations.  nop is
+ * ORMA_NOTIFY_ADD (counter += value, modulo 2^64) or ORMA_NOTIFY_SET
+ * (counter = value).  A count of 0 moves no data and still raises the
+ * counter; ORMA_PROC_NULL does neither.
+ *
+ * In fence and PSCW epochs a notified operation does not wait for the
+ * closing synchronization: it waits, if it must, for its target to open the
+ * epoch, then goes.  Over the net transport (mpirun, other nodes) it travels
+ * as every operation to such a target does, with the origin's next
+ * synchronization of the epoch (flush, unlock, fence, complete); the target
+ * raises the counter when it has carried it out.
+ *
+ * Errors: those of the plain calls, and ORMA_ERR_NOTIFY (id negative or not
+ * below the target's number of counters, nop unknown).  Over the net
+ * transport the target checks id, and the origin's next synchronization of
+ * the epoch returns the error. */
+#define ORMA_NOTIFY_ADD 0
+#define ORMA_NOTIFY_SET 1
+#define ORMA_NOTIFY_MAX (1u << 20)
+
+int orma_put_notify(const void *origin, size_t origin_count, orma_type origin_type,
+                    int target, orma_aint target_disp, size_t target_count,
+                    orma_type target_type, orma_win win, int id, int nop, uint64_t value);
+int orma_get_notify(void *origin, size_t origin_count, orma_type origin_type,
+                    int target, orma_aint target_disp, size_t target_count,
+                    orma_type target_type, orma_win win, int id, int nop, uint64_t value);
+int orma_accumulate_notify(const void *origin, size_t origin_count, orma_type origin_type,
+                           int target, orma_aint target_disp, size_t target_count,
+                           orma_type target_type, orma_op op, orma_win win, int id, int nop,
+                           uint64_t value);
+
+/* This rank's counters: n of them (all 0), replacing none (ORMA_ERR_NOTIFY
+ * when it has some: free them first).  Local: origins find them at their
+ * first notified operation to this rank, so make them before a
+ * synchronization that orders that operation after this call (window
+ * creation with "orma_notify_num" does).  Errors: ORMA_ERR_WIN,
+ * ORMA_ERR_NOTIFY (n above ORMA_NOTIFY_MAX, or counters already there),
+ * ORMA_ERR_NOMEM, ORMA_ERR_SYS. */
+int orma_win_notify_alloc(orma_win win, size_t n);
+/* Give this rank's counters back (none: nothing).  Local; a notified
+ * operation aimed at them afterwards fails with ORMA_ERR_NOTIFY.  The
+ * window's free gives them back too. */
+int orma_win_notify_free(orma_win win);
+/* The number of this rank's counters (0: none). */
+int orma_win_notify_num(orma_win win, size_t *n_p);
+
+/* Counter id of this rank: read it; set it (to 0 to reset it: a set racing
+ * with an origin's add may lose either); wait until it has reached value
+ * (counter - value, as a signed 64-bit number, is >= 0: a counter may wrap);
+ * the same without waiting, *flag_p 1 when it has.  A wait spins, yields its
+ * core, then sleeps, as orma's synchronizations do, and needs no epoch.
+ * Each call lets the net transport make progress.
+ * Errors: ORMA_ERR_WIN (null or freed window), ORMA_ERR_NOTIFY (no such
+ * counter), ORMA_ERR_ARG (NULL pointer). */
+int orma_notify_read(orma_win win, int id, uint64_t *value_p);
+int orma_notify_set(orma_win win, int id, uint64_t value);
+int orma_notify_wait(orma_win win, int id, uint64_t value);
+int orma_notify_test(orma_win win, int id, uint64_t value, int *flag_p);
+/* Wait on n counters at once: until counter ids[i] has reached values[i]
+ * for some i, the lowest such i in *index_p (waitany); or for every i
+ * (waitall, index_p unused). */
+int orma_notify_waitany(orma_win win, size_t n, const int *ids, const uint64_t *values, size_t *index_p);
+int orma_notify_waitall(orma_win win, size_t n, const int *ids, const uint64_t *values);
 
 /* ------------------------------------------------------------------------ */
 /* Synchronization                                                           */

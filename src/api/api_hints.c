@@ -2,9 +2,13 @@
  * at creation and given back by orma_win_get_info. */
 #include "api_check.h"
 #include "api_hints.h"
+#include "rma_notify.h"
 #include "util_config.h"
 #include "util_log.h"
 
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const api_order_names[] = {"rar", "raw", "war", "waw"};
@@ -29,6 +33,21 @@ static int api_hint_bool(const char *call, const char *key, const char *v, uint8
         *out = 0;
     else
         return api_hint_refused(call, key, v, "\"true\" or \"false\"");
+    return ORMA_SUCCESS;
+}
+
+/* orma_notify_num: a request, not a hint, so a value that is not a count
+ * fails creation whatever the check mode (the counters' calls would fail
+ * later, further from the cause). */
+static int api_hint_count(const char *call, const char *v, uint32_t *out)
+{
+    char *end = NULL;
+    errno = 0;
+    unsigned long long n = strtoull(v, &end, 10);
+    if (!*v || *end || errno || v[0] == '-' || n > ORMA_NOTIFY_MAX)
+        return util_error(ORMA_ERR_INFO, "%s: info orma_notify_num must be a count of 0 to %u, not \"%s\"", call,
+                          ORMA_NOTIFY_MAX, v);
+    *out = (uint32_t)n;
     return ORMA_SUCCESS;
 }
 
@@ -84,6 +103,8 @@ static int api_hints_read(const char *call, orma_info info, int creation, struct
         status = api_hint_bool(call, "same_disp_unit", v, &h->same_disp_unit);
     if (!status && orma_info_get(info, "orma_unlock_local", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
         status = api_hint_bool(call, "orma_unlock_local", v, &h->unlock_local);
+    if (!status && creation && orma_info_get(info, "orma_notify_num", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
+        status = api_hint_count(call, v, &h->notify_num);
     if (!status && creation && orma_info_get(info, "alloc_shared_noncontig", sizeof v, v, &flag) == ORMA_SUCCESS &&
         flag)
         status = api_hint_bool(call, "alloc_shared_noncontig", v, &h->noncontig);
@@ -135,6 +156,12 @@ int orma_win_get_info(orma_win handle, orma_info *info_p)
         status = orma_info_set(info, "same_disp_unit", h->same_disp_unit ? "true" : "false");
     if (!status)
         status = orma_info_set(info, "orma_unlock_local", h->unlock_local ? "true" : "false");
+    if (!status) {
+        const struct rma_notify_head *nh = atomic_load_explicit(&win->notify, memory_order_acquire);
+        char n[24];
+        snprintf(n, sizeof n, "%llu", nh ? (unsigned long long)nh->n : 0ULL);
+        status = orma_info_set(info, "orma_notify_num", n);
+    }
     if (!status && win->flavor == ORMA_WIN_FLAVOR_SHARED) /* orma's parts are contiguous either way */
         status = orma_info_set(info, "alloc_shared_noncontig", h->noncontig ? "true" : "false");
     if (status) {

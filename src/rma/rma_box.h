@@ -198,7 +198,7 @@ static inline int rma_box_passive(const struct rma_win *win)
 static inline int rma_box_takes(const struct rma_win *win, const struct rma_target *t, size_t len, int put)
 {
     int acc = rma_box_access(win);
-    return t->box && len <= util_config.box_max && len <= RMA_BOX_LEN_MAX &&
+    return t->box && !win->notify_issuing && len <= util_config.box_max && len <= RMA_BOX_LEN_MAX &&
            (acc == RMA_ACC_LOCK || acc == RMA_ACC_LOCK_ALL ? util_config.passive_box
             : acc == RMA_ACC_START                          ? put || util_config.passive_box
                                                            : acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE);

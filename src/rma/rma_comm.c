@@ -230,8 +230,12 @@ int rma_comm_slow(struct rma_win *win, const struct xport_op *op)
     int status = rma_where_resolve(win, target, op->len, op->offset, &w);
     if (status)
         return status;
-    if (!rma_target_open(win, target))
-        return rma_queue_push(win, op);
+    if (!rma_target_open(win, target)) {
+        if (!win->notify_issuing)
+            return rma_queue_push(win, op);
+        /* a notified operation goes now, not at the closing synchronization */
+        rma_target_wait_ready(win, target, RMA_EPOCH_ACCESS(win->epoch_state));
+    }
     status = t->queued ? rma_queue_flush_target(win, target) : ORMA_SUCCESS;
     int rc = rma_op_execute(win, op, &w);
     return status ? status : rc;

@@ -58,7 +58,10 @@ struct rma_ctl_rank {
     /* Writer: the owner.  The closing fences after which it has emptied
      * its boxes (rma_box.h). */
     struct util_waitword box_drained;
-    char pad1[RMA_LINE - 16 - sizeof(struct util_waitword)];
+    /* Writer: the owner.  Its notification counters (rma_notify.h): the
+     * segment "m<notify_seq>-r<job rank>", or 0: none. */
+    _Atomic uint64_t notify_seq;
+    char pad1[RMA_LINE - 24 - sizeof(struct util_waitword)];
 
     /* line 2 -- writers: every rank locking this window.  A fair
      * reader-writer ticket lock (Mellor-Crummey and Scott): the high half

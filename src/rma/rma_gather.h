@@ -72,8 +72,9 @@ struct rma_gather {
  * wait in t's gather (in any access epoch). */
 static inline int rma_gather_takes(const struct rma_win *win, const struct rma_target *t, size_t len)
 {
-    (void)win; /* every access epoch: each completes them when it closes or flushes */
-    return util_config.gather && t->xp && t->xp->get_pieces && (len <= RMA_GATHER_COPY || t->lo == t->hi);
+    /* every access epoch: each completes them when it closes or flushes;
+     * a notified operation's data goes now (rma_notify.h) */
+    return util_config.gather && !win->notify_issuing && t->xp && t->xp->get_pieces && (len <= RMA_GATHER_COPY || t->lo == t->hi);
 }
 
 /* Whether t has operations pending. */

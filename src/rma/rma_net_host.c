@@ -5,6 +5,7 @@
 #include "rma_comm.h"
 #include "rma_epoch.h"
 #include "rma_lock.h"
+#include "rma_notify.h"
 #include "rma_win.h"
 #include "xport_net.h"
 #include "util_status.h"
@@ -50,6 +51,8 @@ int rma_acc_host(struct rma_win *win, const struct xport_op *op)
 
 static int rma_net_host_apply(void *ctx, const struct xport_op *op)
 {
+    if (op->kind == XPORT_OP_NOTIFY) /* op->target: the origin */
+        return rma_notify_host(ctx, op, op->target);
     return rma_acc_host(ctx, op);
 }
 

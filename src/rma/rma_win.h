@@ -15,6 +15,7 @@
 #include <stddef.h>
 
 struct net_ops;
+struct rma_notify_head;
 struct xport_net;
 struct rma_dyn_own;
 struct xport_ops;
@@ -93,6 +94,8 @@ struct rma_target {
     struct rma_dyn_map *dyn; /* dynamic windows: its segments mapped here */
     struct shm_seg dyn_table; /* dynamic windows: its region table mapped here */
     uint64_t dyn_table_seq;   /* ... which is "m<seq>-r<its job rank>" (0: none) */
+    struct shm_seg notify_seg; /* its notification counters mapped here (rma_notify.h) */
+    uint64_t notify_seq;       /* ... which are "m<seq>-r<its job rank>" (0: none) */
 };
 
 /* Window info in effect (orma_win_get_info). */
@@ -108,6 +111,7 @@ struct rma_win_hints {
     uint8_t same_disp_unit;
     uint8_t unlock_local;  /* orma_unlock_local=true (xport_net.h) */
     uint8_t noncontig;     /* alloc_shared_noncontig=true: shared windows, given back by get_info */
+    uint32_t notify_num;   /* orma_notify_num: this rank's own (not packed: ranks differ) */
 };
 
 struct rma_win {
@@ -148,6 +152,9 @@ struct rma_win {
     _Atomic(struct rma_dyn_own *) dyn_own; /* dynamic: our region table (rma_dynamic.c),
                                     or NULL before the first attach */
     struct rma_win_hints hints;
+    struct shm_seg notify_seg; /* our notification counters (rma_notify.h), or none */
+    struct rma_notify_head *_Atomic notify; /* ... their header, or NULL */
+    uint8_t notify_issuing;   /* a notified operation's data goes now (rma_notify.h) */
     char *acc_buf;            /* accumulates in chunks (rma_acc.c), or NULL */
     struct xport_net *net;      /* targets over the net transport (xport_net.h), or NULL */
     int net_only;             /* every target but this rank is one of them */
@@ -239,6 +246,7 @@ size_t rma_dyn_regions(struct rma_win *win, uint64_t *pairs, size_t max);
  * over its ranks): its targets on other nodes -- all but this rank when
  * all -- become net targets (rma_target.net).  rma_net_host.c */
 struct net_ops;
+struct rma_notify_head;
 int rma_net_open(struct rma_win *win, const struct net_ops *ops, const void *comm, int all);
 
 #endif

@@ -15,6 +15,7 @@
 #include "rma_heap.h"
 #include "rma_legal.h"
 #include "rma_mt.h"
+#include "rma_notify.h"
 #include "rma_team.h"
 #include "rma_watch.h"
 #include "xport_net.h"
@@ -318,13 +319,16 @@ void rma_win_release(struct rma_win *win)
         rma_dyn_unmap(win);
     }
     rma_box_typed_free(win);
+    if (win->net) /* orma_finalize, or a failed creation: no collective part */
+        xport_net_abandon(&win->net);
+    /* after the net transport, whose target side raises them; before the
+     * control block, which names them */
+    rma_notify_release(win);
     /* Our adopted pages back to private memory. */
     rma_dyn_release(win);
     shm_adopt_release(&win->adopt);
     shm_seg_unmap(&win->ctl_seg);
     shm_seg_unmap(&win->data_seg);
-    if (win->net) /* orma_finalize, or a failed creation: no collective part */
-        xport_net_abandon(&win->net);
     free(win->targets);
     free(win->queue);
     free(win->acc_buf);
@@ -481,6 +485,9 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         win->my_ctl = rma_ctl_block(win->ctl, win->rank);
         win->my_hw_busy = rma_ctl_hw_busy(win->ctl, win->my_ctl);
         win->my_hw_threads = rma_ctl_hw_threads(win->ctl, win->my_ctl);
+        status = rma_notify_alloc(win, hints->notify_num);
+    }
+    if (!status) {
         status = rma_win_register(win, &handle);
     }
     status = rma_team_agree(team, status, "window creation");

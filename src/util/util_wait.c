@@ -219,6 +219,27 @@ int util_wait_watched_slow(struct util_waitword *w, uint32_t target, int (*look)
     return 0;
 }
 
+int util_wait_cond(struct util_waitword *w, int (*done)(void *ctx), void *ctx)
+{
+    struct util_backoff b = {0};
+    int rc;
+    while (util_backoff_relax(&b))
+        if ((rc = done(ctx)))
+            return rc;
+    for (;;) {
+        if (util_wait_hook)
+            util_wait_hook();
+        atomic_fetch_add_explicit(&w->sleepers, 1, memory_order_seq_cst);
+        uint32_t v = atomic_load_explicit(&w->value, memory_order_seq_cst);
+        if ((rc = done(ctx))) {
+            atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
+            return rc;
+        }
+        util_futex_wait(&w->value, v, util_sleep_cap());
+        atomic_fetch_sub_explicit(&w->sleepers, 1, memory_order_relaxed);
+    }
+}
+
 void util_backoff_pause(struct util_backoff *b)
 {
     if (util_backoff_relax(b))

@@ -77,6 +77,22 @@ static inline uint32_t util_wake_add(struct util_waitword *w, uint32_t delta)
     return v;
 }
 
+/* Wait until done(ctx) returns nonzero, for a condition on words that
+ * writers change and then bump w with util_wake_bump: it polls done while
+ * spinning and yielding, then sleeps on w (registered as a sleeper before
+ * its last look, so a writer that changed the condition after that look
+ * sees it and bumps w).  Returns done's value. */
+int util_wait_cond(struct util_waitword *w, int (*done)(void *ctx), void *ctx);
+
+/* After a change that a util_wait_cond waiter may wait for (seq_cst): w
+ * bumped, and sleepers woken, only when there are any. */
+static inline void util_wake_bump(struct util_waitword *w)
+{
+    atomic_thread_fence(memory_order_seq_cst);
+    if (atomic_load_explicit(&w->sleepers, memory_order_seq_cst))
+        util_wake_add(w, 1);
+}
+
 /* For conditions on several words: call util_backoff_pause in the polling
  * loop; it spins, then yields, then sleeps for growing periods.  Start from
  * a zeroed struct. */

@@ -48,7 +48,10 @@ struct xport_typed {
     size_t reach;
 };
 
-enum xport_op_kind { XPORT_OP_PUT, XPORT_OP_GET, XPORT_OP_ACC, XPORT_OP_CAS };
+/* NOTIFY: raise the target's notification counter notify_id (rma_notify.h)
+ * by notify_op (ORMA_NOTIFY_ADD, _SET) and notify_value, once the
+ * operations issued before it to that target are there; no data. */
+enum xport_op_kind { XPORT_OP_PUT, XPORT_OP_GET, XPORT_OP_ACC, XPORT_OP_CAS, XPORT_OP_NOTIFY };
 
 /* One operation, as rma performs it or queues it until its target opens
  * the epoch, and as the net transport carries it (xport_net.h).  The
@@ -72,6 +75,10 @@ struct xport_op {
     orma_type otype, ttype, rtype;
     size_t ocount, tcount, rcount;
     ptrdiff_t torigin;
+    /* NOTIFY */
+    uint32_t notify_id;
+    uint8_t notify_op;
+    uint64_t notify_value;
 };
 
 /* One piece of a gathered put or get: len bytes off bytes past the place,
