@@ -8,16 +8,19 @@
 #include "api_rma.h"
 #include "rma_notify.h"
 
-/* The checks a notified call makes before the plain call's own. */
-static int api_notify_begin(const char *call, orma_win handle, int target, int id, int nop, struct rma_win **win_p)
+/* The checks a notified call makes before the plain call's own; *h_p the
+ * target's counters (NULL: net, or ORMA_PROC_NULL). */
+static int api_notify_begin(const char *call, orma_win handle, int target, int id, int nop, struct rma_win **win_p,
+                            struct rma_notify_head **h_p)
 {
+    *h_p = NULL;
     int status = api_rma_begin(call, handle, target, win_p);
     if (status)
         return status;
     if (nop != ORMA_NOTIFY_ADD && nop != ORMA_NOTIFY_SET)
         return util_error(ORMA_ERR_NOTIFY, "%s: rank %d: notification op %d is neither ORMA_NOTIFY_ADD nor "
                           "ORMA_NOTIFY_SET", call, (*win_p)->rank, nop);
-    return target == ORMA_PROC_NULL ? ORMA_SUCCESS : rma_notify_check(*win_p, target, id, call);
+    return target == ORMA_PROC_NULL ? ORMA_SUCCESS : rma_notify_check(*win_p, target, id, call, h_p);
 }
 
 /* Both types predefined: the plain call's path; else the typed one. */
@@ -26,13 +29,43 @@ static int api_notify_plain(orma_type a, orma_type b)
     return dtype_is_valid(a) && dtype_is_valid(b);
 }
 
+/* The common case whole, as api_copy_try: one predefined type and count
+ * on both sides, a single-threaded program, a target mapped here and open,
+ * whose counters are mapped here already: the copy, then the raise.  1
+ * when issued, its status in *status_p; 0: the checked path. */
+static inline int api_notify_try(int put, void *origin, size_t ocount, orma_type otype, int target,
+                                 orma_aint target_disp, size_t tcount, orma_type ttype, orma_win handle, int id,
+                                 int nop, uint64_t value, int *status_p)
+{
+    if (otype != ttype || ocount != tcount || api_state != 1 || rma_threads || !dtype_is_valid(otype) ||
+        ocount > SIZE_MAX / otype->extent || id < 0 || (nop != ORMA_NOTIFY_ADD && nop != ORMA_NOTIFY_SET))
+        return 0;
+    struct rma_win *win = rma_win_lookup(handle);
+    if (!win || (unsigned)target >= (unsigned)win->nranks)
+        return 0;
+    struct rma_notify_head *h = rma_notify_cached(win, target);
+    if (!h || (uint64_t)id >= h->n)
+        return 0;
+    win->notify_issuing = 1;
+    int issued = rma_copy_try(win, put, target, target_disp, origin, ocount * otype->extent, status_p);
+    win->notify_issuing = 0;
+    if (issued && *status_p == ORMA_SUCCESS)
+        rma_notify_apply(h, (uint32_t)id, nop, value);
+    return issued;
+}
+
 static int api_notify_copy(const char *call, int put, void *origin, size_t ocount, orma_type otype, int target,
                            orma_aint target_disp, size_t tcount, orma_type ttype, orma_win handle, int id, int nop,
                            uint64_t value)
 {
+    int status;
+    if (api_notify_try(put, origin, ocount, otype, target, target_disp, tcount, ttype, handle, id, nop, value,
+                       &status))
+        return status;
     RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
-    int status = api_notify_begin(call, handle, target, id, nop, &win);
+    struct rma_notify_head *h;
+    status = api_notify_begin(call, handle, target, id, nop, &win, &h);
     if (status)
         return status;
     win->notify_issuing = 1;
@@ -44,7 +77,7 @@ static int api_notify_copy(const char *call, int put, void *origin, size_t ocoun
     win->notify_issuing = 0;
     if (status || target == ORMA_PROC_NULL)
         return status;
-    return rma_notify_issue(win, target, id, nop, value, call);
+    return rma_notify_issue(win, target, h, id, nop, value);
 }
 
 int orma_put_notify(const void *origin, size_t origin_count, orma_type origin_type, int target,
@@ -69,7 +102,8 @@ int orma_accumulate_notify(const void *origin, size_t origin_count, orma_type or
     static const char call[] = "orma_accumulate_notify";
     RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
-    int status = api_notify_begin(call, handle, target, id, nop, &win);
+    struct rma_notify_head *h;
+    int status = api_notify_begin(call, handle, target, id, nop, &win, &h);
     if (status)
         return status;
     win->notify_issuing = 1;
@@ -82,7 +116,7 @@ int orma_accumulate_notify(const void *origin, size_t origin_count, orma_type or
     win->notify_issuing = 0;
     if (status || target == ORMA_PROC_NULL)
         return status;
-    return rma_notify_issue(win, target, id, nop, value, call);
+    return rma_notify_issue(win, target, h, id, nop, value);
 }
 
 int orma_win_notify_alloc(orma_win handle, size_t n)

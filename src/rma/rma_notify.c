@@ -106,35 +106,29 @@ static int rma_notify_map(struct rma_win *win, int target, const char *call, str
     return ORMA_SUCCESS;
 }
 
-int rma_notify_check(struct rma_win *win, int target, int id, const char *call)
+int rma_notify_check(struct rma_win *win, int target, int id, const char *call, struct rma_notify_head **h_p)
 {
+    *h_p = NULL;
     if (id < 0)
         return util_error(ORMA_ERR_NOTIFY, "%s: window %u: rank %d named notification counter %d of rank %d", call,
                           win->id, win->rank, id, target);
     if (target != win->rank && win->targets[target].net)
         return ORMA_SUCCESS; /* the target checks */
-    struct rma_notify_head *h;
-    int status = rma_notify_map(win, target, call, &h);
+    int status = rma_notify_map(win, target, call, h_p);
     if (status)
         return status;
-    return (uint64_t)id < h->n ? ORMA_SUCCESS : rma_notify_bad_id(win, target, id, h->n, call);
+    return (uint64_t)id < (*h_p)->n ? ORMA_SUCCESS : rma_notify_bad_id(win, target, id, (*h_p)->n, call);
 }
 
-int rma_notify_issue(struct rma_win *win, int target, int id, int nop, uint64_t value, const char *call)
+int rma_notify_issue(struct rma_win *win, int target, struct rma_notify_head *h, int id, int nop, uint64_t value)
 {
-    if (target != win->rank && win->targets[target].net) {
-        struct xport_op op = {.kind = XPORT_OP_NOTIFY, .target = target, .notify_id = (uint32_t)id,
-                              .notify_op = (uint8_t)nop, .notify_value = value};
-        return xport_net_queue(win->net, &op);
+    if (h) {
+        rma_notify_apply(h, (uint32_t)id, nop, value);
+        return ORMA_SUCCESS;
     }
-    struct rma_notify_head *h;
-    int status = rma_notify_map(win, target, call, &h);
-    if (status)
-        return status;
-    if (id < 0 || (uint64_t)id >= h->n)
-        return rma_notify_bad_id(win, target, id, h->n, call);
-    rma_notify_apply(h, (uint32_t)id, nop, value);
-    return ORMA_SUCCESS;
+    struct xport_op op = {.kind = XPORT_OP_NOTIFY, .target = target, .notify_id = (uint32_t)id,
+                          .notify_op = (uint8_t)nop, .notify_value = value};
+    return xport_net_queue(win->net, &op);
 }
 
 int rma_notify_host(struct rma_win *win, const struct xport_op *op, int origin)

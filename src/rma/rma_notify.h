@@ -74,13 +74,28 @@ void rma_notify_release(struct rma_win *win);
 /* Our counter id, or an error naming call (ORMA_ERR_NOTIFY). */
 int rma_notify_own(struct rma_win *win, int id, const char *call, _Atomic uint64_t **ctr_p);
 
-/* Raise counter id of target by nop and value, behind the operations
- * issued to it before (net: queued behind them). */
-int rma_notify_issue(struct rma_win *win, int target, int id, int nop, uint64_t value, const char *call);
-
 /* Target's counter id exists (targets mapped here; net ones are checked
- * by the target). */
-int rma_notify_check(struct rma_win *win, int target, int id, const char *call);
+ * by the target): *h_p its counters as mapped here, NULL for a net one. */
+int rma_notify_check(struct rma_win *win, int target, int id, const char *call, struct rma_notify_head **h_p);
+
+/* Raise counter id of target, at h (rma_notify_check), by nop and value,
+ * behind the operations issued to it before (h NULL, net: queued behind
+ * them). */
+int rma_notify_issue(struct rma_win *win, int target, struct rma_notify_head *h, int id, int nop, uint64_t value);
+
+/* The fast path's view: target's counters as mapped here and still
+ * current, or NULL (none, not mapped yet, renamed, net).  Single-threaded
+ * programs only: the mapping is the locked path's under threads. */
+static inline struct rma_notify_head *rma_notify_cached(struct rma_win *win, int target)
+{
+    if (target == win->rank)
+        return atomic_load_explicit(&win->notify, memory_order_acquire);
+    const struct rma_target *t = &win->targets[target];
+    uint64_t seq = t->notify_seq;
+    if (!seq || atomic_load_explicit(&t->ctl->notify_seq, memory_order_acquire) != seq)
+        return NULL;
+    return t->notify_seg.base;
+}
 
 /* The net transport's target side: op (XPORT_OP_NOTIFY) from origin
  * applied to our counters. */
