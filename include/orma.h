@@ -455,7 +455,7 @@ int orma_win_get_disp_unit(orma_win win, int *disp_unit_p);
 int orma_win_get_flavor(orma_win win, orma_win_flavor *flavor_p);
 
 /* Window info keys understood at creation (MPI's names and values; every
- * rank must give the same value):
+ * rank must give the same value, orma_notify_num excepted):
  *   accumulate_ordering  "rar,raw,war,waw" (default) or a subset, or "none":
  *                        which orderings of same-origin accumulates to one
  *                        location orma must keep (on one machine orma
@@ -482,6 +482,10 @@ int orma_win_get_flavor(orma_win win, orma_win_flavor *flavor_p);
  *                        memory, where an unlock costs nothing to wait for.
  *                        Its default is ORMA_UNLOCK_LOCAL's (0: false), so
  *                        that MPI programs can have it unchanged.
+ *   orma_notify_num      a count, 0 (default) to ORMA_NOTIFY_MAX, each rank
+ *                        its own: this rank's notification counters ("Notified
+ *                        access" below).  A request, not a hint: any other
+ *                        value fails creation with ORMA_ERR_INFO
  *   alloc_shared_noncontig  "false" (default) or "true", shared windows: the
  *                        user's promise not to rely on the ranks' parts being
  *                        contiguous (orma makes them contiguous either way)
