@@ -93,6 +93,7 @@ static int mpi_init_at(int *argc, char ***argv, int required, int *provided)
     mpi_thread_multiple =
         required >= 0 && got == MPI_THREAD_MULTIPLE && (required == MPI_THREAD_MULTIPLE || !util_config.progress_thread);
     xport_net_thread_ok = got == MPI_THREAD_MULTIPLE;
+    mpi_notify_init();
     mpi_orma_start();
     return rc;
 }

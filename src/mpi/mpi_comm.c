@@ -30,8 +30,8 @@ static int mpi_side(struct mpi_win *w, const char *call, MPI_Count count, MPI_Da
     return 0;
 }
 
-static int mpi_put_get(const char *call, int put, int passive, void *origin, MPI_Count ocount, MPI_Datatype otype,
-                       int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, struct mpi_win *w)
+int mpi_put_get(const char *call, int put, int passive, const int *notify, void *origin, MPI_Count ocount,
+                MPI_Datatype otype, int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, struct mpi_win *w)
 {
     target = mpi_rank(target);
     orma_type ot = NULL, tt = NULL, bottom = NULL;
@@ -43,7 +43,10 @@ static int mpi_put_get(const char *call, int put, int passive, void *origin, MPI
     int status = mpi_type_bottom(&origin, &oc, &ot, &bottom);
     if (status)
         goto out;
-    if (passive) /* the request-based rules: passive epochs only */
+    if (notify) /* the target's counter raised by one behind the data */
+        status = put ? orma_put_notify(origin, oc, ot, target, disp, tc, tt, w->win, *notify, ORMA_NOTIFY_ADD, 1)
+                     : orma_get_notify(origin, oc, ot, target, disp, tc, tt, w->win, *notify, ORMA_NOTIFY_ADD, 1);
+    else if (passive) /* the request-based rules: passive epochs only */
         status = put ? orma_rput_typed(origin, oc, ot, target, disp, tc, tt, w->win, &req)
                      : orma_rget_typed(origin, oc, ot, target, disp, tc, tt, w->win, &req);
     else if (ot->predefined && tt->predefined)
@@ -91,8 +94,8 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
                      target_count, target_datatype, win, &rc))
         return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Put");
-    return mpi_put_get("MPI_Put", 1, 0, (void *)origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                       target_count, target_datatype, w);
+    return mpi_put_get("MPI_Put", 1, 0, NULL, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, w);
 }
 
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
@@ -103,8 +106,8 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
                      target_count, target_datatype, win, &rc))
         return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Get");
-    return mpi_put_get("MPI_Get", 0, 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                       target_count, target_datatype, w);
+    return mpi_put_get("MPI_Get", 0, 0, NULL, origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, w);
 }
 
 /* accumulate and (fetch) get_accumulate: its result buffer may be NULL
@@ -286,7 +289,8 @@ static int mpi_rput_get(const char *call, int put, void *origin, MPI_Count ocoun
     MPI_WIN_OR_ERR(w, win, call);
     if (!request)
         return mpi_win_error_msg(w, call, MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, call, mpi_put_get(call, put, 1, origin, ocount, otype, target, disp, tcount, ttype, w),
+    return mpi_request(w, call,
+                       mpi_put_get(call, put, 1, NULL, origin, ocount, otype, target, disp, tcount, ttype, w),
                        request);
 }
 
@@ -362,7 +366,7 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Put_c");
-    return mpi_put_get("MPI_Put_c", 1, 0, (void *)origin_addr, origin_count, origin_datatype, target_rank,
+    return mpi_put_get("MPI_Put_c", 1, 0, NULL, (void *)origin_addr, origin_count, origin_datatype, target_rank,
                        target_disp, target_count, target_datatype, w);
 }
 
@@ -370,8 +374,8 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
     MPI_WIN_OR_ERR(w, win, "MPI_Get_c");
-    return mpi_put_get("MPI_Get_c", 0, 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
-                       target_count, target_datatype, w);
+    return mpi_put_get("MPI_Get_c", 0, 0, NULL, origin_addr, origin_count, origin_datatype, target_rank,
+                       target_disp, target_count, target_datatype, w);
 }
 
 int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,

@@ -23,6 +23,7 @@ int mpi_error_class(int status)
     case ORMA_ERR_UNSUPPORTED: return MPI_ERR_UNSUPPORTED_OPERATION;
     case ORMA_ERR_OP: return MPI_ERR_OP;
     case ORMA_ERR_REQUEST: return MPI_ERR_REQUEST;
+    case ORMA_ERR_NOTIFY: return mpi_err_notify_code; /* of MPI_ERR_INVALID_NOTIFICATION (mpi_notify.c) */
     default: return MPI_ERR_OTHER; /* NOT_INIT, SYS, PEER, INTERNAL */
     }
 }

@@ -13,6 +13,9 @@
 
 #include <mpi.h>
 #include <orma.h>
+/* the MPIX_ calls liborma-mpi defines (mpi_notify.c), declared strong */
+#define ORMA_MPIX_NOTIFY_DEFINED
+#include <orma/mpix_notify.h>
 
 #include <stdatomic.h>
 #include <stdint.h>
@@ -170,7 +173,8 @@ int mpi_errh_create(MPI_Win_errhandler_function *fn, int fortran, MPI_Errhandler
 MPI_Fint mpi_errh_c2f(MPI_Errhandler errh);
 MPI_Errhandler mpi_errh_f2c(MPI_Fint errh);
 
-/* The MPI error class for an orma status. */
+/* The MPI error class for an orma status (for ORMA_ERR_NOTIFY an error code
+ * of MPI_ERR_INVALID_NOTIFICATION: see mpi_notify_init). */
 int mpi_error_class(int status);
 
 /* Report an error of call on w (NULL: no window, on MPI_COMM_SELF as MPI-4.1
@@ -190,6 +194,20 @@ static inline int mpi_win_status(struct mpi_win *w, const char *call, int status
 {
     return status == ORMA_SUCCESS ? MPI_SUCCESS : mpi_win_error(w, call, mpi_error_class(status));
 }
+
+/* A put (1) or get (0) on w, counts and datatypes as MPI's, raised on w as
+ * MPI_Put's errors are: by the request-based rules (passive: a passive
+ * epoch), or notified (notify: raising the target's counter *notify,
+ * mpi_notify.c), or plain.  The MPI status (mpi_comm.c). */
+int mpi_put_get(const char *call, int put, int passive, const int *notify, void *origin, MPI_Count ocount,
+                MPI_Datatype otype, int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, struct mpi_win *w);
+
+/* MPI_Init's part of the notified calls: MPI_ERR_INVALID_NOTIFICATION
+ * (orma_mpix_err_invalid_notification) added to the host's error classes,
+ * and mpi_err_notify_code, the error code of that class that calls return
+ * for ORMA_ERR_NOTIFY (mpi_notify.c). */
+void mpi_notify_init(void);
+extern int mpi_err_notify_code;
 
 /* The tables of MPI's predefined datatypes and ops as orma's (mpi_types.c),
  * filled at run time (Open MPI's handles are addresses, not constants):
