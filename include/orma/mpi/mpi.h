@@ -12,6 +12,9 @@
 #ifndef ORMA_MPI_MPI_H
 #define ORMA_MPI_MPI_H
 
+/* a system header, as the host's: no -pedantic warning for #include_next */
+#pragma GCC system_header
+
 #include_next <mpi.h>
 
 #include "../mpix_notify.h"
