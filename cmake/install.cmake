@@ -123,6 +123,9 @@ function(orma_install_rules)
   install(TARGETS ${libs}
           LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
           ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
+  # The headers: orma.h, orma/bsp.h, and for programs on liborma-mpi
+  # orma/mpix_notify.h and orma/mpi/mpi.h (a directory a program puts first
+  # on its include path, whose mpi.h is the host's and then that one).
   install(DIRECTORY ${PROJECT_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}
           FILES_MATCHING PATTERN "*.h")
 
