@@ -1,0 +1,200 @@
+/* nt_test.h -- helpers of the notified-access tests: the epoch kinds behind
+ * one interface, what makes a notification travel, windows with counters
+ * of every flavour, and a watchdog that names the step a rank hung in.
+ *
+ * Over the net transport (ORMA_TRANSPORT=net under mpirun) a notified
+ * operation travels with the origin's next synchronization of the epoch:
+ * the origins flush after each one in passive epochs, and in fence and
+ * PSCW epochs the targets wait for their counters only once the epoch is
+ * closed.  On shared memory they wait inside the epoch, which is what
+ * orma.h promises there. */
+#ifndef ORMA_NT_TEST_H
+#define ORMA_NT_TEST_H
+
+#include "sync_test.h"
+
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+static inline int nt_net(void)
+{
+    const char *t = getenv("ORMA_TRANSPORT");
+    return t && !strcmp(t, "net");
+}
+
+/* ---- watchdog ------------------------------------------------------------ */
+
+/* The step a rank is in; a rank that stays in one longer than
+ * ST_WAIT_LIMIT seconds reports it and fails, instead of being killed by
+ * the ctest timeout without a word. */
+static char nt_step_text[256];
+
+static inline void nt_watchdog_fire(int sig)
+{
+    (void)sig;
+    static const char head[] = "notify test hung: ";
+    ssize_t rc = write(2, head, sizeof head - 1);
+    rc = write(2, nt_step_text, strlen(nt_step_text));
+    rc = write(2, "\n", 1);
+    (void)rc;
+    _exit(1);
+}
+
+/* Enter a step: its description, and ST_WAIT_LIMIT seconds to finish it. */
+static inline void nt_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline void nt_step(const char *fmt, ...)
+{
+    int n = snprintf(nt_step_text, sizeof nt_step_text, "rank %d: ", check_rank());
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(nt_step_text + n, sizeof nt_step_text - (size_t)n, fmt, ap);
+    va_end(ap);
+    signal(SIGALRM, nt_watchdog_fire);
+    alarm((unsigned)ST_WAIT_LIMIT);
+}
+
+/* ---- epochs ---------------------------------------------------------------- */
+
+enum nt_epoch_kind {
+    NT_LOCK_EXCL,
+    NT_LOCK_SHARED,
+    NT_LOCK_ALL,
+    NT_LOCK_ALL_NOCHECK,
+    NT_FENCE,
+    NT_PSCW,
+    NT_NEPOCHS
+};
+
+static const char *const nt_epoch_names[NT_NEPOCHS] = {"lock(exclusive)", "lock(shared)", "lock_all",
+                                                        "lock_all(nocheck)", "fence", "PSCW"};
+
+static inline int nt_passive(int kind)
+{
+    return kind < NT_FENCE;
+}
+
+/* An epoch in which this rank accesses rank to and is accessed by rank
+ * from (PSCW: the groups of those ranks; the others: every rank). */
+struct nt_epoch {
+    int kind;
+    orma_win win;
+    int to, from;
+};
+
+/* Open the epoch.  Not collective for the passive kinds; fence opens
+ * without a barrier, so that a notified operation may find its target not
+ * yet in the epoch and has to wait for it. */
+static inline void nt_epoch_open(struct nt_epoch *e, int kind, orma_win win, int to, int from)
+{
+    e->kind = kind;
+    e->win = win;
+    e->to = to;
+    e->from = from;
+    switch (kind) {
+    case NT_LOCK_EXCL:
+        CHECK_OK(orma_win_lock(ORMA_LOCK_EXCLUSIVE, to, 0, win));
+        break;
+    case NT_LOCK_SHARED:
+        CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, to, 0, win));
+        break;
+    case NT_LOCK_ALL:
+        CHECK_OK(orma_win_lock_all(0, win));
+        break;
+    case NT_LOCK_ALL_NOCHECK:
+        CHECK_OK(orma_win_lock_all(ORMA_MODE_NOCHECK, win));
+        break;
+    case NT_FENCE:
+        CHECK_OK(orma_win_fence(ORMA_MODE_NOPRECEDE, win));
+        break;
+    default: {
+        orma_group post = st_group_pair(win, from, from), start = st_group_pair(win, to, to);
+        CHECK_OK(orma_win_post(post, 0, win));
+        CHECK_OK(orma_win_start(start, 0, win));
+        CHECK_OK(orma_group_free(&post));
+        CHECK_OK(orma_group_free(&start));
+        break;
+    }
+    }
+}
+
+/* After an operation to e->to: what makes it travel over the net
+ * transport in a passive epoch (a flush), or nothing. */
+static inline void nt_epoch_push(const struct nt_epoch *e)
+{
+    if (nt_passive(e->kind))
+        CHECK_OK(orma_win_flush(e->to, e->win));
+}
+
+/* May the target wait for a notification before the epoch closes? */
+static inline int nt_epoch_early(const struct nt_epoch *e)
+{
+    return nt_passive(e->kind) || !nt_net();
+}
+
+static inline void nt_epoch_close(struct nt_epoch *e)
+{
+    switch (e->kind) {
+    case NT_LOCK_EXCL:
+    case NT_LOCK_SHARED:
+        CHECK_OK(orma_win_unlock(e->to, e->win));
+        break;
+    case NT_LOCK_ALL:
+    case NT_LOCK_ALL_NOCHECK:
+        CHECK_OK(orma_win_unlock_all(e->win));
+        break;
+    case NT_FENCE:
+        CHECK_OK(orma_win_fence(ORMA_MODE_NOSUCCEED, e->win));
+        break;
+    default:
+        CHECK_OK(orma_win_complete(e->win));
+        CHECK_OK(orma_win_wait(e->win));
+        break;
+    }
+}
+
+/* ---- windows with counters ------------------------------------------------ */
+
+/* A window of the st_win kinds with n counters at this rank: asked for
+ * with info "orma_notify_num" at creation (by_info), else made with
+ * orma_win_notify_alloc afterwards (and a barrier, so that no origin
+ * looks for them before). */
+static inline void nt_win_open(struct st_win *w, int kind, size_t size, size_t n, int by_info)
+{
+    orma_info info = ORMA_INFO_NULL;
+    if (by_info) {
+        char v[24];
+        snprintf(v, sizeof v, "%zu", n);
+        CHECK_OK(orma_info_create(&info));
+        CHECK_OK(orma_info_set(info, "orma_notify_num", v));
+    }
+    st_win_open_info(w, kind, size, info);
+    if (by_info) {
+        CHECK_OK(orma_info_free(&info));
+    } else {
+        CHECK_OK(orma_win_notify_alloc(w->win, n));
+        CHECK_OK(orma_barrier());
+    }
+    size_t got = 0;
+    CHECK_OK(orma_win_notify_num(w->win, &got));
+    CHECK(got == n);
+}
+
+/* Every counter of this rank is want[i] (NULL: 0), then set back to 0. */
+static inline void nt_expect_counters(orma_win win, size_t n, const uint64_t *want, const char *what)
+{
+    for (size_t i = 0; i < n; i++) {
+        uint64_t v = 0, w = want ? want[i] : 0;
+        CHECK_OK(orma_notify_read(win, (int)i, &v));
+        if (v != w) {
+            fprintf(stderr, "rank %d: %s: counter %zu is %llu, expected %llu\n", check_rank(), what, i,
+                    (unsigned long long)v, (unsigned long long)w);
+            exit(1);
+        }
+        CHECK_OK(orma_notify_set(win, (int)i, 0));
+    }
+}
+
+#endif
