@@ -323,9 +323,7 @@ static void shared_or_skip(void)
 
 int main(int argc, char **argv)
 {
-    rt_init(&argc, &argv, &rank, &nranks);
-    rt = (rank + 1) % nranks;
-    lt = (rank + nranks - 1) % nranks;
+    nt_init(&argc, &argv, &rank, &nranks, &rt, &lt);
     at_types_init();
     types_build();
     ops_build();

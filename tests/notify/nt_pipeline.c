@@ -22,9 +22,6 @@
 
 enum { NSLOT = 3, GUARD = 64, MAXLEN = 1 << 20 };
 enum { C_DATA, C_ACK, NCTR };
-enum { E_LOCK_ALL, E_LOCKS, E_FENCE, E_PSCW, NEPOCH };
-
-static const char *const epoch_names[NEPOCH] = {"lock_all", "shared locks", "fence", "PSCW"};
 static const size_t lens[] = {8, 64, 1000, 4096, 65536 + 8, MAXLEN};
 #define NLENS (sizeof lens / sizeof lens[0])
 
@@ -56,59 +53,6 @@ static int rounds_of(size_t len)
     return r > 300 ? 300 : r < 2 * NSLOT ? 2 * NSLOT : (int)r;
 }
 
-static void epoch_open(int e, orma_win win)
-{
-    orma_group g = ORMA_GROUP_NULL;
-    switch (e) {
-    case E_LOCK_ALL:
-        CHECK_OK(orma_win_lock_all(0, win));
-        break;
-    case E_LOCKS:
-        CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, rt, 0, win));
-        if (lt != rt)
-            CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, lt, 0, win));
-        break;
-    case E_FENCE:
-        CHECK_OK(orma_win_fence(ORMA_MODE_NOPRECEDE, win));
-        break;
-    default:
-        g = st_group_pair(win, rt, lt);
-        CHECK_OK(orma_win_post(g, 0, win));
-        CHECK_OK(orma_win_start(g, 0, win));
-        CHECK_OK(orma_group_free(&g));
-        break;
-    }
-}
-
-static void epoch_close(int e, orma_win win)
-{
-    switch (e) {
-    case E_LOCK_ALL:
-        CHECK_OK(orma_win_unlock_all(win));
-        break;
-    case E_LOCKS:
-        CHECK_OK(orma_win_unlock(rt, win));
-        if (lt != rt)
-            CHECK_OK(orma_win_unlock(lt, win));
-        break;
-    case E_FENCE:
-        CHECK_OK(orma_win_fence(ORMA_MODE_NOSUCCEED, win));
-        break;
-    default:
-        CHECK_OK(orma_win_complete(win));
-        CHECK_OK(orma_win_wait(win));
-        break;
-    }
-}
-
-/* After an operation to target: in passive epochs a flush completes it
- * (and sends its notification over the net transport). */
-static void push(int e, orma_win win, int target)
-{
-    if (e == E_LOCK_ALL || e == E_LOCKS)
-        CHECK_OK(orma_win_flush(target, win));
-}
-
 static void produce(const struct st_win *w, int e, size_t len, int i)
 {
     int s = i % NSLOT;
@@ -119,7 +63,7 @@ static void produce(const struct st_win *w, int e, size_t len, int i)
         memcpy(&cell, w->mem + ack_at(len, s), sizeof cell);
         if (cell != done) {
             fprintf(stderr, "rank %d: %s on %s, %zu bytes: acknowledgement of round %d reads %llu\n", rank,
-                    epoch_names[e], st_kind_names[w->kind], len, i - NSLOT, (unsigned long long)cell);
+                    nt_pair_names[e], st_kind_names[w->kind], len, i - NSLOT, (unsigned long long)cell);
             exit(1);
         }
     }
@@ -128,7 +72,7 @@ static void produce(const struct st_win *w, int e, size_t len, int i)
     uint64_t v = i % 2 ? (uint64_t)i + 1 : 1;
     CHECK_OK(orma_put_notify(src[s], len, ORMA_BYTE, rt, st_disp(w, rt, slot_at(len, s)), len, ORMA_BYTE, w->win,
                              C_DATA, nop, v));
-    push(e, w->win, rt);
+    nt_pair_push(e, w->win, rt);
 }
 
 static void consume(const struct st_win *w, int e, size_t len, int i)
@@ -151,24 +95,24 @@ static void consume(const struct st_win *w, int e, size_t len, int i)
     acks[s] = (uint64_t)i + 1;
     CHECK_OK(orma_put_notify(&acks[s], 8, ORMA_BYTE, lt, st_disp(w, lt, ack_at(len, s)), 8, ORMA_BYTE, w->win,
                              C_ACK, ORMA_NOTIFY_ADD, 1));
-    push(e, w->win, lt);
+    nt_pair_push(e, w->win, lt);
 }
 
 static void run(struct st_win *w, int e, size_t len)
 {
     int rounds = rounds_of(len);
-    nt_step("pipeline, %s on %s, %zu bytes: set-up", epoch_names[e], st_kind_names[w->kind], len);
+    nt_step("pipeline, %s on %s, %zu bytes: set-up", nt_pair_names[e], st_kind_names[w->kind], len);
     rt_fill_bg(w->mem, w->size);
     CHECK_OK(orma_win_sync(w->win));
     CHECK_OK(orma_barrier());
-    nt_step("pipeline, %s on %s, %zu bytes: %d rounds", epoch_names[e], st_kind_names[w->kind], len, rounds);
-    epoch_open(e, w->win);
+    nt_step("pipeline, %s on %s, %zu bytes: %d rounds", nt_pair_names[e], st_kind_names[w->kind], len, rounds);
+    nt_pair_open(e, w->win, rt, lt);
     for (int i = 0; i < rounds; i++) {
         produce(w, e, len, i);
         consume(w, e, len, i);
     }
     CHECK_OK(orma_notify_wait(w->win, C_ACK, (uint64_t)rounds));
-    epoch_close(e, w->win);
+    nt_pair_close(e, w->win, rt, lt);
     CHECK_OK(orma_barrier());
     /* the last messages in their slots, the last acknowledgements */
     for (int i = rounds - NSLOT; i < rounds; i++) {
@@ -188,9 +132,7 @@ static void run(struct st_win *w, int e, size_t len)
 int main(int argc, char **argv)
 {
     static const int kinds[] = {ST_ALLOCATE, ST_CREATE_MALLOC, ST_DYNAMIC_MALLOC};
-    rt_init(&argc, &argv, &rank, &nranks);
-    rt = (rank + 1) % nranks;
-    lt = (rank + nranks - 1) % nranks;
+    nt_init(&argc, &argv, &rank, &nranks, &rt, &lt);
     for (int s = 0; s < NSLOT; s++) {
         src[s] = malloc(MAXLEN);
         CHECK(src[s] != NULL);
@@ -198,12 +140,9 @@ int main(int argc, char **argv)
     for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
         struct st_win w;
         nt_win_open(&w, kinds[k], ack_at(MAXLEN, NSLOT) + GUARD, NCTR, k % 2);
-        for (int e = 0; e < NEPOCH; e++) {
-            if (nt_net() && (e == E_FENCE || e == E_PSCW))
-                continue; /* its notifications would wait for the epoch's end */
-            for (size_t l = 0; l < NLENS; l++)
+        for (int e = 0; e < NT_NPAIRS; e++)
+            for (size_t l = 0; l < NLENS && nt_pair_runs(e); l++)
                 run(&w, e, lens[l]);
-        }
         st_win_close(&w);
     }
     for (int s = 0; s < NSLOT; s++)

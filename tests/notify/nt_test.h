@@ -25,6 +25,15 @@ static inline int nt_net(void)
     return t && !strcmp(t, "net");
 }
 
+/* Join the job; rt and lt are this rank's right and left neighbours in
+ * the ring of ranks (itself at one rank). */
+static inline void nt_init(int *argc, char ***argv, int *rank_p, int *size_p, int *rt_p, int *lt_p)
+{
+    rt_init(argc, argv, rank_p, size_p);
+    *rt_p = (*rank_p + 1) % *size_p;
+    *lt_p = (*rank_p + *size_p - 1) % *size_p;
+}
+
 /* ---- watchdog ------------------------------------------------------------ */
 
 /* The step a rank is in; a rank that stays in one longer than
@@ -153,6 +162,78 @@ static inline void nt_epoch_close(struct nt_epoch *e)
         CHECK_OK(orma_win_wait(e->win));
         break;
     }
+}
+
+/* Epochs in which a rank accesses both its neighbours and is accessed by
+ * both, for a whole stream of rounds: lock_all, shared locks of the two,
+ * and (where notifications need no closing synchronization: not over the
+ * net transport) one fence or one PSCW epoch. */
+enum nt_pair_kind { NT_PAIR_LOCK_ALL, NT_PAIR_LOCKS, NT_PAIR_FENCE, NT_PAIR_PSCW, NT_NPAIRS };
+
+static const char *const nt_pair_names[NT_NPAIRS] = {"lock_all", "shared locks", "fence", "PSCW"};
+
+static inline int nt_pair_passive(int kind)
+{
+    return kind == NT_PAIR_LOCK_ALL || kind == NT_PAIR_LOCKS;
+}
+
+static inline void nt_pair_open(int kind, orma_win win, int rt, int lt)
+{
+    orma_group g = ORMA_GROUP_NULL;
+    switch (kind) {
+    case NT_PAIR_LOCK_ALL:
+        CHECK_OK(orma_win_lock_all(0, win));
+        break;
+    case NT_PAIR_LOCKS:
+        CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, rt, 0, win));
+        if (lt != rt)
+            CHECK_OK(orma_win_lock(ORMA_LOCK_SHARED, lt, 0, win));
+        break;
+    case NT_PAIR_FENCE:
+        CHECK_OK(orma_win_fence(ORMA_MODE_NOPRECEDE, win));
+        break;
+    default:
+        g = st_group_pair(win, rt, lt);
+        CHECK_OK(orma_win_post(g, 0, win));
+        CHECK_OK(orma_win_start(g, 0, win));
+        CHECK_OK(orma_group_free(&g));
+        break;
+    }
+}
+
+static inline void nt_pair_close(int kind, orma_win win, int rt, int lt)
+{
+    switch (kind) {
+    case NT_PAIR_LOCK_ALL:
+        CHECK_OK(orma_win_unlock_all(win));
+        break;
+    case NT_PAIR_LOCKS:
+        CHECK_OK(orma_win_unlock(rt, win));
+        if (lt != rt)
+            CHECK_OK(orma_win_unlock(lt, win));
+        break;
+    case NT_PAIR_FENCE:
+        CHECK_OK(orma_win_fence(ORMA_MODE_NOSUCCEED, win));
+        break;
+    default:
+        CHECK_OK(orma_win_complete(win));
+        CHECK_OK(orma_win_wait(win));
+        break;
+    }
+}
+
+/* After an operation to target in a pair epoch: in a passive one a flush
+ * completes it (and sends its notification over the net transport). */
+static inline void nt_pair_push(int kind, orma_win win, int target)
+{
+    if (nt_pair_passive(kind))
+        CHECK_OK(orma_win_flush(target, win));
+}
+
+/* Pair epochs this transport can run. */
+static inline int nt_pair_runs(int kind)
+{
+    return nt_pair_passive(kind) || !nt_net();
 }
 
 /* ---- windows with counters ------------------------------------------------ */
