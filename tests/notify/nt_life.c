@@ -8,6 +8,7 @@
  *     number each time: new counters start at 0 whatever the old ones
  *     held, and origins that raised the old ones raise the new ones (ids
  *     the old ones lacked included) with their data in place.
+ *     Thousands of counters work to the last.
  *  3. Nothing is left: after many windows with counters and many rounds
  *     of the above, the job's objects in /dev/shm, the descriptors and
  *     the /dev/shm mappings of each rank are as many as before. */
@@ -64,6 +65,29 @@ static void at_creation(int kind)
     expect_num(w.win, 3 + (size_t)rank, "after orma_win_notify_alloc");
     CHECK_OK(orma_win_notify_free(w.win));
     expect_num(w.win, 0, "after orma_win_notify_free");
+    st_win_close(&w);
+}
+
+/* Thousands of counters: the last ones are as good as the first. */
+static void many(void)
+{
+    enum { MANY = 4096 };
+    struct st_win w;
+    static uint64_t want[MANY];
+    int ids[3] = {MANY - 1, MANY / 2, 0};
+    uint64_t vals[3] = {5, 7, 9};
+    nt_step("%d counters", MANY);
+    nt_win_open(&w, ST_ALLOCATE, SIZE, MANY, 1);
+    CHECK_OK(orma_win_lock_all(0, w.win));
+    for (int i = 0; i < 3; i++) {
+        CHECK_OK(orma_put_notify(NULL, 0, ORMA_BYTE, rt, 0, 0, ORMA_BYTE, w.win, ids[i], ORMA_NOTIFY_SET, vals[i]));
+        CHECK_OK(orma_win_flush(rt, w.win));
+        want[ids[i]] = vals[i];
+    }
+    CHECK_OK(orma_notify_waitall(w.win, 3, ids, vals));
+    CHECK_OK(orma_win_unlock_all(w.win));
+    CHECK_OK(orma_barrier());
+    nt_expect_counters(w.win, MANY, want, "thousands of counters");
     st_win_close(&w);
 }
 
@@ -161,6 +185,7 @@ int main(int argc, char **argv)
     for (int kind = 0; kind < ST_NKINDS; kind++)
         if (kind != ST_SHARED)
             at_creation(kind);
+    many();
     cycles(ST_CREATE_MALLOC);
     cycles(ST_DYNAMIC_ALLOCMEM);
     nothing_left();
