@@ -38,16 +38,14 @@ static inline void nt_init(int *argc, char ***argv, int *rank_p, int *size_p, in
 
 /* The step a rank is in; a rank that stays in one longer than
  * ST_WAIT_LIMIT seconds reports it and fails, instead of being killed by
- * the ctest timeout without a word. */
-static char nt_step_text[256];
+ * the ctest timeout without a word.  The report is written whole, in one
+ * call, so that the ranks' reports do not interleave. */
+static char nt_step_text[320];
 
 static inline void nt_watchdog_fire(int sig)
 {
     (void)sig;
-    static const char head[] = "notify test hung: ";
-    ssize_t rc = write(2, head, sizeof head - 1);
-    rc = write(2, nt_step_text, strlen(nt_step_text));
-    rc = write(2, "\n", 1);
+    ssize_t rc = write(2, nt_step_text, strlen(nt_step_text));
     (void)rc;
     _exit(1);
 }
@@ -56,11 +54,13 @@ static inline void nt_watchdog_fire(int sig)
 static inline void nt_step(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static inline void nt_step(const char *fmt, ...)
 {
-    int n = snprintf(nt_step_text, sizeof nt_step_text, "rank %d: ", check_rank());
+    size_t len = sizeof nt_step_text - 1; /* room for the newline */
+    int n = snprintf(nt_step_text, len, "rank %d: no progress for %.0f s: ", check_rank(), ST_WAIT_LIMIT);
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(nt_step_text + n, sizeof nt_step_text - (size_t)n, fmt, ap);
+    vsnprintf(nt_step_text + n, len - (size_t)n, fmt, ap);
     va_end(ap);
+    strcat(nt_step_text, "\n");
     signal(SIGALRM, nt_watchdog_fire);
     alarm((unsigned)ST_WAIT_LIMIT);
 }
