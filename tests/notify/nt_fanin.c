@@ -21,7 +21,7 @@
  * allocate, and create on malloc'd memory. */
 #include "nt_test.h"
 
-enum { ROUNDS = 40, LEN = 48, GAP = 16, GUARD = 64 };
+enum { ROUNDS = 100, LEN = 48, GAP = 16, GUARD = 64 };
 
 static int rank, nranks;
 

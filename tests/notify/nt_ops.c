@@ -13,16 +13,16 @@
  * counter is checked (ORMA_PROC_NULL's still 0).  Expected images come
  * from orma_pack/orma_unpack and the accumulate tests' reference.
  *
- * Flavours: allocate, create on malloc'd and on orma_alloc_mem memory,
- * dynamic with a malloc'd and with an orma_alloc_mem region; with the
- * argument "shared", allocate_shared alone (skipped where the ranks share
- * no memory).  Counters are asked for by info at creation or made
+ * Four rounds of every epoch kind on each flavour: allocate, create on
+ * malloc'd and on orma_alloc_mem memory, dynamic with a malloc'd and with
+ * an orma_alloc_mem region; with the argument "shared", allocate_shared
+ * alone (skipped where the ranks share no memory).  Counters are asked for by info at creation or made
  * afterwards, a different number at each rank.  At one rank every rank is
  * its own neighbour. */
 #include "acc_test.h"
 #include "nt_test.h"
 
-enum { SLOT = 1152, GUARD = 64, AREA = SLOT - 2 * GUARD };
+enum { SLOT = 1152, GUARD = 64, AREA = SLOT - 2 * GUARD, ROUNDS = 4 /* of every epoch kind */ };
 
 enum { K_PUT, K_GET, K_ACC };
 
@@ -298,8 +298,9 @@ static void flavour_run(int kind, int by_info)
     want = malloc(size);
     image_rt = malloc(size);
     CHECK(want != NULL && image_rt != NULL);
-    for (int e = 0; e < NT_NEPOCHS; e++)
-        round_run(&w, e, kind * NT_NEPOCHS + e, nctr);
+    for (int it = 0; it < ROUNDS; it++)
+        for (int e = 0; e < NT_NEPOCHS; e++)
+            round_run(&w, e, (kind * ROUNDS + it) * NT_NEPOCHS + e, nctr);
     free(want);
     free(image_rt);
     st_win_close(&w);
@@ -341,7 +342,7 @@ int main(int argc, char **argv)
     nt_step("finalize");
     CHECK_OK(orma_finalize());
     if (rank == 0)
-        printf("nt_ops%s: %d ranks, %d operations x %d epoch kinds: OK\n", shared ? " shared" : "", nranks, NOPS,
-               NT_NEPOCHS);
+        printf("nt_ops%s: %d ranks, %d operations x %d epoch kinds x %d rounds: OK\n", shared ? " shared" : "", nranks,
+               NOPS, NT_NEPOCHS, ROUNDS);
     return 0;
 }

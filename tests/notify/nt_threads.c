@@ -16,7 +16,7 @@
 #include "nt_test.h"
 #include "thr_test.h"
 
-enum { ROUNDS = 120, SUM_EVERY = 4 };
+enum { ROUNDS = 250, SUM_EVERY = 4 };
 
 static int rank, nranks, rt, lt;
 
