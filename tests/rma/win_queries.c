@@ -10,8 +10,8 @@
  * (orma-<uid>-<ORMA_BOOT_JOB>-...), the open file descriptors and the
  * shared-memory mappings of the process are no more than before. */
 #include "rma_test.h"
+#include "usage.h"
 
-#include <dirent.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -146,46 +146,6 @@ static void test_shared(int noncontig)
     free(parts);
 }
 
-static int count_dir(const char *dir, const char *prefix)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int n = 0;
-    CHECK(d != NULL);
-    while ((e = readdir(d)) != NULL)
-        if (e->d_name[0] != '.' && strncmp(e->d_name, prefix, strlen(prefix)) == 0)
-            n++;
-    closedir(d);
-    return n;
-}
-
-/* Lines of path, and of those the ones containing `needle`. */
-static void count_lines(const char *path, const char *needle, int *all_p, int *match_p)
-{
-    FILE *f = fopen(path, "r");
-    char line[4096];
-    CHECK(f != NULL);
-    *all_p = *match_p = 0;
-    while (fgets(line, sizeof line, f)) {
-        ++*all_p;
-        *match_p += strstr(line, needle) != NULL;
-    }
-    fclose(f);
-}
-
-struct usage {
-    int shm, fds, maps, shm_maps;
-};
-
-static struct usage usage_now(const char *shm_prefix)
-{
-    struct usage u;
-    u.shm = shm_prefix ? count_dir("/dev/shm", shm_prefix) : 0;
-    u.fds = count_dir("/proc/self/fd", "");
-    count_lines("/proc/self/maps", "/dev/shm/", &u.maps, &u.shm_maps);
-    return u;
-}
-
 /* One window of flavour i % 6, with a transfer through it so that the
  * library has set up whatever it sets up lazily. */
 static void one_window(int i)
@@ -257,19 +217,17 @@ static void one_window(int i)
 
 static void test_many_windows(void)
 {
-    const char *token = getenv("ORMA_BOOT_JOB");
-    char prefix[128];
+    char buf[128];
+    const char *prefix = usage_shm_prefix(buf, sizeof buf);
     struct usage before, after;
 
-    if (token)
-        snprintf(prefix, sizeof prefix, "orma-%u-%s-", (unsigned)getuid(), token);
     /* A dozen windows first, so that one-time setup (caches, lazily opened
      * segments of the job, the allocator's own mappings) is counted in
      * "before". */
     for (int i = 0; i < 12; i++)
         one_window(i);
     CHECK_OK(orma_barrier());
-    before = usage_now(token ? prefix : NULL);
+    before = usage_now(prefix);
     CHECK_OK(orma_barrier());
 
     for (int i = 0; i < 100; i++)
@@ -280,7 +238,7 @@ static void test_many_windows(void)
      * to their number exactly; other mappings (malloc's arenas, a
      * sanitizer's shadow) may vary a little, a per-window leak would not. */
     CHECK_OK(orma_barrier());
-    after = usage_now(token ? prefix : NULL);
+    after = usage_now(prefix);
     if (after.shm > before.shm || after.fds > before.fds ||
         after.shm_maps > before.shm_maps || after.maps > before.maps + 32) {
         fprintf(stderr, "rank %d: 100 windows leaked: /dev/shm objects %d -> %d, "
@@ -289,7 +247,7 @@ static void test_many_windows(void)
                 before.shm_maps, after.shm_maps, before.maps, after.maps);
         exit(1);
     }
-    if (!token && rank == 0)
+    if (!prefix && rank == 0)
         printf("ORMA_BOOT_JOB not set: /dev/shm objects not counted\n");
     CHECK_OK(orma_barrier());
 }

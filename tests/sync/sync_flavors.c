@@ -89,17 +89,6 @@ static orma_aint disp(const struct flav *f, int t, int region, size_t off)
     return (f->addr ? f->addr[2 * t + region] : 0) + (orma_aint)off;
 }
 
-/* The group {rt, lt}, one rank when they coincide. */
-static orma_group neighbours(orma_win win)
-{
-    orma_group all = ORMA_GROUP_NULL, g = ORMA_GROUP_NULL;
-    int ranks[2] = {rt, lt};
-    CHECK_OK(orma_win_get_group(win, &all));
-    CHECK_OK(orma_group_incl(all, rt == lt ? 1 : 2, ranks, &g));
-    CHECK_OK(orma_group_free(&all));
-    return g;
-}
-
 static void epoch(struct flav *f, int mode, unsigned it)
 {
     char what[64];
@@ -121,7 +110,7 @@ static void epoch(struct flav *f, int mode, unsigned it)
         CHECK_OK(orma_win_fence(it % 2 ? ORMA_MODE_NOPRECEDE : 0, f->win));
         break;
     case M_PSCW:
-        g = neighbours(f->win);
+        g = st_group_pair(f->win, rt, lt);
         CHECK_OK(orma_win_post(g, 0, f->win));
         CHECK_OK(orma_win_start(g, 0, f->win));
         break;

@@ -56,8 +56,8 @@ struct st_win {
     orma_aint *addr; /* dynamic: region base of every rank, else NULL */
 };
 
-/* Collective. */
-static inline void st_win_open(struct st_win *w, int kind, size_t size)
+/* Collective.  info is given to the window's creation. */
+static inline void st_win_open_info(struct st_win *w, int kind, size_t size, orma_info info)
 {
     w->kind = kind;
     w->size = size;
@@ -66,10 +66,10 @@ static inline void st_win_open(struct st_win *w, int kind, size_t size)
     w->win = ORMA_WIN_NULL;
     switch (kind) {
     case ST_ALLOCATE:
-        CHECK_OK(orma_win_allocate(size, 1, ORMA_INFO_NULL, (void **)&w->mem, &w->win));
+        CHECK_OK(orma_win_allocate(size, 1, info, (void **)&w->mem, &w->win));
         break;
     case ST_SHARED:
-        CHECK_OK(orma_win_allocate_shared(size, 1, ORMA_INFO_NULL, (void **)&w->mem, &w->win));
+        CHECK_OK(orma_win_allocate_shared(size, 1, info, (void **)&w->mem, &w->win));
         break;
     case ST_CREATE_MALLOC:
     case ST_DYNAMIC_MALLOC:
@@ -81,16 +81,22 @@ static inline void st_win_open(struct st_win *w, int kind, size_t size)
         break;
     }
     if (kind == ST_CREATE_MALLOC || kind == ST_CREATE_ALLOCMEM)
-        CHECK_OK(orma_win_create(w->mem, size, 1, ORMA_INFO_NULL, &w->win));
+        CHECK_OK(orma_win_create(w->mem, size, 1, info, &w->win));
     if (kind == ST_DYNAMIC_MALLOC || kind == ST_DYNAMIC_ALLOCMEM) {
         orma_aint mine = (orma_aint)w->mem;
         w->addr = malloc((size_t)orma_size() * sizeof *w->addr);
         CHECK(w->addr != NULL);
-        CHECK_OK(orma_win_create_dynamic(ORMA_INFO_NULL, &w->win));
+        CHECK_OK(orma_win_create_dynamic(info, &w->win));
         CHECK_OK(orma_win_attach(w->win, w->mem, size));
         rt_exchange_aint(&mine, 1, w->addr);
     }
     CHECK(w->mem != NULL && w->win != ORMA_WIN_NULL);
+}
+
+/* Collective. */
+static inline void st_win_open(struct st_win *w, int kind, size_t size)
+{
+    st_win_open_info(w, kind, size, ORMA_INFO_NULL);
 }
 
 /* Target displacement of byte offset off of rank target's memory. */
@@ -113,6 +119,17 @@ static inline void st_win_close(struct st_win *w)
     free(w->addr);
     w->mem = NULL;
     w->addr = NULL;
+}
+
+/* The group of ranks a and b of win, one rank when they coincide. */
+static inline orma_group st_group_pair(orma_win win, int a, int b)
+{
+    orma_group all = ORMA_GROUP_NULL, g = ORMA_GROUP_NULL;
+    int ranks[2] = {a, b};
+    CHECK_OK(orma_win_get_group(win, &all));
+    CHECK_OK(orma_group_incl(all, a == b ? 1 : 2, ranks, &g));
+    CHECK_OK(orma_group_free(&all));
+    return g;
 }
 
 /* Flags: k 32-bit words per rank in a shared window, read and written
