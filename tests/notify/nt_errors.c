@@ -302,9 +302,6 @@ int main(int argc, char **argv)
     CHECK_OK(orma_win_free(&win));
     without_counters();
     bad_info();
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_errors: %d ranks: OK\n", nranks);
+    nt_finish("nt_errors");
     return 0;
 }

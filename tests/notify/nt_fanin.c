@@ -267,9 +267,6 @@ int main(int argc, char **argv)
         waits_local(&w);
         st_win_close(&w);
     }
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_fanin: %d ranks: OK\n", nranks);
+    nt_finish("nt_fanin");
     return 0;
 }

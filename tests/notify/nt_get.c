@@ -143,9 +143,6 @@ int main(int argc, char **argv)
     for (int i = 0; i < maxrounds; i++)
         free(got[i]);
     free(got);
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_get: %d ranks: OK\n", nranks);
+    nt_finish("nt_get");
     return 0;
 }

@@ -189,9 +189,6 @@ int main(int argc, char **argv)
     cycles(ST_CREATE_MALLOC);
     cycles(ST_DYNAMIC_ALLOCMEM);
     nothing_left();
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_life: %d ranks: OK\n", nranks);
+    nt_finish("nt_life");
     return 0;
 }

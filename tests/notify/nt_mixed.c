@@ -110,9 +110,6 @@ int main(int argc, char **argv)
             run(&w, e);
         st_win_close(&w);
     }
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_mixed: %d ranks: OK\n", nranks);
+    nt_finish("nt_mixed");
     return 0;
 }

@@ -339,10 +339,9 @@ int main(int argc, char **argv)
                 flavour_run(kind, kind % 2);
     }
     types_free();
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_ops%s: %d ranks, %d operations x %d epoch kinds x %d rounds: OK\n", shared ? " shared" : "", nranks,
-               NOPS, NT_NEPOCHS, ROUNDS);
+    char what[96];
+    snprintf(what, sizeof what, "nt_ops%s, %d operations x %d epoch kinds x %d rounds", shared ? " shared" : "", NOPS,
+             NT_NEPOCHS, ROUNDS);
+    nt_finish(what);
     return 0;
 }

@@ -147,9 +147,6 @@ int main(int argc, char **argv)
     }
     for (int s = 0; s < NSLOT; s++)
         free(src[s]);
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_pipeline: %d ranks: OK\n", nranks);
+    nt_finish("nt_pipeline");
     return 0;
 }

@@ -73,9 +73,6 @@ int main(int argc, char **argv)
     }
     CHECK_OK(orma_team_free(&reversed));
     CHECK_OK(orma_team_free(&parity));
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_team: %d ranks: OK\n", nranks);
+    nt_finish("nt_team");
     return 0;
 }

@@ -133,9 +133,6 @@ int main(int argc, char **argv)
     run(ST_ALLOCATE, 2);
     run(ST_CREATE_MALLOC, 4);
     run(ST_ALLOCATE, 4);
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_threads: %d ranks: OK\n", nranks);
+    nt_finish("nt_threads");
     return 0;
 }

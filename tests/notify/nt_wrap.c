@@ -234,9 +234,6 @@ int main(int argc, char **argv)
         reset_reuse(&w);
         st_win_close(&w);
     }
-    nt_step("finalize");
-    CHECK_OK(orma_finalize());
-    if (rank == 0)
-        printf("nt_wrap: %d ranks: OK\n", nranks);
+    nt_finish("nt_wrap");
     return 0;
 }
