@@ -237,6 +237,9 @@ int xport_net_header(const struct xport_net *n, const char *what, int src, const
  * the send needs it no more). */
 void xport_net_respond(struct xport_net *n, int dst, int kind, uint64_t token, const void *data, size_t len,
                      void *owned, int status);
+/* An error response to dst: status, with the message util_error just made
+ * (the ERR response's payload: its text, without a terminating NUL). */
+void xport_net_fail(struct xport_net *n, int dst, int status);
 void *xport_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t len);
 void xport_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len);
 void xport_net_batch_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len);

@@ -39,6 +39,17 @@ void xport_net_unpacked(uint64_t token, const void *data, size_t len)
     free(u);
 }
 
+/* How much of an error's text from a peer to print: its bytes up to the
+ * first that is not printable, at most XPORT_NET_TEXT_MAX. */
+#define XPORT_NET_TEXT_MAX 400
+static int xport_net_text_len(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && i < XPORT_NET_TEXT_MAX && text[i] >= 0x20 && text[i] < 0x7f)
+        i++;
+    return (int)i;
+}
+
 void xport_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len)
 {
     struct xport_net *n = arg;
@@ -57,11 +68,12 @@ void xport_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, con
     case XPORT_NET_ACK:
         p->acks_in++;
         break;
-    default:
+    default: /* ERR, and the target's message if it sent one */
         if (!n->status)
-            n->status = util_error(r.status ? r.status : ORMA_ERR_PEER,
-                                   "window %u: rank %d could not carry out an operation of rank %d (%s)",
-                                   n->host.id, src, n->host.rank, orma_strerror(r.status));
+            n->status = util_error(r.status < 0 ? r.status : ORMA_ERR_PEER,
+                                   "window %u: rank %d could not carry out an operation of rank %d (%s)%s%.*s",
+                                   n->host.id, src, n->host.rank, orma_strerror(r.status), data && len ? ": " : "",
+                                   data ? xport_net_text_len(data, len) : 0, data ? (const char *)data : "");
         break;
     }
 }

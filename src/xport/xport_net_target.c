@@ -32,6 +32,16 @@ void xport_net_respond(struct xport_net *n, int dst, int kind, uint64_t token, c
     o->owned = owned;
 }
 
+void xport_net_fail(struct xport_net *n, int dst, int status)
+{
+    const char *msg = orma_error_message();
+    size_t len = strlen(msg);
+    char *text = len ? malloc(len) : NULL;
+    if (text)
+        memcpy(text, msg, len);
+    xport_net_respond(n, dst, XPORT_NET_ERR, 0, text, text ? len : 0, text, status);
+}
+
 /* Where the bytes [offset, offset + len) of our own window are, or NULL
  * after saying why (naming the origin). */
 static char *xport_net_local(struct xport_net *n, int src, const struct xport_net_req *q)
@@ -41,7 +51,7 @@ static char *xport_net_local(struct xport_net *n, int src, const struct xport_ne
         return at;
     util_error(ORMA_ERR_RANGE, "window %u: rank %d's access of %llu bytes at %llu lies outside rank %d's window",
                n->host.id, src, (unsigned long long)q->len, (unsigned long long)q->offset, n->host.rank);
-    xport_net_respond(n, src, XPORT_NET_ERR, 0, NULL, 0, NULL, ORMA_ERR_RANGE);
+    xport_net_fail(n, src, ORMA_ERR_RANGE);
     return NULL;
 }
 
@@ -78,7 +88,7 @@ static void xport_net_apply_acc(struct xport_net *n, int src, const struct xport
     void *result = NULL;
     if (q->token && !(result = malloc((size_t)q->len))) {
         util_error(ORMA_ERR_NOMEM, "window %u: no memory for the result of rank %d's accumulate", n->host.id, src);
-        xport_net_respond(n, src, XPORT_NET_ERR, 0, NULL, 0, NULL, ORMA_ERR_NOMEM);
+        xport_net_fail(n, src, ORMA_ERR_NOMEM);
         xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
         return;
     }
@@ -93,7 +103,7 @@ static void xport_net_apply_acc(struct xport_net *n, int src, const struct xport
                         .offset = (size_t)q->offset};
     int status = n->host.apply(n->host.ctx, &op);
     if (status)
-        xport_net_respond(n, src, XPORT_NET_ERR, 0, NULL, 0, NULL, status);
+        xport_net_fail(n, src, status);
     if (result)
         xport_net_respond(n, src, XPORT_NET_REPLY, q->token, result, (size_t)q->len, result, 0);
 }
@@ -221,7 +231,7 @@ static void xport_net_typed(struct xport_net *n, int src, const struct xport_net
         status = xport_net_typed_acc(n, q, data, dsize, tt, out);
     if (status) {
         free(out);
-        xport_net_respond(n, src, XPORT_NET_ERR, 0, NULL, 0, NULL, status);
+        xport_net_fail(n, src, status);
         out = NULL;
     }
     if (out)
