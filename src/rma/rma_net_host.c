@@ -80,7 +80,11 @@ static void rma_net_host_peer(void *ctx, int rank, struct xport_net_peer_view *v
 {
     struct rma_win *win = ctx;
     const struct rma_target *t = &win->targets[rank];
-    int all = RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK_ALL;
+    int acc = RMA_EPOCH_ACCESS(win->epoch_state), all = acc == RMA_ACC_LOCK_ALL;
+    v->access = acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE ? XPORT_NET_ACCESS_FENCE
+                : acc == RMA_ACC_START                           ? XPORT_NET_ACCESS_START
+                : all || acc == RMA_ACC_LOCK                     ? XPORT_NET_ACCESS_PASSIVE
+                                                                 : XPORT_NET_ACCESS_NONE;
     v->in_access = t->in_access;
     v->in_exposure = t->in_exposure;
     v->lock = (uint8_t)(all ? (win->nocheck ? 0 : ORMA_LOCK_SHARED) : (t->lock_held ? t->lock_type : 0));

@@ -62,14 +62,29 @@ static void xport_net_release(struct xport_net *n, struct xport_net_peer *p)
     p->lock_state = XPORT_NET_UNLOCKED;
 }
 
-/* Carry out src's actions whose operations are all in. */
+/* A notification of src's (XPORT_NET_NOTIFY), raised by the window above,
+ * which checks the counter and the op. */
+static void xport_net_notify_raise(struct xport_net *n, int src, const struct xport_net_action *a)
+{
+    struct xport_op op = {.kind = XPORT_OP_NOTIFY, .target = src, /* the origin, for messages */
+                          .notify_id = a->notify_id, .notify_op = a->notify_op, .notify_value = a->notify_value};
+    int status = n->host.apply(n->host.ctx, &op);
+    if (status)
+        xport_net_fail(n, src, status);
+}
+
+/* Carry out src's actions whose operations are all in: the notification
+ * first, which the acknowledgement then covers. */
 static void xport_net_actions(struct xport_net *n, int src)
 {
     struct xport_net_peer *p = &n->peer[src];
     while (p->nact && p->act[0].upto <= p->ops_in) {
-        uint32_t f = p->act[0].flags;
+        struct xport_net_action a = p->act[0];
+        uint32_t f = a.flags;
         memmove(p->act, p->act + 1, (p->nact - 1) * sizeof *p->act);
         p->nact--;
+        if (f & XPORT_NET_A_NOTIFY)
+            xport_net_notify_raise(n, src, &a);
         if (f & XPORT_NET_F_FENCE)
             n->fence_in++;
         if (f & XPORT_NET_F_DONE)
@@ -240,33 +255,71 @@ static void xport_net_typed(struct xport_net *n, int src, const struct xport_net
         xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0);
 }
 
+/* A get's reply: the bytes at at, or (XPORT_NET_F_COPY) a copy of them. */
+static void xport_net_get_reply(struct xport_net *n, int src, const struct xport_net_req *q, const char *at)
+{
+    size_t len = (size_t)q->len;
+    void *copy = NULL;
+    if ((q->flags & XPORT_NET_F_COPY) && !(copy = malloc(len ? len : 1))) {
+        util_error(ORMA_ERR_NOMEM, "window %u: no memory to copy %zu bytes for rank %d's get", n->host.id, len, src);
+        xport_net_fail(n, src, ORMA_ERR_NOMEM);
+        xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
+        return;
+    }
+    if (copy)
+        memcpy(copy, at, len);
+    xport_net_respond(n, src, XPORT_NET_REPLY, q->token, copy ? copy : at, len, copy, 0);
+}
+
+/* An operation of src's on our memory (not SYNC, TYPE, NOTIFY). */
+static void xport_net_operate(struct xport_net *n, int src, const struct xport_net_req *q, const void *data,
+                              size_t len)
+{
+    char *at = xport_net_local(n, src, q);
+    if (!at) {
+        if (q->token)
+            xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
+    } else if (q->tid) {
+        xport_net_typed(n, src, q, data, len, at);
+    } else if (q->kind == XPORT_NET_PUT) {
+        if (data && at != data && len == q->len)
+            memcpy(at, data, len);
+    } else if (q->kind == XPORT_NET_GET) {
+        xport_net_get_reply(n, src, q, at);
+    } else {
+        xport_net_apply_acc(n, src, q, data);
+    }
+}
+
+/* A notification of src's: the action that raises it (0: refused, said). */
+static uint32_t xport_net_notify_in(struct xport_net *n, int src, const struct xport_net_req *q, size_t len)
+{
+    if (!len && !q->len && !q->token)
+        return XPORT_NET_A_NOTIFY;
+    util_error(ORMA_ERR_PEER, "window %u: rank %d sent a notification with %zu bytes of payload, %llu of length "
+               "and a token", n->host.id, src, len, (unsigned long long)q->len);
+    xport_net_fail(n, src, ORMA_ERR_PEER);
+    return 0;
+}
+
 /* Handle request q of src (its lock, if it names one, is held). */
 static void xport_net_handle(struct xport_net *n, int src, const struct xport_net_req *q, const void *data, size_t len)
 {
     struct xport_net_peer *p = &n->peer[src];
-    char *at = NULL;
+    uint32_t acts = q->flags & XPORT_NET_F_ACTS;
     if (q->kind == XPORT_NET_TYPE) {
         xport_net_type_in(n, src, q, data, len);
         return; /* not an operation: never flagged */
     }
-    if (q->kind != XPORT_NET_SYNC && !(at = xport_net_local(n, src, q)) && q->token)
-        xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
-    if (!at)
-        ;
-    else if (q->tid)
-        xport_net_typed(n, src, q, data, len, at);
-    else if (q->kind == XPORT_NET_PUT) {
-        if (data && at != data && len == q->len)
-            memcpy(at, data, len);
-    } else if (q->kind == XPORT_NET_GET) {
-        xport_net_respond(n, src, XPORT_NET_REPLY, q->token, at, (size_t)q->len, NULL, 0);
-    } else {
-        xport_net_apply_acc(n, src, q, data);
-    }
+    if (q->kind == XPORT_NET_NOTIFY)
+        acts |= xport_net_notify_in(n, src, q, len);
+    else if (q->kind != XPORT_NET_SYNC)
+        xport_net_operate(n, src, q, data, len);
     if (q->kind != XPORT_NET_SYNC)
         p->ops_in++;
-    if (q->flags && xport_net_grow((void **)&p->act, &p->capact, p->nact + 1, sizeof *p->act) == ORMA_SUCCESS)
-        p->act[p->nact++] = (struct xport_net_action){q->upto, q->flags};
+    if (acts && xport_net_grow((void **)&p->act, &p->capact, p->nact + 1, sizeof *p->act) == ORMA_SUCCESS)
+        p->act[p->nact++] = (struct xport_net_action){.upto = q->upto, .flags = acts, .notify_id = q->notify_id,
+                                                      .notify_value = q->notify_value, .notify_op = q->op};
     xport_net_actions(n, src);
 }
 
