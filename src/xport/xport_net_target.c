@@ -96,11 +96,29 @@ static void xport_net_actions(struct xport_net *n, int src)
     }
 }
 
+/* Whether an accumulate's or compare-and-swap's payload is what its
+ * request says: the origin's elements (and the compare value), or none. */
+static int xport_net_acc_sized(const struct xport_net_req *q, const void *data, size_t len)
+{
+    if (q->kind == XPORT_NET_CAS)
+        return q->has_origin && data && q->len <= XPORT_NET_CAS_MAX && len == 2 * q->len;
+    return q->has_origin ? data && len == q->len : !len;
+}
+
 /* An accumulate or compare-and-swap of src's on our memory, with the
  * rules our own origins' follow (host.apply).  A result goes back to src. */
-static void xport_net_apply_acc(struct xport_net *n, int src, const struct xport_net_req *q, const void *data)
+static void xport_net_apply_acc(struct xport_net *n, int src, const struct xport_net_req *q, const void *data,
+                                size_t len)
 {
     void *result = NULL;
+    if (!xport_net_acc_sized(q, data, len)) {
+        util_error(ORMA_ERR_PEER, "window %u: rank %d's accumulate of %llu bytes came with %zu bytes of data",
+                   n->host.id, src, (unsigned long long)q->len, len);
+        xport_net_fail(n, src, ORMA_ERR_PEER);
+        if (q->token)
+            xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
+        return;
+    }
     if (q->token && !(result = malloc((size_t)q->len))) {
         util_error(ORMA_ERR_NOMEM, "window %u: no memory for the result of rank %d's accumulate", n->host.id, src);
         xport_net_fail(n, src, ORMA_ERR_NOMEM);
@@ -144,7 +162,8 @@ static const void *xport_net_type_part(struct xport_net_peer *p, const struct xp
         *bad = 1;
         return NULL;
     }
-    memcpy(p->tpart + p->tpart_got, data, len);
+    if (len) /* a part kept waiting has no data when empty */
+        memcpy(p->tpart + p->tpart_got, data, len);
     p->tpart_got += len;
     if (p->tpart_got < p->tpart_len)
         return NULL;
@@ -193,6 +212,10 @@ static orma_type xport_net_type_of(struct xport_net *n, int src, uint32_t tid)
 static int xport_net_typed_acc(struct xport_net *n, const struct xport_net_req *q, const void *data, size_t dsize,
                                orma_type tt, void *out)
 {
+    if (q->typeid_ >= ORMA_TYPEID_COUNT || dtype_basic(tt) != q->typeid_ ||
+        !orma_predefined_types.types[q->typeid_].size || dsize % orma_predefined_types.types[q->typeid_].size)
+        return util_error(ORMA_ERR_PEER, "window %u: a typed accumulate of %zu bytes of element type %u into a "
+                          "layout of element type %d", n->host.id, dsize, q->typeid_, dtype_basic(tt));
     orma_type basic = &orma_predefined_types.types[q->typeid_];
     size_t count = dsize / basic->size;
     int padded = basic->extent != basic->size;
@@ -222,6 +245,18 @@ static int xport_net_typed_acc(struct xport_net *n, const struct xport_net_req *
     return status;
 }
 
+/* Whether the target layout of typed request q, dsize bytes of tt, lies
+ * in the bytes the request reaches (those are in our window). */
+static int xport_net_typed_inside(const struct xport_net_req *q, orma_type tt, size_t dsize)
+{
+    ptrdiff_t lo, hi, first, end;
+    if (!dsize) /* no byte reached (an origin sends none such) */
+        return !q->torigin;
+    return q->len <= PTRDIFF_MAX && dtype_reach(tt, (size_t)q->tcount, &lo, &hi) &&
+           !__builtin_add_overflow(q->torigin, lo, &first) && !__builtin_add_overflow(q->torigin, hi, &end) &&
+           first >= 0 && end <= (ptrdiff_t)q->len;
+}
+
 /* A typed request of src on our memory, reaching at (checked). */
 static void xport_net_typed(struct xport_net *n, int src, const struct xport_net_req *q, const void *data, size_t len,
                             char *at)
@@ -229,12 +264,17 @@ static void xport_net_typed(struct xport_net *n, int src, const struct xport_net
     orma_type tt = xport_net_type_of(n, src, q->tid);
     size_t dsize = 0;
     int status = ORMA_SUCCESS;
-    if (!tt || __builtin_mul_overflow(tt->size, (size_t)q->tcount, &dsize) ||
+    if (!tt || (q->kind != XPORT_NET_PUT && q->kind != XPORT_NET_GET && q->kind != XPORT_NET_ACC) ||
+        __builtin_mul_overflow(tt->size, (size_t)q->tcount, &dsize) ||
         ((q->kind == XPORT_NET_PUT || (q->kind == XPORT_NET_ACC && q->has_origin)) && len != dsize))
         status = util_error(ORMA_ERR_PEER, "window %u: rank %d's typed operation names layout %u and %llu "
                             "elements, which do not match its %zu bytes", n->host.id, src, q->tid,
                             (unsigned long long)q->tcount, len);
-    char *tbase = at + q->torigin;
+    else if (!xport_net_typed_inside(q, tt, dsize))
+        status = util_error(ORMA_ERR_PEER, "window %u: rank %d's typed operation of %llu elements from %lld reaches "
+                            "past its %llu bytes", n->host.id, src, (unsigned long long)q->tcount,
+                            (long long)q->torigin, (unsigned long long)q->len);
+    char *tbase = status ? at : at + q->torigin;
     void *out = NULL;
     if (!status && (q->kind == XPORT_NET_GET || q->token) && !(out = malloc(dsize ? dsize : 1)))
         status = util_error(ORMA_ERR_NOMEM, "window %u: no memory for rank %d's typed reply", n->host.id, src);
@@ -287,7 +327,7 @@ static void xport_net_operate(struct xport_net *n, int src, const struct xport_n
     } else if (q->kind == XPORT_NET_GET) {
         xport_net_get_reply(n, src, q, at);
     } else {
-        xport_net_apply_acc(n, src, q, data);
+        xport_net_apply_acc(n, src, q, data, len);
     }
 }
 
@@ -296,8 +336,8 @@ static uint32_t xport_net_notify_in(struct xport_net *n, int src, const struct x
 {
     if (!len && !q->len && !q->token)
         return XPORT_NET_A_NOTIFY;
-    util_error(ORMA_ERR_PEER, "window %u: rank %d sent a notification with %zu bytes of payload, %llu of length "
-               "and a token", n->host.id, src, len, (unsigned long long)q->len);
+    util_error(ORMA_ERR_PEER, "window %u: rank %d sent a notification with a payload of %zu bytes, a length of %llu "
+               "or a token", n->host.id, src, len, (unsigned long long)q->len);
     xport_net_fail(n, src, ORMA_ERR_PEER);
     return 0;
 }
