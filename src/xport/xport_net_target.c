@@ -151,6 +151,7 @@ static const void *xport_net_type_part(struct xport_net_peer *p, const struct xp
         return data;
     if (q->offset == 0) {
         free(p->tpart);
+        p->tpart = NULL;
         p->tpart_got = 0;
         p->tpart_len = (size_t)q->len;
         if (q->len > XPORT_NET_TYPE_MAX || !(p->tpart = malloc(p->tpart_len ? p->tpart_len : 1))) {

@@ -101,6 +101,9 @@ SEEDS = {
     'regress-typed-kinds': req('TYPE', tid=1, typ=1)
     + req('CAS', tid=1, tcount=400, has_origin=1, length=WIN - 8, upto=1, large=1)
     + req('ACC', op=SUM, typeid=2, has_origin=1, tid=1, tcount=400, length=WIN - 8, upto=2, large=9600 - EAGER - 1),
+    # a layout's first part, then a first part too long for any layout
+    'regress-type-parts': req('TYPE', tid=1, offset=0, length=64, payload=bytes(8))
+    + req('TYPE', tid=1, offset=0, length=2**62, payload=bytes(8)),
 }
 
 if __name__ == '__main__':
