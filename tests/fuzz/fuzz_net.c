@@ -152,6 +152,8 @@ static void fuzz_request(struct fuzz_in *in, struct xport_net_req *q)
     q->typeid_ = fuzz_byte(in);
     if (q->typeid_ < 0x80)
         q->typeid_ %= ORMA_TYPEID_COUNT + 1;
+    if (q->typeid_ == ORMA_TYPEID_C_BOOL) /* a bool holding 2..255 is undefined in C, whoever wrote it */
+        q->typeid_ = ORMA_TYPEID_BYTE;
     q->has_origin = (uint8_t)(fuzz_byte(in) & 1);
     q->tid = (uint32_t)(fuzz_byte(in) % 4);
     q->round = (uint32_t)(fuzz_byte(in) % 3);
