@@ -705,10 +705,16 @@ int orma_waitall(size_t count, orma_request *requests);
  *
  * In fence and PSCW epochs a notified operation does not wait for the
  * closing synchronization: it waits, if it must, for its target to open the
- * epoch, then goes.  Over the net transport (mpirun, other nodes) it travels
- * as every operation to such a target does, with the origin's next
- * synchronization of the epoch (flush, unlock, fence, complete); the target
- * raises the counter when it has carried it out.
+ * epoch, then goes.  Over the net transport (mpirun, other nodes) it goes at
+ * once too, together with every operation issued to that target before it
+ * (in a passive epoch behind the target's lock, asked for first if the
+ * epoch has not yet, as a flush would), without waiting for the target: the
+ * target holds what comes for a fence or PSCW epoch it has not opened yet,
+ * and raises the counter once it has carried out all of them.  The origin's
+ * next synchronization (flush, unlock, fence, complete) completes them as
+ * the others.  A target raises counters when it makes progress: in its orma
+ * calls -- its waits on its counters among them -- or with
+ * ORMA_PROGRESS_THREAD=1.
  *
  * Errors: those of the plain calls, and ORMA_ERR_NOTIFY (id negative or not
  * below the target's number of counters, nop unknown).  Over the net

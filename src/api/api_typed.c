@@ -40,14 +40,9 @@ static int api_typed_reach(const char *call, int passive_only, struct rma_win *w
                            orma_aint target_disp, size_t tcount, orma_type ttype, size_t tbytes, ptrdiff_t *lo_p,
                            ptrdiff_t *hi_p, size_t *offset_p, int *next_p)
 {
-    const struct dtype_node *tn = dtype_layout(ttype);
-    ptrdiff_t lo = 0, hi = 0, span = 0;
-    if (tbytes) {
-        if (tcount > PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)tcount - 1, dtype_extent(ttype), &span))
-            return util_error(ORMA_ERR_COUNT, "%s: %zu elements of the target type overflow", call, tcount);
-        lo = tn->true_lb + (span < 0 ? span : 0);
-        hi = tn->true_ub + (span > 0 ? span : 0);
-    }
+    ptrdiff_t lo = 0, hi = 0;
+    if (tbytes && !dtype_reach(ttype, tcount, &lo, &hi))
+        return util_error(ORMA_ERR_COUNT, "%s: %zu elements of the target type overflow", call, tcount);
     *lo_p = lo;
     *hi_p = hi;
     return api_rma_access_at(call, win, target, target_disp, lo, (size_t)(hi - lo), passive_only, offset_p, next_p);

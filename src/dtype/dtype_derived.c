@@ -77,6 +77,17 @@ struct dtype_node *dtype_layout(orma_type t)
     return t->predefined ? dtype_node_predefined((int)t->id) : dtype_derived_of(t)->node;
 }
 
+int dtype_reach(orma_type t, size_t count, ptrdiff_t *lo_p, ptrdiff_t *hi_p)
+{
+    const struct dtype_node *n = dtype_layout(t);
+    ptrdiff_t span;
+    if (!count || count > PTRDIFF_MAX || __builtin_mul_overflow((ptrdiff_t)count - 1, dtype_extent(t), &span) ||
+        __builtin_add_overflow(n->true_lb, span < 0 ? span : 0, lo_p) ||
+        __builtin_add_overflow(n->true_ub, span > 0 ? span : 0, hi_p))
+        return 0;
+    return 1;
+}
+
 int dtype_derived_create(struct dtype_node *node, ptrdiff_t lb, ptrdiff_t ub, size_t align, orma_type *type_p)
 {
     /* Blocks far apart can have bounds that each fit while the distance

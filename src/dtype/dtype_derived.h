@@ -53,6 +53,9 @@ ptrdiff_t dtype_lb(orma_type t);
 ptrdiff_t dtype_extent(orma_type t);
 size_t dtype_align(orma_type t);
 struct dtype_node *dtype_layout(orma_type t);
+/* The bytes [*lo_p, *hi_p) that count (> 0) elements of t reach, from the
+ * first element's origin; 0 when they are beyond a ptrdiff_t. */
+int dtype_reach(orma_type t, size_t count, ptrdiff_t *lo_p, ptrdiff_t *hi_p);
 
 /* What iterators walk: the flattened layout when there is one. */
 static inline const struct dtype_node *dtype_walk_layout(orma_type t)

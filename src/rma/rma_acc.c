@@ -101,6 +101,18 @@ int rma_acc_execute_plain(struct rma_win *win, const struct xport_op *op, const 
 
 _Thread_local int rma_acc_for_peer;
 
+const struct rma_acc_plan *rma_acc_plan_peer(const struct xport_op *op)
+{
+    int cas = op->kind == XPORT_OP_CAS;
+    if ((!cas && (op->kind != XPORT_OP_ACC || op->op >= ORMA_OP_COUNT)) || op->typeid_ >= ORMA_TYPEID_COUNT)
+        return NULL;
+    const struct rma_acc_plan *plan = rma_acc_plan_of(op);
+    if (!plan->extent || (plan->writes && (!plan->kernel || !op->origin)) || (cas && !op->compare) ||
+        (!op->ttype && (op->len % plan->extent || (cas && op->len != plan->extent))))
+        return NULL;
+    return plan;
+}
+
 /* The same choice as rma_acc_try's: hardware atomics only once the target
  * was found contended, else the stripes. */
 int rma_acc_execute(struct rma_win *win, const struct xport_op *op, const struct rma_where *w)

@@ -65,6 +65,13 @@ static inline const struct rma_acc_plan *rma_acc_plan_of(const struct xport_op *
     return rma_acc_plan(op->kind == XPORT_OP_CAS ? ORMA_REPLACE : op->op, op->typeid_);
 }
 
+/* The plan of an accumulate or compare-and-swap another rank asks us to
+ * carry out (through its box, or over the net transport), or NULL when it
+ * cannot be: a kind, op or type out of range, an op the type lacks, bytes
+ * that are not whole elements (untyped; a compare-and-swap: one element),
+ * no origin or compare value where the op reads them. */
+const struct rma_acc_plan *rma_acc_plan_peer(const struct xport_op *op);
+
 /* Perform op at p (mapped memory every rank maps, no exclusive lock) with
  * hardware atomics: 1 when done, 0 when it must take the stripes -- too
  * long, elements the machine cannot swap whole, or a plain loop holds one

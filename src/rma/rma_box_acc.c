@@ -71,17 +71,12 @@ int rma_box_acc(struct rma_win *win, const struct xport_op *op)
 
 int rma_box_apply_acc(struct rma_win *win, int o, const struct rma_box_entry *e, unsigned char *parts)
 {
-    int op_ = e->kind == RMA_BOX_E_CAS ? ORMA_REPLACE : e->op;
-    const struct rma_acc_plan *plan =
-        e->kind <= RMA_BOX_E_CAS && op_ < ORMA_OP_COUNT && e->typeid_ < ORMA_TYPEID_COUNT ? rma_acc_plan(op_, e->typeid_)
-                                                                                          : NULL;
-    if (!plan || !plan->extent || (plan->writes && !plan->kernel) || e->len % plan->extent ||
-        (e->kind == RMA_BOX_E_CAS && e->len != plan->extent))
+    struct xport_op op;
+    rma_box_acc_op(e, parts, win->rank, &op);
+    if (e->kind > RMA_BOX_E_CAS || !rma_acc_plan_peer(&op))
         return util_error(ORMA_ERR_PEER, "window %u: rank %d's box at rank %d holds an accumulate it cannot apply "
                           "(kind %u, op %u, type %u, %u bytes)", win->id, o, win->rank, e->kind, e->op, e->typeid_,
                           e->len);
-    struct xport_op op;
-    rma_box_acc_op(e, parts, win->rank, &op);
     return rma_acc_host(win, &op);
 }
 

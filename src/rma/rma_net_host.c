@@ -19,9 +19,8 @@
 static char *rma_net_host_where(struct rma_win *win, uint64_t offset, uint64_t len, struct rma_where *w)
 {
     if (len > SIZE_MAX || offset > SIZE_MAX ||
+        (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC && (offset > win->size || len > win->size - offset)) ||
         rma_where_resolve(win, win->rank, (size_t)len, (size_t)offset, w) != ORMA_SUCCESS || w->outside)
-        return NULL;
-    if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC && (offset > win->size || len > win->size - offset))
         return NULL;
     if (!w->at.ops->mapped) /* our own private memory: our address */
         xport_set_here(&w->at, (void *)w->at.addr);
@@ -51,9 +50,13 @@ int rma_acc_host(struct rma_win *win, const struct xport_op *op)
 
 static int rma_net_host_apply(void *ctx, const struct xport_op *op)
 {
+    struct rma_win *win = ctx;
     if (op->kind == XPORT_OP_NOTIFY) /* op->target: the origin */
-        return rma_notify_host(ctx, op, op->target);
-    return rma_acc_host(ctx, op);
+        return rma_notify_host(win, op, op->target);
+    if (!rma_acc_plan_peer(op))
+        return util_error(ORMA_ERR_PEER, "window %u: rank %d was asked for an accumulate it cannot apply (kind %u, "
+                          "op %u, type %u, %zu bytes)", win->id, win->rank, op->kind, op->op, op->typeid_, op->len);
+    return rma_acc_host(win, op);
 }
 
 static size_t rma_net_host_regions(void *ctx, uint64_t *pairs, size_t max)
@@ -80,7 +83,11 @@ static void rma_net_host_peer(void *ctx, int rank, struct xport_net_peer_view *v
 {
     struct rma_win *win = ctx;
     const struct rma_target *t = &win->targets[rank];
-    int all = RMA_EPOCH_ACCESS(win->epoch_state) == RMA_ACC_LOCK_ALL;
+    int acc = RMA_EPOCH_ACCESS(win->epoch_state), all = acc == RMA_ACC_LOCK_ALL;
+    v->access = acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE ? XPORT_NET_ACCESS_FENCE
+                : acc == RMA_ACC_START                           ? XPORT_NET_ACCESS_START
+                : all || acc == RMA_ACC_LOCK                     ? XPORT_NET_ACCESS_PASSIVE
+                                                                 : XPORT_NET_ACCESS_NONE;
     v->in_access = t->in_access;
     v->in_exposure = t->in_exposure;
     v->lock = (uint8_t)(all ? (win->nocheck ? 0 : ORMA_LOCK_SHARED) : (t->lock_held ? t->lock_type : 0));

@@ -128,7 +128,7 @@ int rma_notify_issue(struct rma_win *win, int target, struct rma_notify_head *h,
     }
     struct xport_op op = {.kind = XPORT_OP_NOTIFY, .target = target, .notify_id = (uint32_t)id,
                           .notify_op = (uint8_t)nop, .notify_value = value};
-    return xport_net_queue(win->net, &op);
+    return xport_net_notify(win->net, &op);
 }
 
 int rma_notify_host(struct rma_win *win, const struct xport_op *op, int origin)

@@ -9,8 +9,9 @@
  * raises a counter with one atomic instruction after the operation's data
  * is in place (release: a target that reads the counter with acquire
  * reads the data); over the net transport the notification travels as an
- * operation of its own behind the data (XPORT_OP_NOTIFY) and the target
- * raises its own counter once the data operation is carried out.
+ * operation of its own behind the data (XPORT_OP_NOTIFY), sent at once with
+ * every operation queued for its target before it (xport_net_notify), and
+ * the target raises its own counter once those are carried out.
  *
  * The owner waits as orma waits (util_wait_cond): polling its counters
  * while it spins and yields, then asleep on the header's word, which a
@@ -79,8 +80,8 @@ int rma_notify_own(struct rma_win *win, int id, const char *call, _Atomic uint64
 int rma_notify_check(struct rma_win *win, int target, int id, const char *call, struct rma_notify_head **h_p);
 
 /* Raise counter id of target, at h (rma_notify_check), by nop and value,
- * behind the operations issued to it before (h NULL, net: queued behind
- * them). */
+ * behind the operations issued to it before (h NULL, net: sent at once
+ * behind them, xport_net_notify). */
 int rma_notify_issue(struct rma_win *win, int target, struct rma_notify_head *h, int id, int nop, uint64_t value);
 
 /* The fast path's view: target's counters as mapped here and still

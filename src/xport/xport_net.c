@@ -253,6 +253,7 @@ int xport_net_queue(struct xport_net *n, const struct xport_op *op)
     xport_net_mu_give();
     return status;
 }
+int xport_net_notify(struct xport_net *n, const struct xport_op *op) { XPORT_NET_ENTRY(xport_net_notify_(n, op)); }
 int xport_net_fence(struct xport_net *n, int closes) { XPORT_NET_ENTRY(xport_net_fence_(n, closes)); }
 int xport_net_post(struct xport_net *n, const int *ranks, int count)
 {

@@ -46,6 +46,15 @@
  * here" (upto): a large payload is delivered when it has landed, which may
  * be after the small messages sent behind it (net_am.h).
  *
+ * Notifications (orma_put_notify and kin): an operation of their own
+ * (XPORT_NET_NOTIFY) whose raise is such an action at its own upto, so the
+ * target raises the counter once everything this origin sent it before is
+ * handled.  They do not wait for the closing synchronization: a notification
+ * and everything queued for its target before it go at once, and the
+ * synchronization completes them with the rest (xport_net_notify_ says how,
+ * per epoch).  The gets among them are answered from a copy, which the
+ * counter's raise cannot change.
+ *
  * Unlock and flush wait for the target's acknowledgement (or, when the last
  * operation is a get, for its data): MPI's unified model lets the target
  * read its memory right after the origin's unlock and a barrier, so the
@@ -62,10 +71,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The kind of access epoch of ours a peer is in (xport_net_peer_view). */
+enum { XPORT_NET_ACCESS_NONE, XPORT_NET_ACCESS_FENCE, XPORT_NET_ACCESS_START, XPORT_NET_ACCESS_PASSIVE };
+
 /* What the synchronizations know of one peer, asked for by the protocol
  * (struct xport_net_host.peer). */
 struct xport_net_peer_view {
-    uint8_t in_access;          /* we are in an access epoch to it */
+    uint8_t access;             /* XPORT_NET_ACCESS_*: our access epoch, as it reaches it */
+    uint8_t in_access;          /* we are in a PSCW access epoch to it */
     uint8_t in_exposure;        /* it is in our exposure epoch */
     uint8_t lock;               /* the lock type we hold there now, 0 with NOCHECK */
     uint32_t complete_expected; /* its completes an ended exposure waits for */
@@ -109,6 +122,9 @@ void xport_net_abandon(struct xport_net **n_p);
 
 /* Queue an operation to a net target (rma_comm_slow). */
 int xport_net_queue(struct xport_net *n, const struct xport_op *op);
+/* A notification (XPORT_OP_NOTIFY) to a net target, behind the operations
+ * queued for it: sent at once with them (xport_net_notify_). */
+int xport_net_notify(struct xport_net *n, const struct xport_op *op);
 
 /* The synchronizations' net parts (rma_fence.c, rma_pscw.c,
  * rma_passive.c call them when the window has an endpoint). */

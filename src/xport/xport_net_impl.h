@@ -30,11 +30,17 @@ struct xport_net_batch_hdr {
 #define XPORT_NET_ENTRY_ALIGN 16
 
 /* What an origin sends a target (struct xport_net_req.kind). */
-enum { XPORT_NET_SYNC, XPORT_NET_PUT, XPORT_NET_GET, XPORT_NET_ACC, XPORT_NET_CAS, XPORT_NET_TYPE, XPORT_NET_REGIONS };
+enum { XPORT_NET_SYNC, XPORT_NET_PUT, XPORT_NET_GET, XPORT_NET_ACC, XPORT_NET_CAS, XPORT_NET_TYPE, XPORT_NET_REGIONS,
+       XPORT_NET_NOTIFY };
 /* XPORT_NET_REGIONS: the regions attached to a dynamic window there, as a
  * reply of at most len bytes: their count, then (base, size) pairs, uint64_t
  * each, as many as fit (a count past them: ask again with room for all).
  * Handled at once, whatever locks wait: it reads no window memory. */
+/* XPORT_NET_NOTIFY: raise the target's notification counter notify_id by op
+ * (ORMA_NOTIFY_ADD, _SET) and notify_value -- an operation of its own,
+ * counted as the others, whose raise is an action at its own upto: once
+ * every operation of the origin's before it is handled.  No payload (one is
+ * refused), offset and len 0. */
 /* What a target sends an origin (struct xport_net_rsp.kind). */
 enum { XPORT_NET_REPLY, XPORT_NET_ACK, XPORT_NET_ERR };
 
@@ -50,6 +56,15 @@ enum { XPORT_NET_REPLY, XPORT_NET_ACK, XPORT_NET_ERR };
 #define XPORT_NET_F_START 16u  /* sent in a PSCW access epoch: round is its number
                                 (this origin's to this target, from 1); the
                                 target holds it until it has posted as often */
+#define XPORT_NET_F_COPY 32u   /* GET: reply from a copy of the bytes, not from
+                                the window: a notification sent behind it may
+                                let the target change them (xport_net_notify) */
+/* The flags that are actions at the target (the others say how to handle
+ * the request itself). */
+#define XPORT_NET_F_ACTS (XPORT_NET_F_FENCE | XPORT_NET_F_DONE | XPORT_NET_F_RELEASE | XPORT_NET_F_ACK)
+/* An action no request flag names: raise a notification counter
+ * (XPORT_NET_NOTIFY). */
+#define XPORT_NET_A_NOTIFY 256u
 
 struct xport_net_req {
     uint8_t kind;
@@ -59,8 +74,11 @@ struct xport_net_req {
     uint16_t typeid_;   /* ACC, CAS */
     uint8_t has_origin; /* ACC: 0 without origin data (NO_OP) */
     uint8_t pad;
-    uint32_t tid;       /* typed: the target layout, as the origin numbered
+    union {
+        uint32_t tid;   /* typed: the target layout, as the origin numbered
                            it (TYPE: the number it gives); else 0 */
+        uint32_t notify_id; /* NOTIFY: the counter */
+    };
     uint32_t round;     /* the fences the origin had made (xport_net.h); with
                            XPORT_NET_F_START, its PSCW access epoch */
     uint64_t offset, len; /* the bytes reached at the target */
@@ -70,7 +88,10 @@ struct xport_net_req {
                            an address at the origin (with
                            XPORT_NET_TOKEN_UNPACK: a struct xport_net_unpack's);
                            else 0 */
-    uint64_t tcount;    /* typed: elements of the target layout */
+    union {
+        uint64_t tcount;       /* typed: elements of the target layout */
+        uint64_t notify_value; /* NOTIFY */
+    };
     int64_t torigin;    /* typed: where its origin is, from offset */
 };
 _Static_assert(sizeof(struct xport_net_req) <= 64, "a request header fits net_am's");
@@ -126,7 +147,10 @@ struct xport_net_rsp {
 
 struct xport_net_action {
     uint64_t upto;
-    uint32_t flags;
+    uint32_t flags;    /* XPORT_NET_F_ACTS, XPORT_NET_A_NOTIFY */
+    uint32_t notify_id; /* A_NOTIFY: the request's */
+    uint64_t notify_value;
+    uint8_t notify_op;
 };
 
 /* A request that waits at the target for its lock, kept whole. */
@@ -171,6 +195,8 @@ struct xport_net_peer {
                            request was granted (a lock asked for lazily, with
                            the operations, leaves it as it was) */
     uint64_t unacked;   /* operations sent to it since its last acknowledgement */
+    uint8_t fence_sent; /* operations went to it in this fence epoch before
+                           its close (xport_net_notify): the close flags it */
     /* this rank as target, the peer as origin */
     uint64_t ops_in;    /* its operations handled here */
     uint32_t done_in;   /* its completes received */
@@ -201,6 +227,7 @@ struct xport_net {
     struct xport_net_peer *peer;
     struct xport_op *queue; /* operations of the open epoch, in issue order */
     size_t nqueued, capqueue;
+    size_t nnotify;         /* NOTIFY operations among them */
     uint64_t fence_expect, fence_in;
     uint32_t fences;      /* fences made on this window (every rank makes all) */
     uint32_t start_round; /* not 0: requests go with XPORT_NET_F_START and this round */
@@ -237,6 +264,9 @@ int xport_net_header(const struct xport_net *n, const char *what, int src, const
  * the send needs it no more). */
 void xport_net_respond(struct xport_net *n, int dst, int kind, uint64_t token, const void *data, size_t len,
                      void *owned, int status);
+/* An error response to dst: status, with the message util_error just made
+ * (the ERR response's payload: its text, without a terminating NUL). */
+void xport_net_fail(struct xport_net *n, int dst, int status);
 void *xport_net_req_place(void *arg, int src, const void *hdr, size_t hlen, size_t len);
 void xport_net_req_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len);
 void xport_net_batch_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len);
@@ -248,7 +278,7 @@ void xport_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, con
 void xport_net_unpacked(uint64_t token, const void *data, size_t len);
 int xport_net_send_sync(struct xport_net *n, int target, int lock, uint32_t flags);
 int xport_net_send_op(struct xport_net *n, const struct xport_op *op, int lock, uint32_t flags);
-void xport_net_op_sent(const struct xport_op *op);
+void xport_net_op_sent(struct xport_net *n, const struct xport_op *op);
 int xport_net_send_target(struct xport_net *n, int target, uint32_t flags, int gets_last, int ack, int *acked_p);
 int xport_net_has_ops(const struct xport_net *n, int target);
 
@@ -271,6 +301,7 @@ void xport_net_unpark(struct xport_net *n);
  * queue and dyn_check in xport_net_origin.c, the rest in xport_net_sync.c */
 int xport_net_queue_(struct xport_net *n, const struct xport_op *op);
 int xport_net_dyn_check_(struct xport_net *n, int target, uint64_t addr, size_t len, uint32_t gen);
+int xport_net_notify_(struct xport_net *n, const struct xport_op *op);
 int xport_net_fence_(struct xport_net *n, int closes);
 int xport_net_post_(struct xport_net *n, const int *ranks, int count);
 int xport_net_complete_(struct xport_net *n);

@@ -39,6 +39,17 @@ void xport_net_unpacked(uint64_t token, const void *data, size_t len)
     free(u);
 }
 
+/* How much of an error's text from a peer to print: its bytes up to the
+ * first that is not printable, at most XPORT_NET_TEXT_MAX. */
+#define XPORT_NET_TEXT_MAX 400
+static int xport_net_text_len(const char *text, size_t len)
+{
+    size_t i = 0;
+    while (i < len && i < XPORT_NET_TEXT_MAX && text[i] >= 0x20 && text[i] < 0x7f)
+        i++;
+    return (int)i;
+}
+
 void xport_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, const void *data, size_t len)
 {
     struct xport_net *n = arg;
@@ -57,11 +68,12 @@ void xport_net_rsp_deliver(void *arg, int src, const void *hdr, size_t hlen, con
     case XPORT_NET_ACK:
         p->acks_in++;
         break;
-    default:
+    default: /* ERR, and the target's message if it sent one */
         if (!n->status)
-            n->status = util_error(r.status ? r.status : ORMA_ERR_PEER,
-                                   "window %u: rank %d could not carry out an operation of rank %d (%s)",
-                                   n->host.id, src, n->host.rank, orma_strerror(r.status));
+            n->status = util_error(r.status < 0 ? r.status : ORMA_ERR_PEER,
+                                   "window %u: rank %d could not carry out an operation of rank %d (%s)%s%.*s",
+                                   n->host.id, src, n->host.rank, orma_strerror(r.status), data && len ? ": " : "",
+                                   data ? xport_net_text_len(data, len) : 0, data ? (const char *)data : "");
         break;
     }
 }
@@ -72,6 +84,7 @@ int xport_net_queue_(struct xport_net *n, const struct xport_op *op)
     if (status)
         return status;
     n->queue[n->nqueued++] = *op;
+    n->nnotify += op->kind == XPORT_OP_NOTIFY;
     orma_type types[3] = {op->otype, op->ttype, op->rtype};
     for (int i = 0; i < 3 && op->ttype; i++) /* the user may free them before the epoch ends */
         if (types[i])
@@ -278,6 +291,13 @@ static int xport_net_op_req(const struct xport_net *n, const struct xport_op *op
         *data_p = op->origin;
         *len_p = op->origin ? op->len : 0;
         break;
+    case XPORT_OP_NOTIFY:
+        q->kind = XPORT_NET_NOTIFY;
+        q->op = op->notify_op;
+        q->notify_id = op->notify_id;
+        q->notify_value = op->notify_value;
+        q->len = 0;
+        break;
     default: /* CAS: the new element, then the one to compare with */
         if (op->len > XPORT_NET_CAS_MAX)
             return util_error(ORMA_ERR_ARG, "compare-and-swap of %zu bytes", op->len);
@@ -385,23 +405,41 @@ static int xport_net_send_batched(struct xport_net *n, const struct xport_op *op
 }
 
 /* What the queue held for a sent operation, let go. */
-void xport_net_op_sent(const struct xport_op *op)
+void xport_net_op_sent(struct xport_net *n, const struct xport_op *op)
 {
+    n->nnotify -= op->kind == XPORT_OP_NOTIFY;
     orma_type types[3] = {op->otype, op->ttype, op->rtype};
     for (int i = 0; i < 3 && op->ttype; i++)
         if (types[i])
             dtype_release(types[i]);
 }
 
+/* Where the last notification queued for target is -- the queue's entries
+ * before it are those it must stay behind -- or 0: none. */
+static size_t xport_net_last_notify(const struct xport_net *n, int target)
+{
+    size_t at = 0;
+    for (size_t i = 0; n->nnotify && i < n->nqueued; i++)
+        if (n->queue[i].target == target && n->queue[i].kind == XPORT_OP_NOTIFY)
+            at = i;
+    return at;
+}
+
 /* Send the queued operations to target (gets_last: gets after the rest,
  * [004]'s lock epochs), the last with flags -- or the flags alone when
  * there is none and flags is not 0 -- and drop them from the queue.  ack:
  * ask for an acknowledgement too, unless the last one is answered anyway
- * (a get, a fetching accumulate): *acked_p says whether it was asked. */
+ * (a get, a fetching accumulate): *acked_p says whether it was asked.
+ *
+ * A notification keeps the operations before it before it: gets are not
+ * moved behind it, and those before it are answered from a copy (a target
+ * that sees the counter may change the bytes at once). */
 int xport_net_send_target(struct xport_net *n, int target, uint32_t flags, int gets_last, int ack, int *acked_p)
 {
     int status = ORMA_SUCCESS;
-    size_t count = 0, last = SIZE_MAX;
+    size_t count = 0, last = SIZE_MAX, notify = xport_net_last_notify(n, target);
+    if (notify)
+        gets_last = 0;
     for (int pass = 0; pass < 1 + gets_last; pass++)
         for (size_t i = 0; i < n->nqueued; i++) {
             const struct xport_op *op = &n->queue[i];
@@ -420,7 +458,8 @@ int xport_net_send_target(struct xport_net *n, int target, uint32_t flags, int g
             const struct xport_op *op = &n->queue[i];
             if (op->target != target || (gets_last && (op->kind == XPORT_OP_GET) != pass))
                 continue;
-            int rc = xport_net_send_batched(n, op, i == last ? flags : 0);
+            uint32_t f = (i == last ? flags : 0) | (i < notify && op->kind == XPORT_OP_GET ? XPORT_NET_F_COPY : 0);
+            int rc = xport_net_send_batched(n, op, f);
             if (!status)
                 status = rc;
         }
@@ -437,7 +476,7 @@ int xport_net_send_target(struct xport_net *n, int target, uint32_t flags, int g
         if (n->queue[i].target != target)
             n->queue[keep++] = n->queue[i];
         else
-            xport_net_op_sent(&n->queue[i]);
+            xport_net_op_sent(n, &n->queue[i]);
     n->nqueued = keep;
     return status;
 }

@@ -41,6 +41,8 @@ static int xport_net_fence_summed(struct xport_net *n)
         return util_error(ORMA_ERR_NOMEM, "window %u: fence: out of memory", n->host.id);
     for (size_t i = 0; i < n->nqueued; i++)
         counts[n->queue[i].target] = 1;
+    for (int r = 0; r < n->host.nranks; r++)
+        counts[r] |= n->peer[r].fence_sent; /* what went at once is flagged too */
     int status = n->ops->sum_scatter(n->ep, counts, &mine);
     n->fence_expect += mine;
     for (int r = 0; r < n->host.nranks; r++) {
@@ -84,6 +86,8 @@ int xport_net_fence_(struct xport_net *n, int closes)
     int status = ORMA_SUCCESS;
     if (closes) { /* opening: nothing at all ([004] 4.1) */
         status = n->host.nranks <= XPORT_NET_DIRECT_FENCE ? xport_net_fence_direct(n) : xport_net_fence_summed(n);
+        for (int r = 0; r < n->host.nranks; r++)
+            n->peer[r].fence_sent = 0;
         xport_net_wait(n, xport_net_fenced, 0);
         int rc = xport_net_flush_sends(n);
         status = xport_net_take_status(n, status ? status : rc);
@@ -166,7 +170,7 @@ static int xport_net_passive_post(struct xport_net *n, int target, int lock, uin
             p->acks_want += (uint32_t)ack;
             p->unacked += (uint64_t)(!get && local);
             status = xport_net_send_op(n, op, lock, flags | (ack ? XPORT_NET_F_ACK : 0));
-            xport_net_op_sent(op);
+            xport_net_op_sent(n, op);
             n->nqueued--;
             memmove(n->queue + idx, n->queue + idx + 1, (n->nqueued - idx) * sizeof *n->queue);
             return status;
@@ -279,4 +283,51 @@ int xport_net_flush_(struct xport_net *n, int target, int local)
     xport_net_passive_wait(n, target, local);
     int rc = xport_net_flush_sends(n);
     return xport_net_take_status(n, status ? status : rc);
+}
+
+/* A notification is queued behind the operations issued to its target
+ * before it, then everything queued for that target goes at once, without
+ * waiting for an acknowledgement: a target waiting on its counter must not
+ * wait for our next synchronization, which may come only after we have
+ * waited for it in turn (a producer waiting for its consumer's reply).  The
+ * closing synchronization completes them as it completes the rest:
+ *
+ * - passive: sent as flush_local sends them, behind the lock request when
+ *   the epoch has not sent it yet -- asked for as xport_net_ask asks, so
+ *   that a lock of another target later in the epoch, which takes the locks
+ *   held in order first (rma_lock), waits for this grant as well.  flush
+ *   and unlock ask for the acknowledgement of what went (unacked);
+ * - fence: they carry this epoch's round, and a target holds them until it
+ *   has made that fence.  The closing fence flags the target even when
+ *   nothing is left for it (fence_sent), so that it counts these in;
+ * - PSCW: marked as the access epoch they belong to (XPORT_NET_F_START),
+ *   and a target holds them until it has posted it; complete flags every
+ *   target of the epoch anyway. */
+int xport_net_notify_(struct xport_net *n, const struct xport_op *op)
+{
+    int target = op->target, status = xport_net_queue_(n, op);
+    if (status)
+        return status;
+    struct xport_net_peer *p = &n->peer[target];
+    struct xport_net_peer_view v;
+    n->host.peer(n->host.ctx, target, &v);
+    uint64_t before = p->ops_out;
+    switch (v.access) {
+    case XPORT_NET_ACCESS_PASSIVE:
+        if (v.lock && !p->asked && (status = xport_net_ask_(n, target, v.lock)))
+            return status;
+        status = xport_net_send_target(n, target, 0, 0, 0, NULL);
+        p->unacked += p->ops_out - before;
+        return status;
+    case XPORT_NET_ACCESS_FENCE:
+        p->fence_sent = 1;
+        return xport_net_send_target(n, target, 0, 0, 0, NULL);
+    case XPORT_NET_ACCESS_START:
+        n->start_round = p->starts_out + 1; /* complete's number for this epoch */
+        status = xport_net_send_target(n, target, 0, 0, 0, NULL);
+        n->start_round = 0;
+        return status;
+    default: /* no access epoch (the face refuses that): with the next synchronization */
+        return ORMA_SUCCESS;
+    }
 }

@@ -32,6 +32,16 @@ void xport_net_respond(struct xport_net *n, int dst, int kind, uint64_t token, c
     o->owned = owned;
 }
 
+void xport_net_fail(struct xport_net *n, int dst, int status)
+{
+    const char *msg = orma_error_message();
+    size_t len = strlen(msg);
+    char *text = len ? malloc(len) : NULL;
+    if (text)
+        memcpy(text, msg, len);
+    xport_net_respond(n, dst, XPORT_NET_ERR, 0, text, text ? len : 0, text, status);
+}
+
 /* Where the bytes [offset, offset + len) of our own window are, or NULL
  * after saying why (naming the origin). */
 static char *xport_net_local(struct xport_net *n, int src, const struct xport_net_req *q)
@@ -41,7 +51,7 @@ static char *xport_net_local(struct xport_net *n, int src, const struct xport_ne
         return at;
     util_error(ORMA_ERR_RANGE, "window %u: rank %d's access of %llu bytes at %llu lies outside rank %d's window",
                n->host.id, src, (unsigned long long)q->len, (unsigned long long)q->offset, n->host.rank);
-    xport_net_respond(n, src, XPORT_NET_ERR, 0, NULL, 0, NULL, ORMA_ERR_RANGE);
+    xport_net_fail(n, src, ORMA_ERR_RANGE);
     return NULL;
 }
 
@@ -52,14 +62,29 @@ static void xport_net_release(struct xport_net *n, struct xport_net_peer *p)
     p->lock_state = XPORT_NET_UNLOCKED;
 }
 
-/* Carry out src's actions whose operations are all in. */
+/* A notification of src's (XPORT_NET_NOTIFY), raised by the window above,
+ * which checks the counter and the op. */
+static void xport_net_notify_raise(struct xport_net *n, int src, const struct xport_net_action *a)
+{
+    struct xport_op op = {.kind = XPORT_OP_NOTIFY, .target = src, /* the origin, for messages */
+                          .notify_id = a->notify_id, .notify_op = a->notify_op, .notify_value = a->notify_value};
+    int status = n->host.apply(n->host.ctx, &op);
+    if (status)
+        xport_net_fail(n, src, status);
+}
+
+/* Carry out src's actions whose operations are all in: the notification
+ * first, which the acknowledgement then covers. */
 static void xport_net_actions(struct xport_net *n, int src)
 {
     struct xport_net_peer *p = &n->peer[src];
     while (p->nact && p->act[0].upto <= p->ops_in) {
-        uint32_t f = p->act[0].flags;
+        struct xport_net_action a = p->act[0];
+        uint32_t f = a.flags;
         memmove(p->act, p->act + 1, (p->nact - 1) * sizeof *p->act);
         p->nact--;
+        if (f & XPORT_NET_A_NOTIFY)
+            xport_net_notify_raise(n, src, &a);
         if (f & XPORT_NET_F_FENCE)
             n->fence_in++;
         if (f & XPORT_NET_F_DONE)
@@ -71,14 +96,32 @@ static void xport_net_actions(struct xport_net *n, int src)
     }
 }
 
+/* Whether an accumulate's or compare-and-swap's payload is what its
+ * request says: the origin's elements (and the compare value), or none. */
+static int xport_net_acc_sized(const struct xport_net_req *q, const void *data, size_t len)
+{
+    if (q->kind == XPORT_NET_CAS)
+        return q->has_origin && data && q->len <= XPORT_NET_CAS_MAX && len == 2 * q->len;
+    return q->has_origin ? data && len == q->len : !len;
+}
+
 /* An accumulate or compare-and-swap of src's on our memory, with the
  * rules our own origins' follow (host.apply).  A result goes back to src. */
-static void xport_net_apply_acc(struct xport_net *n, int src, const struct xport_net_req *q, const void *data)
+static void xport_net_apply_acc(struct xport_net *n, int src, const struct xport_net_req *q, const void *data,
+                                size_t len)
 {
     void *result = NULL;
+    if (!xport_net_acc_sized(q, data, len)) {
+        util_error(ORMA_ERR_PEER, "window %u: rank %d's accumulate of %llu bytes came with %zu bytes of data",
+                   n->host.id, src, (unsigned long long)q->len, len);
+        xport_net_fail(n, src, ORMA_ERR_PEER);
+        if (q->token)
+            xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
+        return;
+    }
     if (q->token && !(result = malloc((size_t)q->len))) {
         util_error(ORMA_ERR_NOMEM, "window %u: no memory for the result of rank %d's accumulate", n->host.id, src);
-        xport_net_respond(n, src, XPORT_NET_ERR, 0, NULL, 0, NULL, ORMA_ERR_NOMEM);
+        xport_net_fail(n, src, ORMA_ERR_NOMEM);
         xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
         return;
     }
@@ -93,7 +136,7 @@ static void xport_net_apply_acc(struct xport_net *n, int src, const struct xport
                         .offset = (size_t)q->offset};
     int status = n->host.apply(n->host.ctx, &op);
     if (status)
-        xport_net_respond(n, src, XPORT_NET_ERR, 0, NULL, 0, NULL, status);
+        xport_net_fail(n, src, status);
     if (result)
         xport_net_respond(n, src, XPORT_NET_REPLY, q->token, result, (size_t)q->len, result, 0);
 }
@@ -108,6 +151,7 @@ static const void *xport_net_type_part(struct xport_net_peer *p, const struct xp
         return data;
     if (q->offset == 0) {
         free(p->tpart);
+        p->tpart = NULL;
         p->tpart_got = 0;
         p->tpart_len = (size_t)q->len;
         if (q->len > XPORT_NET_TYPE_MAX || !(p->tpart = malloc(p->tpart_len ? p->tpart_len : 1))) {
@@ -119,7 +163,8 @@ static const void *xport_net_type_part(struct xport_net_peer *p, const struct xp
         *bad = 1;
         return NULL;
     }
-    memcpy(p->tpart + p->tpart_got, data, len);
+    if (len) /* a part kept waiting has no data when empty */
+        memcpy(p->tpart + p->tpart_got, data, len);
     p->tpart_got += len;
     if (p->tpart_got < p->tpart_len)
         return NULL;
@@ -168,6 +213,10 @@ static orma_type xport_net_type_of(struct xport_net *n, int src, uint32_t tid)
 static int xport_net_typed_acc(struct xport_net *n, const struct xport_net_req *q, const void *data, size_t dsize,
                                orma_type tt, void *out)
 {
+    if (q->typeid_ >= ORMA_TYPEID_COUNT || dtype_basic(tt) != q->typeid_ ||
+        !orma_predefined_types.types[q->typeid_].size || dsize % orma_predefined_types.types[q->typeid_].size)
+        return util_error(ORMA_ERR_PEER, "window %u: a typed accumulate of %zu bytes of element type %u into a "
+                          "layout of element type %d", n->host.id, dsize, q->typeid_, dtype_basic(tt));
     orma_type basic = &orma_predefined_types.types[q->typeid_];
     size_t count = dsize / basic->size;
     int padded = basic->extent != basic->size;
@@ -197,6 +246,18 @@ static int xport_net_typed_acc(struct xport_net *n, const struct xport_net_req *
     return status;
 }
 
+/* Whether the target layout of typed request q, dsize bytes of tt, lies
+ * in the bytes the request reaches (those are in our window). */
+static int xport_net_typed_inside(const struct xport_net_req *q, orma_type tt, size_t dsize)
+{
+    ptrdiff_t lo, hi, first, end;
+    if (!dsize) /* no byte reached (an origin sends none such) */
+        return !q->torigin;
+    return q->len <= PTRDIFF_MAX && dtype_reach(tt, (size_t)q->tcount, &lo, &hi) &&
+           !__builtin_add_overflow(q->torigin, lo, &first) && !__builtin_add_overflow(q->torigin, hi, &end) &&
+           first >= 0 && end <= (ptrdiff_t)q->len;
+}
+
 /* A typed request of src on our memory, reaching at (checked). */
 static void xport_net_typed(struct xport_net *n, int src, const struct xport_net_req *q, const void *data, size_t len,
                             char *at)
@@ -204,12 +265,17 @@ static void xport_net_typed(struct xport_net *n, int src, const struct xport_net
     orma_type tt = xport_net_type_of(n, src, q->tid);
     size_t dsize = 0;
     int status = ORMA_SUCCESS;
-    if (!tt || __builtin_mul_overflow(tt->size, (size_t)q->tcount, &dsize) ||
+    if (!tt || (q->kind != XPORT_NET_PUT && q->kind != XPORT_NET_GET && q->kind != XPORT_NET_ACC) ||
+        __builtin_mul_overflow(tt->size, (size_t)q->tcount, &dsize) ||
         ((q->kind == XPORT_NET_PUT || (q->kind == XPORT_NET_ACC && q->has_origin)) && len != dsize))
         status = util_error(ORMA_ERR_PEER, "window %u: rank %d's typed operation names layout %u and %llu "
                             "elements, which do not match its %zu bytes", n->host.id, src, q->tid,
                             (unsigned long long)q->tcount, len);
-    char *tbase = at + q->torigin;
+    else if (!xport_net_typed_inside(q, tt, dsize))
+        status = util_error(ORMA_ERR_PEER, "window %u: rank %d's typed operation of %llu elements from %lld reaches "
+                            "past its %llu bytes", n->host.id, src, (unsigned long long)q->tcount,
+                            (long long)q->torigin, (unsigned long long)q->len);
+    char *tbase = status ? at : at + q->torigin;
     void *out = NULL;
     if (!status && (q->kind == XPORT_NET_GET || q->token) && !(out = malloc(dsize ? dsize : 1)))
         status = util_error(ORMA_ERR_NOMEM, "window %u: no memory for rank %d's typed reply", n->host.id, src);
@@ -221,7 +287,7 @@ static void xport_net_typed(struct xport_net *n, int src, const struct xport_net
         status = xport_net_typed_acc(n, q, data, dsize, tt, out);
     if (status) {
         free(out);
-        xport_net_respond(n, src, XPORT_NET_ERR, 0, NULL, 0, NULL, status);
+        xport_net_fail(n, src, status);
         out = NULL;
     }
     if (out)
@@ -230,33 +296,71 @@ static void xport_net_typed(struct xport_net *n, int src, const struct xport_net
         xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0);
 }
 
+/* A get's reply: the bytes at at, or (XPORT_NET_F_COPY) a copy of them. */
+static void xport_net_get_reply(struct xport_net *n, int src, const struct xport_net_req *q, const char *at)
+{
+    size_t len = (size_t)q->len;
+    void *copy = NULL;
+    if ((q->flags & XPORT_NET_F_COPY) && !(copy = malloc(len ? len : 1))) {
+        util_error(ORMA_ERR_NOMEM, "window %u: no memory to copy %zu bytes for rank %d's get", n->host.id, len, src);
+        xport_net_fail(n, src, ORMA_ERR_NOMEM);
+        xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
+        return;
+    }
+    if (copy)
+        memcpy(copy, at, len);
+    xport_net_respond(n, src, XPORT_NET_REPLY, q->token, copy ? copy : at, len, copy, 0);
+}
+
+/* An operation of src's on our memory (not SYNC, TYPE, NOTIFY). */
+static void xport_net_operate(struct xport_net *n, int src, const struct xport_net_req *q, const void *data,
+                              size_t len)
+{
+    char *at = xport_net_local(n, src, q);
+    if (!at) {
+        if (q->token)
+            xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
+    } else if (q->tid) {
+        xport_net_typed(n, src, q, data, len, at);
+    } else if (q->kind == XPORT_NET_PUT) {
+        if (data && at != data && len == q->len)
+            memcpy(at, data, len);
+    } else if (q->kind == XPORT_NET_GET) {
+        xport_net_get_reply(n, src, q, at);
+    } else {
+        xport_net_apply_acc(n, src, q, data, len);
+    }
+}
+
+/* A notification of src's: the action that raises it (0: refused, said). */
+static uint32_t xport_net_notify_in(struct xport_net *n, int src, const struct xport_net_req *q, size_t len)
+{
+    if (!len && !q->len && !q->token)
+        return XPORT_NET_A_NOTIFY;
+    util_error(ORMA_ERR_PEER, "window %u: rank %d sent a notification with a payload of %zu bytes, a length of %llu "
+               "or a token", n->host.id, src, len, (unsigned long long)q->len);
+    xport_net_fail(n, src, ORMA_ERR_PEER);
+    return 0;
+}
+
 /* Handle request q of src (its lock, if it names one, is held). */
 static void xport_net_handle(struct xport_net *n, int src, const struct xport_net_req *q, const void *data, size_t len)
 {
     struct xport_net_peer *p = &n->peer[src];
-    char *at = NULL;
+    uint32_t acts = q->flags & XPORT_NET_F_ACTS;
     if (q->kind == XPORT_NET_TYPE) {
         xport_net_type_in(n, src, q, data, len);
         return; /* not an operation: never flagged */
     }
-    if (q->kind != XPORT_NET_SYNC && !(at = xport_net_local(n, src, q)) && q->token)
-        xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */
-    if (!at)
-        ;
-    else if (q->tid)
-        xport_net_typed(n, src, q, data, len, at);
-    else if (q->kind == XPORT_NET_PUT) {
-        if (data && at != data && len == q->len)
-            memcpy(at, data, len);
-    } else if (q->kind == XPORT_NET_GET) {
-        xport_net_respond(n, src, XPORT_NET_REPLY, q->token, at, (size_t)q->len, NULL, 0);
-    } else {
-        xport_net_apply_acc(n, src, q, data);
-    }
+    if (q->kind == XPORT_NET_NOTIFY)
+        acts |= xport_net_notify_in(n, src, q, len);
+    else if (q->kind != XPORT_NET_SYNC)
+        xport_net_operate(n, src, q, data, len);
     if (q->kind != XPORT_NET_SYNC)
         p->ops_in++;
-    if (q->flags && xport_net_grow((void **)&p->act, &p->capact, p->nact + 1, sizeof *p->act) == ORMA_SUCCESS)
-        p->act[p->nact++] = (struct xport_net_action){q->upto, q->flags};
+    if (acts && xport_net_grow((void **)&p->act, &p->capact, p->nact + 1, sizeof *p->act) == ORMA_SUCCESS)
+        p->act[p->nact++] = (struct xport_net_action){.upto = q->upto, .flags = acts, .notify_id = q->notify_id,
+                                                      .notify_value = q->notify_value, .notify_op = q->op};
     xport_net_actions(n, src);
 }
 

@@ -16,9 +16,9 @@
  * MPI_ERR_INVALID_NOTIFICATION under MPI_ERRORS_RETURN; then a fence
  * epoch; the counters freed, made again, and freed before the window.
  *
- * A target polls for an operation only after its origin flushed it:
- * between ranks on other nodes (orma's net transport) an operation travels
- * with its origin's next synchronization. */
+ * A target polls for an operation only after its origin flushed it, which
+ * a program for Intel MPI may do; orma needs none of those flushes, over
+ * its net transport (ranks on other nodes) either. */
 #include <mpi.h>
 
 #include <stdarg.h>
