@@ -16,15 +16,13 @@
  * Exit status 1 when a call failed or data did not verify. */
 #include <mpi.h>
 
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "mt.h"
+#include "turns.h"
 
 struct mt_mpi {
     MPI_Win sep[MT_MAX_THREADS], shared;
@@ -116,21 +114,12 @@ static void mt_mpi_sleep_barrier(void)
     }
 }
 
-/* The turns (mt_calls' turn): a byte from go before the slot, one to
- * done after it.  EOF on go: orma-bench is gone. */
-struct mt_fifos {
-    int go, done;
-};
-
+/* The turns (mt_calls' turn, turns.h): a byte from go before the slot,
+ * one to done after it. */
 static int mt_mpi_turn(void *arg, int round, int after)
 {
-    struct mt_fifos *f = arg;
-    char c = after ? 'd' : 0;
     (void)round;
-    if (after ? write(f->done, &c, 1) == 1 : read(f->go, &c, 1) == 1 && c == 'g')
-        return 0;
-    fprintf(stderr, "orma-bench-mt-mpi: orma-bench stopped handing the turns\n");
-    return -1;
+    return after ? bench_turn_peer_done(arg) : bench_turn_peer_wait(arg);
 }
 
 /* Rank 1: its windows against what the origin knows; 0 or -1. */
@@ -180,13 +169,9 @@ int main(int argc, char **argv)
     mt_expect e;
     memset(&e, 0, sizeof e);
     int st = 0;
-    /* in the order orma-bench opens them: go, then done */
-    struct mt_fifos f = {-1, -1};
-    if (rank == 0 && argc == 9 &&
-        ((f.go = open(argv[7], O_RDONLY)) < 0 || (f.done = open(argv[8], O_WRONLY)) < 0)) {
-        fprintf(stderr, "orma-bench-mt-mpi: cannot open %s: %s\n", f.go < 0 ? argv[7] : argv[8], strerror(errno));
+    bench_turn_peer f = {-1, -1};
+    if (rank == 0 && argc == 9 && bench_turn_peer_open(&f, argv[7], argv[8], 1))
         MPI_Abort(MPI_COMM_WORLD, 1);
-    }
     if (rank == 0) {
         mt_calls c = {&m, mt_mpi_put, mt_mpi_get, mt_mpi_fop, mt_mpi_epoch, f.go >= 0 ? mt_mpi_turn : NULL, &f};
         st = samples ? mt_origin(&p, &c, max_threads, samples, &e) : -1;

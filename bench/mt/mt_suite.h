@@ -9,6 +9,7 @@
 
 #include "bench.h"
 #include "mt.h"
+#include "turns.h"
 
 int bench_mt_run(const bench_ctx *ctx);
 
@@ -23,19 +24,10 @@ int mt_orma_run(const bench_ctx *ctx, const mt_plan *p, int max_threads, double 
  * orma's run, given their turns through mt_jobs_turn (an mt_calls turn,
  * arg the mt_jobs), ended and read after it. */
 #define MT_MAX_JOBS 4
-typedef struct mt_job {
-    char name[48]; /* "mpi-rma/openmpi" */
-    pid_t pid;
-    int go, done; /* the FIFOs: turns to the job, batches done */
-    int failed;
-    char dir[32], go_path[64], done_path[64], out_path[64];
-    double *us; /* its samples (mt_at) */
-} mt_job;
 typedef struct mt_jobs {
-    mt_job job[MT_MAX_JOBS];
+    bench_turn_job job[MT_MAX_JOBS]; /* name "mpi-rma/openmpi", us mt_at's */
     int n;
     double batch_s;
-    void (*old_pipe)(int);
 } mt_jobs;
 void mt_jobs_start(const bench_ctx *ctx, const mt_plan *p, mt_jobs *jobs);
 int mt_jobs_turn(void *arg, int round, int after);
