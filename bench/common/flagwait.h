@@ -151,4 +151,23 @@ static inline void bench_flag_pause(bench_flag_waiter *w, _Atomic uint64_t *p, u
     atomic_fetch_sub_explicit(sleepers, 1, memory_order_relaxed);
 }
 
+/* Waits (acquire) until *p >= v asleep on p's futex from the first look
+ * on, neither spinning nor yielding: for a rank that leaves the cores to
+ * other processes meanwhile (the notify suite's ranks while MPI jobs take
+ * their turns, turns.h).  bench_flag_raise wakes it; a sleep lasts 100 ms
+ * at most, so a lost wake-up costs a delay, not a hang. */
+static inline void bench_flag_sleep(_Atomic uint64_t *p, uint64_t v)
+{
+    _Atomic uint32_t *sleepers = bench_flag_sleepers(p);
+    while (atomic_load_explicit(p, memory_order_acquire) < v) {
+        atomic_fetch_add_explicit(sleepers, 1, memory_order_seq_cst);
+        uint64_t seen = atomic_load_explicit(p, memory_order_seq_cst);
+        if (seen < v) {
+            struct timespec ts = {.tv_sec = 0, .tv_nsec = 100000000};
+            syscall(SYS_futex, (uint32_t *)(void *)p, FUTEX_WAIT, (uint32_t)seen, &ts, NULL, 0);
+        }
+        atomic_fetch_sub_explicit(sleepers, 1, memory_order_relaxed);
+    }
+}
+
 #endif

@@ -40,3 +40,22 @@ long bench_reps_calibrate(double (*sample)(void *arg), void *arg, long *reps,
         *reps = next < max ? next : max;
     }
 }
+
+long bench_iters_calibrate(double (*fn)(void *arg, long iters, uint64_t batch), void *arg, uint64_t *batch_p,
+                           long warm, long first, long max, double target, double *last_s)
+{
+    fn(arg, warm, (*batch_p)++);
+    long iters = first;
+    double t;
+    for (;;) {
+        t = fn(arg, iters, (*batch_p)++);
+        if (t >= target || iters >= max)
+            break;
+        double scale = t > 0.0 ? 1.5 * target / t : 16.0;
+        iters = (long)((double)iters * (scale < 2.0 ? 2.0 : scale > 1024.0 ? 1024.0 : scale));
+        if (iters > max)
+            iters = max;
+    }
+    *last_s = t;
+    return iters;
+}

@@ -7,6 +7,8 @@
 #ifndef BENCH_REPS_H
 #define BENCH_REPS_H
 
+#include <stdint.h>
+
 #include "opts.h"
 
 #define BENCH_MIN_REPS 10
@@ -28,5 +30,16 @@ long bench_reps_for(const bench_opts *o, double seconds_per_rep);
  * small.  The first samples warm up too.  Returns *reps, or -1 (data). */
 long bench_reps_calibrate(double (*sample)(void *arg), void *arg, long *reps,
                           double target, long max);
+
+/* The iterations per batch of a suite whose batch fn(arg, iters, batch)
+ * runs iters iterations and returns its seconds, the same on every rank
+ * (ghost, notify): a warm-up batch of warm iterations, then batches of
+ * first iterations and more -- times 1.5 x target / time, at least 2x and
+ * at most 1024x each time -- until one lasts target seconds or reaches
+ * max.  *batch_p numbers the batches (their data's seeds) and is advanced
+ * past those run.  Returns the count; *last_s gets the last batch's
+ * seconds. */
+long bench_iters_calibrate(double (*fn)(void *arg, long iters, uint64_t batch), void *arg, uint64_t *batch_p,
+                           long warm, long first, long max, double target, double *last_s);
 
 #endif

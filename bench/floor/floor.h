@@ -21,9 +21,17 @@
 #ifndef BENCH_FLOOR_H
 #define BENCH_FLOOR_H
 
+#include <stdatomic.h>
+#include <stdint.h>
+
 #include "bench.h"
 
 int bench_floor_cacheline(const bench_ctx *ctx);
+/* The cache-line floor's loop (flag.h): n round trips numbered from
+ * *k + 1 between rank 0's flag mine and rank 1's peer (rank 1: its own
+ * flag mine, rank 0's peer), both ranks calling it; the notify suite
+ * times it in its own batches. */
+void bench_floor_cacheline_trips(int rank, _Atomic uint64_t *mine, _Atomic uint64_t *peer, uint64_t *k, long n);
 int bench_floor_memcpy(const bench_ctx *ctx);
 /* The memcpy floor at bytes alone, when --op names memcpy (the as and
  * bspbench suites' reference for g); BENCH_OK otherwise. */

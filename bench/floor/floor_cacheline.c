@@ -30,11 +30,9 @@ static _Atomic uint64_t *line_of(orma_win win, int rank)
     return (_Atomic uint64_t *)a;
 }
 
-/* PER_SAMPLE round trips numbered from *k + 1; both ranks call this. */
-static void round_trips(int rank, _Atomic uint64_t *mine,
-                        _Atomic uint64_t *peer, uint64_t *k)
+void bench_floor_cacheline_trips(int rank, _Atomic uint64_t *mine, _Atomic uint64_t *peer, uint64_t *k, long n)
 {
-    for (int i = 0; i < PER_SAMPLE; i++) {
+    for (long i = 0; i < n; i++) {
         uint64_t v = ++*k;
         if (rank == 0) {
             bench_flag_raise(mine, v);
@@ -67,13 +65,13 @@ int bench_floor_cacheline(const bench_ctx *ctx)
     uint64_t k = 0;
     bench_progress("floor cacheline", 8);
     if (rank <= 1)
-        round_trips(rank, mine, peer, &k); /* warm-up */
+        bench_floor_cacheline_trips(rank, mine, peer, &k, PER_SAMPLE); /* warm-up */
     for (long s = 0; s < n; s++) {
         /* Both ranks start together, so a sample is not a wait. */
         BENCH_CHECK(orma_barrier());
         double t0 = orma_wtime();
         if (rank <= 1)
-            round_trips(rank, mine, peer, &k);
+            bench_floor_cacheline_trips(rank, mine, peer, &k, PER_SAMPLE);
         us[s] = (orma_wtime() - t0) * 1e6 / PER_SAMPLE;
     }
     bench_emit(ctx, "floor", "cacheline", "none", "shared", 8, 16.0, us, n);

@@ -166,23 +166,17 @@ long ghost_max_batches(const bench_opts *o)
     return o->reps > 0 ? o->reps : BENCH_MAX_REPS;
 }
 
+long ghost_calibrate(const bench_opts *o, ghost_batch_fn fn, void *arg, uint64_t *batch_p, double *last_s)
+{
+    return bench_iters_calibrate(fn, arg, batch_p, GHOST_WARMUP_STEPS, GHOST_MIN_STEPS, GHOST_MAX_ITERS,
+                                 ghost_batch_seconds(o), last_s);
+}
+
 long ghost_measure(const bench_opts *o, ghost_batch_fn fn, void *arg,
                    uint64_t *batch_p, double *us)
 {
-    double target = ghost_batch_seconds(o);
-    fn(arg, GHOST_WARMUP_STEPS, (*batch_p)++);
-    long iters = GHOST_MIN_STEPS;
     double t;
-    for (;;) {
-        t = fn(arg, iters, (*batch_p)++);
-        if (t >= target || iters >= GHOST_MAX_ITERS)
-            break;
-        double scale = t > 0.0 ? 1.5 * target / t : 16.0;
-        iters = (long)((double)iters *
-                       (scale < 2.0 ? 2.0 : scale > 1024.0 ? 1024.0 : scale));
-        if (iters > GHOST_MAX_ITERS)
-            iters = GHOST_MAX_ITERS;
-    }
+    long iters = ghost_calibrate(o, fn, arg, batch_p, &t);
     long nb = bench_reps_for(o, t);
     for (long i = 0; i < nb; i++)
         us[i] = fn(arg, iters, (*batch_p)++) * 1e6 / (double)iters;

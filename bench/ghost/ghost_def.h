@@ -157,6 +157,11 @@ double ghost_batch_seconds(const bench_opts *o);
 /* The most batches ghost_measure takes: us needs room for that many. */
 long ghost_max_batches(const bench_opts *o);
 
+/* Collective: the warm-up and the growing batches of a point, as
+ * described above; the steps per batch, and the last batch's seconds in
+ * *last_s. */
+long ghost_calibrate(const bench_opts *o, ghost_batch_fn fn, void *arg, uint64_t *batch_p, double *last_s);
+
 /* Collective: a point, as described above.  us[i] receives microseconds
  * per step of batch i; returns the number of batches.  *batch_p numbers
  * the batches across points (the data's seeds). */
