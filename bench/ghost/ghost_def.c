@@ -5,7 +5,7 @@
 #include "pattern.h"
 #include "reps.h"
 
-const char *const ghost_sync_names[] = {"p2p", "fence", "pscw", "lock", NULL};
+const char *const ghost_sync_names[] = {"p2p", "fence", "pscw", "lock", "notify", NULL};
 
 const char *const ghost_dir_names[] = {"left", "right", "down", "up"};
 
@@ -116,6 +116,18 @@ static size_t first_diff(const unsigned char *a, const unsigned char *b,
     while (i < n && a[i] == b[i])
         i++;
     return i;
+}
+
+int ghost_stamps_check(const unsigned char *area, const ghost_grid *g, size_t n, uint64_t step)
+{
+    size_t k = n < 8 ? n : 8;
+    for (int j = 0; j < GHOST_NDIR; j++) {
+        uint64_t w = ghost_stamp_word(step, g->src[j], j);
+        const unsigned char *slot = area + ghost_slot_disp(n, j);
+        if (memcmp(slot, &w, k) != 0 || memcmp(slot + n - k, &w, k) != 0)
+            return j;
+    }
+    return -1;
 }
 
 int ghost_area_check(const unsigned char *area, const ghost_grid *g,

@@ -51,6 +51,7 @@ typedef enum ghost_sync {
     GHOST_FENCE, /* fence(NOPRECEDE); 4 puts; fence(NOSTORE|NOPUT|NOSUCCEED) */
     GHOST_PSCW,  /* post(nbrs); start(nbrs); 4 puts; complete; wait */
     GHOST_LOCK,  /* per neighbour lock(SHARED), put, unlock; barrier */
+    GHOST_NOTIFY, /* 4 notified puts; wait on this rank's counter (orma) */
     GHOST_NSYNC
 } ghost_sync;
 
@@ -129,6 +130,12 @@ static inline unsigned char *ghost_step_data(unsigned char *send, size_t n,
                             ghost_stamp_word(step, rank, j));
     return half;
 }
+
+/* Inside the timed loop of a version that checks each step's ghosts
+ * when they arrive (notify): -1 when the first and last 8 bytes of every
+ * slot of area hold the stamps of step, else the first slot that does
+ * not. */
+int ghost_stamps_check(const unsigned char *area, const ghost_grid *g, size_t n, uint64_t step);
 
 /* Before a batch (untimed): both halves' patterns for batch. */
 void ghost_fill_batch(unsigned char *send, size_t n, int rank, uint64_t batch);

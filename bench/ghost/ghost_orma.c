@@ -13,11 +13,15 @@
  *          as exposure and access group.
  *   lock   per direction: lock(SHARED, nbr); put; unlock(nbr); then a
  *          barrier (see steps_lock).
+ *   notify 4 orma_put_notify; orma_notify_wait for this step's 4 items,
+ *          on a window of its own holding two ghost areas (see
+ *          steps_notify).
  *
  * orma has no send/receive: the point-to-point version is the MPI
  * backends' (mpi-p2p), which the summary divides by. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include <orma.h>
 
@@ -28,19 +32,22 @@
 #include "report.h"
 #include "windows.h"
 
-typedef struct go_state {
+struct ghost_orma {
     const bench_ctx *ctx;
     ghost_grid g;
-    bench_window w;
+    bench_window w;         /* fence, pscw, lock: one ghost area */
     orma_group nbrs;        /* the distinct neighbours, for PSCW */
+    orma_win nwin;          /* notify: two ghost areas and two counters, */
+    unsigned char *nbase;   /* in one lock_all epoch from open to close */
+    uint64_t nsteps[2];     /* notify steps made of each parity */
     unsigned char *send;    /* ghost_send_size(max) bytes */
     unsigned char *scratch; /* max bytes, for the check */
     size_t n;               /* message size of the current point */
-    ghost_sync sync;        /* mode of the current point */
+    ghost_sync sync;        /* mode of the current batch */
     uint64_t step;          /* steps made, across points (the stamps) */
-    uint64_t batch;         /* batches made, across points (the seeds) */
-    int ok;                 /* every batch of the point verified here */
-} go_state;
+    int ok[GHOST_NSYNC];    /* every batch of the point verified here */
+};
+typedef struct ghost_orma go_state;
 
 static void put_all(go_state *s, const unsigned char *d)
 {
@@ -106,55 +113,168 @@ static void steps_lock(go_state *s, long iters)
     }
 }
 
-static void verify(go_state *s, uint64_t batch)
+/* The notify version.  Step s: the 4 segments go to the neighbours'
+ * ghost area of parity s % 2 with orma_put_notify, each raising counter
+ * s % 2 of its target by one; then the rank waits until its own counter
+ * s % 2 has counted the 4 items of step s, and uses them (here: checks
+ * their stamps, which is also what shows an item missing or overwritten).
+ *
+ * Why nothing is overwritten before it is used: a neighbour B writes our
+ * area of parity s % 2 again at step s + 2, and B starts step s + 2 only
+ * after its wait for step s + 1, which needs our item of step s + 1 --
+ * sent after we used the ghosts of step s (the grid is periodic: whoever
+ * writes into us is written into by us).  Why the count is the count of
+ * step s: an item of parity s % 2 from a later step is of step s + 2 or
+ * later, and no neighbour gets there before our step s + 1 items, which
+ * follow this wait; items of step s + 1 raise the other counter.  A single
+ * counter would not do: a neighbour that got all its items of step s
+ * could raise it for step s + 1 while another neighbour's item of step s
+ * is still on its way, and the wait would end short of it.  The origin's
+ * half of the send buffer (ghost_step_data) is written again at step
+ * s + 2 too, when each target has the step s item: its target has
+ * read it. */
+static void steps_notify(go_state *s, long iters)
 {
-    char msg[256];
-    /* The unified model's memory barrier before reading what others
-     * wrote (the epochs closed, or the barrier, say it is there). */
-    BENCH_CHECK(orma_win_sync(s->w.win));
-    if (ghost_area_check(s->w.base, &s->g, s->n, batch, s->step - 1,
-                         s->scratch, msg, sizeof msg))
-        return;
-    if (s->ok)
-        fprintf(stderr, "orma-bench: rank %d: ghost orma %s: %s\n",
-                s->g.rank, ghost_sync_names[s->sync], msg);
-    s->ok = 0;
+    size_t n = s->n, area = ghost_area_size(n);
+    for (long i = 0; i < iters; i++) {
+        uint64_t step = s->step++;
+        int par = (int)(step & 1);
+        const unsigned char *d = ghost_step_data(s->send, n, step, s->g.rank);
+        for (int j = 0; j < GHOST_NDIR; j++)
+            BENCH_CHECK(orma_put_notify(d + (size_t)j * n, n, ORMA_BYTE, s->g.nbr[j],
+                                        (orma_aint)(par * area + ghost_slot_disp(n, j)), n, ORMA_BYTE, s->nwin, par,
+                                        ORMA_NOTIFY_ADD, 1));
+        s->nsteps[par]++;
+        BENCH_CHECK(orma_notify_wait(s->nwin, par, GHOST_NDIR * s->nsteps[par]));
+        int bad = ghost_stamps_check(s->nbase + par * area, &s->g, n, step);
+        if (bad >= 0 && s->ok[GHOST_NOTIFY]) {
+            fprintf(stderr, "orma-bench: rank %d: ghost orma notify: slot %d (%s, from rank %d), %zu bytes, step "
+                    "%llu: its stamp is not this step's when the counter says it arrived\n", s->g.rank, bad,
+                    ghost_dir_names[bad], s->g.src[bad], n, (unsigned long long)step);
+            s->ok[GHOST_NOTIFY] = 0;
+        }
+    }
 }
 
-static double batch(void *arg, long iters, uint64_t b)
+static void verify_area(go_state *s, const unsigned char *area, uint64_t batch, uint64_t step)
 {
-    go_state *s = arg;
+    char msg[256];
+    if (ghost_area_check(area, &s->g, s->n, batch, step, s->scratch, msg, sizeof msg))
+        return;
+    if (s->ok[s->sync])
+        fprintf(stderr, "orma-bench: rank %d: ghost orma %s: %s\n",
+                s->g.rank, ghost_sync_names[s->sync], msg);
+    s->ok[s->sync] = 0;
+}
+
+static void verify(go_state *s, uint64_t batch, long iters)
+{
+    /* The unified model's memory barrier before reading what others
+     * wrote (the epochs closed, or the barrier, or the counters, say it is
+     * there). */
+    if (s->sync != GHOST_NOTIFY) {
+        BENCH_CHECK(orma_win_sync(s->w.win));
+        verify_area(s, s->w.base, batch, s->step - 1);
+        return;
+    }
+    BENCH_CHECK(orma_win_sync(s->nwin));
+    size_t area = ghost_area_size(s->n);
+    for (long k = 1; k <= 2 && k <= iters; k++) {
+        uint64_t step = s->step - (uint64_t)k;
+        verify_area(s, s->nbase + (step & 1) * area, batch, step);
+    }
+}
+
+double ghost_orma_batch(ghost_orma *s, ghost_sync m, long iters, uint64_t b)
+{
+    s->sync = m;
     ghost_fill_batch(s->send, s->n, s->g.rank, b);
     BENCH_CHECK(orma_barrier());
     double t0 = orma_wtime();
     /* One loop per mode: a switch inside the loop would be timed too. */
-    switch (s->sync) {
+    switch (m) {
     case GHOST_FENCE: steps_fence(s, iters); break;
     case GHOST_PSCW: steps_pscw(s, iters); break;
+    case GHOST_NOTIFY: steps_notify(s, iters); break;
     default: steps_lock(s, iters); break;
     }
     double t = orma_wtime() - t0;
-    verify(s, b);
+    verify(s, b, iters);
     /* Picoseconds: an integer every rank agrees on (plan_coll.c). */
     return (double)bench_ctl_max(s->ctx->ctl, (uint64_t)(t * 1e12)) * 1e-12;
 }
 
-static int point(go_state *s, size_t n, ghost_sync m, double *us)
+double ghost_orma_batch_fn(void *arg, long iters, uint64_t b)
+{
+    ghost_orma_mode *mode = arg;
+    return ghost_orma_batch(mode->s, mode->m, iters, b);
+}
+
+void ghost_orma_begin(ghost_orma *s, size_t n)
+{
+    s->n = n;
+    for (int m = 0; m < GHOST_NSYNC; m++)
+        s->ok[m] = 1;
+    ghost_area_reset(s->w.base, n, s->g.rank);
+    ghost_area_reset(s->nbase, n, s->g.rank);
+    ghost_area_reset(s->nbase + ghost_area_size(n), n, s->g.rank);
+    BENCH_CHECK(orma_win_sync(s->w.win));
+    BENCH_CHECK(orma_win_sync(s->nwin));
+    BENCH_CHECK(orma_barrier());
+}
+
+int ghost_orma_ok(ghost_orma *s, ghost_sync m)
+{
+    if (bench_ctl_all_ok(s->ctx->ctl, s->ok[m]))
+        return 1;
+    if (s->ctx->rank == 0)
+        fprintf(stderr, "orma-bench: ghost orma %s, %zu bytes: data did not verify\n", ghost_sync_names[m], s->n);
+    return 0;
+}
+
+ghost_orma *ghost_orma_open(const bench_ctx *ctx, size_t max)
+{
+    go_state *s = bench_xmalloc(sizeof *s);
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    ghost_grid_init(ctx->size, ctx->rank, &s->g);
+    s->send = bench_xmalloc(ghost_send_size(max));
+    s->scratch = bench_xmalloc(max);
+    BENCH_CHECK(bench_window_open(ctx->ctl, "allocate", ghost_area_size(max), &s->w));
+    orma_group all;
+    BENCH_CHECK(orma_win_get_group(s->w.win, &all));
+    BENCH_CHECK(orma_group_incl(all, s->g.ndistinct, s->g.distinct, &s->nbrs));
+    BENCH_CHECK(orma_group_free(&all));
+    /* Counters 0 and 1, one per step parity (steps_notify). */
+    orma_info info;
+    BENCH_CHECK(orma_info_create(&info));
+    BENCH_CHECK(orma_info_set(info, "orma_notify_num", "2"));
+    BENCH_CHECK(orma_win_allocate(2 * ghost_area_size(max), 1, info, (void **)&s->nbase, &s->nwin));
+    BENCH_CHECK(orma_info_free(&info));
+    BENCH_CHECK(orma_win_lock_all(0, s->nwin));
+    return s;
+}
+
+void ghost_orma_close(ghost_orma *s)
+{
+    BENCH_CHECK(orma_win_unlock_all(s->nwin));
+    BENCH_CHECK(orma_barrier());
+    BENCH_CHECK(orma_win_free(&s->nwin));
+    BENCH_CHECK(orma_group_free(&s->nbrs));
+    bench_window_close(&s->w);
+    free(s->scratch);
+    free(s->send);
+    free(s);
+}
+
+static int point(go_state *s, size_t n, ghost_sync m, double *us, uint64_t *batch_p)
 {
     const bench_ctx *ctx = s->ctx;
-    s->n = n;
-    s->sync = m;
-    s->ok = 1;
-    ghost_area_reset(s->w.base, n, s->g.rank);
-    BENCH_CHECK(orma_win_sync(s->w.win));
-    BENCH_CHECK(orma_barrier());
-    long nb = ghost_measure(ctx->opts, batch, s, &s->batch, us);
-    if (!bench_ctl_all_ok(ctx->ctl, s->ok)) {
-        if (ctx->rank == 0)
-            fprintf(stderr, "orma-bench: ghost orma %s, %zu bytes: data did "
-                    "not verify\n", ghost_sync_names[m], n);
+    ghost_orma_begin(s, n);
+    ghost_orma_mode mode = {s, m};
+    long nb = ghost_measure(ctx->opts, ghost_orma_batch_fn, &mode, batch_p, us);
+    if (!ghost_orma_ok(s, m))
         return -1;
-    }
     bench_emit(ctx, "orma", ghost_op_name(m), ghost_sync_names[m],
                ghost_window_name(m), n, (double)GHOST_NDIR * (double)n, us,
                nb);
@@ -164,19 +284,9 @@ static int point(go_state *s, size_t n, ghost_sync m, double *us)
 int ghost_orma_run(const bench_ctx *ctx)
 {
     const bench_opts *o = ctx->opts;
-    size_t max = bench_opts_max_size(o);
-    go_state s = {0};
-    s.ctx = ctx;
-    ghost_grid_init(ctx->size, ctx->rank, &s.g);
-    s.send = bench_xmalloc(ghost_send_size(max));
-    s.scratch = bench_xmalloc(max);
+    go_state *s = ghost_orma_open(ctx, bench_opts_max_size(o));
     double *us = bench_xmalloc((size_t)ghost_max_batches(o) * sizeof *us);
-    BENCH_CHECK(bench_window_open(ctx->ctl, "allocate", ghost_area_size(max),
-                                  &s.w));
-    orma_group all;
-    BENCH_CHECK(orma_win_get_group(s.w.win, &all));
-    BENCH_CHECK(orma_group_incl(all, s.g.ndistinct, s.g.distinct, &s.nbrs));
-    BENCH_CHECK(orma_group_free(&all));
+    uint64_t batch = 0;
     int st = BENCH_OK;
     for (int m = GHOST_FENCE; m < GHOST_NSYNC; m++)
         if (bench_list_has(o->syncs, ghost_sync_names[m]))
@@ -190,13 +300,10 @@ int ghost_orma_run(const bench_ctx *ctx)
             bench_progress(what, o->sizes[i]);
             /* A point that did not verify is not reported; the others
              * still run (every rank alike), and the run fails. */
-            if (point(&s, o->sizes[i], (ghost_sync)m, us) != 0)
+            if (point(s, o->sizes[i], (ghost_sync)m, us, &batch) != 0)
                 st = BENCH_FAIL;
         }
-    BENCH_CHECK(orma_group_free(&s.nbrs));
-    bench_window_close(&s.w);
+    ghost_orma_close(s);
     free(us);
-    free(s.scratch);
-    free(s.send);
     return st;
 }

@@ -39,6 +39,7 @@
 
 #include <mpi.h>
 
+#include "ghost_def.h"
 #include "li.h"
 #include "mpib_fns.h"
 #include "opts.h"
@@ -118,6 +119,20 @@ int mpib_lat_run(const mpib_ctx *ctx);
 int mpib_multiput_run(const mpib_ctx *ctx);
 int mpib_p2p_latency_run(const mpib_ctx *ctx);
 int mpib_ghost_run(const mpib_ctx *ctx);
+
+/* ghost's exchange a batch at a time, for a suite whose backends take
+ * turns (collective, every call; mpib_ghost.c): its buffers (and window,
+ * with ctx->rma_backend) for sizes up to max, a point of n bytes of
+ * version m begun, a batch of iters steps (ghost_batch_fn's: data,
+ * barrier, timed steps, check; the slowest rank's seconds, arg the
+ * mpib_ghost), and whether every batch since the point began verified on
+ * every rank. */
+typedef struct mpib_ghost mpib_ghost;
+mpib_ghost *mpib_ghost_open(const mpib_ctx *ctx, size_t max);
+void mpib_ghost_begin(mpib_ghost *s, size_t n, ghost_sync m);
+double mpib_ghost_batch(void *arg, long iters, uint64_t batch);
+int mpib_ghost_ok(mpib_ghost *s);
+void mpib_ghost_close(mpib_ghost *s);
 
 /* The suites written with li.h (mpib_li.c, li_suites.h), any number of
  * ranks: by name (NULL when name is none), by index (NULL past the last),

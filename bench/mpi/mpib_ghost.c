@@ -20,11 +20,12 @@
  * times measured seconds apart. */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ghost_def.h"
 #include "mpib.h"
 
-typedef struct mg_state {
+struct mpib_ghost {
     const mpib_ctx *ctx;
     ghost_grid g;
     MPI_Win win;            /* MPI_WIN_NULL without mpi-rma / orma-mpi */
@@ -38,7 +39,8 @@ typedef struct mg_state {
     ghost_sync sync;
     uint64_t step, batch;   /* as ghost_orma.c's */
     int ok;
-} mg_state;
+};
+typedef struct mpib_ghost mg_state;
 
 static void put_all(mg_state *s, const unsigned char *d)
 {
@@ -146,7 +148,7 @@ static void verify(mg_state *s, uint64_t batch)
     s->ok = 0;
 }
 
-static double batch(void *arg, long iters, uint64_t b)
+double mpib_ghost_batch(void *arg, long iters, uint64_t b)
 {
     mg_state *s = arg;
     ghost_fill_batch(s->send, s->n, s->g.rank, b);
@@ -166,7 +168,7 @@ static double batch(void *arg, long iters, uint64_t b)
     return slowest;
 }
 
-static int point(mg_state *s, size_t n, ghost_sync m, double *us)
+void mpib_ghost_begin(mpib_ghost *s, size_t n, ghost_sync m)
 {
     s->n = n;
     s->sync = m;
@@ -176,14 +178,25 @@ static int point(mg_state *s, size_t n, ghost_sync m, double *us)
     if (m != GHOST_P2P)
         win_sync(s);
     MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
-    long nb = ghost_measure(s->ctx->opts, batch, s, &s->batch, us);
-    if (!mpib_all_ok(s->ok)) {
-        if (s->g.rank == 0)
-            fprintf(stderr, "orma-bench-mpi-%s: ghost %s %s, %zu bytes: "
-                    "data did not verify\n", MPIB_VARIANT, backend(s),
-                    ghost_sync_names[m], n);
+}
+
+int mpib_ghost_ok(mpib_ghost *s)
+{
+    if (mpib_all_ok(s->ok))
+        return 1;
+    if (s->g.rank == 0)
+        fprintf(stderr, "orma-bench-mpi-%s: ghost %s %s, %zu bytes: "
+                "data did not verify\n", MPIB_VARIANT, backend(s),
+                ghost_sync_names[s->sync], s->n);
+    return 0;
+}
+
+static int point(mg_state *s, size_t n, ghost_sync m, double *us)
+{
+    mpib_ghost_begin(s, n, m);
+    long nb = ghost_measure(s->ctx->opts, mpib_ghost_batch, s, &s->batch, us);
+    if (!mpib_ghost_ok(s))
         return -1;
-    }
     mpib_emit(backend(s), ghost_op_name(m), ghost_sync_names[m],
               ghost_window_name(m), n, (double)GHOST_NDIR * (double)n, us,
               nb);
@@ -192,7 +205,8 @@ static int point(mg_state *s, size_t n, ghost_sync m, double *us)
 
 static int wanted(const mg_state *s, int m)
 {
-    if (!bench_list_has(s->ctx->opts->syncs, ghost_sync_names[m]))
+    /* MPI has no notified access (orma's notify version is its own) */
+    if (m == GHOST_NOTIFY || !bench_list_has(s->ctx->opts->syncs, ghost_sync_names[m]))
         return 0;
     return m == GHOST_P2P ? s->ctx->p2p_backend != NULL
                           : s->ctx->rma_backend != NULL;
@@ -212,38 +226,50 @@ static void open_window(mg_state *s, size_t size)
     MPIB_CHECK(MPI_Group_free(&all));
 }
 
+mpib_ghost *mpib_ghost_open(const mpib_ctx *ctx, size_t max)
+{
+    mg_state *s = mpib_xmalloc(sizeof *s);
+    memset(s, 0, sizeof *s);
+    s->ctx = ctx;
+    s->win = MPI_WIN_NULL;
+    s->nbrs = MPI_GROUP_NULL;
+    ghost_grid_init(ctx->size, ctx->rank, &s->g);
+    s->send = mpib_xmalloc(ghost_send_size(max));
+    s->scratch = mpib_xmalloc(max);
+    if (ctx->p2p_backend != NULL)
+        s->p2p = mpib_xmalloc(ghost_area_size(max));
+    if (ctx->rma_backend != NULL)
+        open_window(s, ghost_area_size(max));
+    return s;
+}
+
+void mpib_ghost_close(mpib_ghost *s)
+{
+    if (s->win != MPI_WIN_NULL) {
+        MPIB_CHECK(MPI_Group_free(&s->nbrs));
+        MPIB_CHECK(MPI_Win_free(&s->win));
+    }
+    free(s->p2p);
+    free(s->scratch);
+    free(s->send);
+    free(s);
+}
+
 int mpib_ghost_run(const mpib_ctx *ctx)
 {
     const bench_opts *o = ctx->opts;
-    size_t max = bench_opts_max_size(o);
-    mg_state s = {0};
-    s.ctx = ctx;
-    s.win = MPI_WIN_NULL;
-    s.nbrs = MPI_GROUP_NULL;
-    ghost_grid_init(ctx->size, ctx->rank, &s.g);
-    s.send = mpib_xmalloc(ghost_send_size(max));
-    s.scratch = mpib_xmalloc(max);
+    mg_state *s = mpib_ghost_open(ctx, bench_opts_max_size(o));
     double *us = mpib_xmalloc((size_t)ghost_max_batches(o) * sizeof *us);
-    if (ctx->p2p_backend != NULL)
-        s.p2p = mpib_xmalloc(ghost_area_size(max));
-    if (ctx->rma_backend != NULL)
-        open_window(&s, ghost_area_size(max));
     int st = BENCH_OK;
     for (int i = 0; i < o->nsizes; i++)
         for (int m = 0; m < GHOST_NSYNC; m++) {
-            if (!wanted(&s, m))
+            if (!wanted(s, m))
                 continue;
             bench_progress(ghost_sync_names[m], o->sizes[i]);
-            if (point(&s, o->sizes[i], (ghost_sync)m, us) != 0)
+            if (point(s, o->sizes[i], (ghost_sync)m, us) != 0)
                 st = BENCH_FAIL;
         }
-    if (s.win != MPI_WIN_NULL) {
-        MPIB_CHECK(MPI_Group_free(&s.nbrs));
-        MPIB_CHECK(MPI_Win_free(&s.win));
-    }
-    free(s.p2p);
+    mpib_ghost_close(s);
     free(us);
-    free(s.scratch);
-    free(s.send);
     return st;
 }

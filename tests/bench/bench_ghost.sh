@@ -2,7 +2,7 @@
 # bench_ghost.sh ORMA_RUN ORMA_BENCH NP [VARIANT...]
 # A short orma-bench ghost run on NP ranks: it must exit 0 (every batch of
 # every point verified its ghost slots and guards) and report orma's
-# fence, pscw and lock rows at both sizes.  With VARIANTs (the host MPIs),
+# fence, pscw, lock and notify rows at both sizes.  With VARIANTs (the host MPIs),
 # the MPI backends run too, each of every variant must report its rows,
 # and the summary must end with orma's bar.
 run=$1
@@ -28,6 +28,7 @@ for size in 16 64K; do
             has "orma-mpi/$v" put "$sync" allocate "$size"
         done
     done
+    has orma put notify allocate "$size"
     for v in "$@"; do
         has "mpi-p2p/$v" isend p2p none "$size"
     done
