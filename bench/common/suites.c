@@ -13,6 +13,7 @@
 #include "li_suite.h"
 #include "mt_suite.h"
 #include "multiput.h"
+#include "nt_suite.h"
 #include "overlap.h"
 #include "pingpong.h"
 #include "sync_suite.h"
@@ -69,6 +70,11 @@ static const bench_suite suites[] = {
     {"mt",
      "message rate of 8-byte put/get/fop + flush from 1, 2, 4 threads to a passive target, 2 ranks",
      bench_mt_run, 1},
+    /* Notified access: orma_put_notify against put + flush + flag and
+     * MPI's messages. */
+    {"notify",
+     "notified put: 8-byte one-way vs the cache line, a pipeline, ghost exchange; vs flag and MPI, 2 or P ranks",
+     bench_notify_run, 1},
 };
 
 int bench_suite_threads(const char *name)

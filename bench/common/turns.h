@@ -1,5 +1,5 @@
 /* turns.h -- MPI jobs that run beside orma-bench's own ranks and take
- * turns with them, batch by batch (the mt suite): rank 0 of
+ * turns with them, batch by batch (the mt and notify suites): rank 0 of
  * orma-bench starts a job at once, and in every slot of the suite's
  * schedule hands it the turn through a FIFO ("g": go) and waits until
  * its batch is done ("d": done, on another FIFO).  A job waiting for its

@@ -17,7 +17,7 @@ int bench_ghost_run(const bench_ctx *ctx);
 int ghost_orma_run(const bench_ctx *ctx);
 
 /* orma's versions a batch at a time, for a suite whose backends take
- * turns: the windows (collective, every call too), a point of n
+ * turns (notify): the windows (collective, every call too), a point of n
  * bytes begun (areas reset, checks armed), a batch of iters steps of mode
  * m (ghost_batch_fn's: data, barrier, timed steps, check; the slowest
  * rank's seconds), and whether every batch of m since the point began

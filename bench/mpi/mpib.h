@@ -134,6 +134,11 @@ double mpib_ghost_batch(void *arg, long iters, uint64_t batch);
 int mpib_ghost_ok(mpib_ghost *s);
 void mpib_ghost_close(mpib_ghost *s);
 
+/* orma-bench notify's MPI job (mpib_notify.c): argv after the suite's
+ * name, as nt_jobs.c passes it (the plan, the backends, the turns'
+ * FIFOs).  A BENCH_* status. */
+int mpib_notify_main(int argc, char **argv, int rank, int size);
+
 /* The suites written with li.h (mpib_li.c, li_suites.h), any number of
  * ranks: by name (NULL when name is none), by index (NULL past the last),
  * and run: the suite on the one-sided backend ctx->rma_backend, then on

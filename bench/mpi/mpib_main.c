@@ -200,6 +200,9 @@ static int run(int argc, char **argv, int rank, int size)
         suite = argv[1];
         first = 2;
     }
+    /* orma-bench notify's job: its own arguments (nt_jobs.c) */
+    if (strcmp(suite, "notify") == 0)
+        return mpib_notify_main(argc - 2, argv + 2, rank, size);
     /* A suite written with li.h (mpib_li.c), or one of this program's. */
     const li_suite *li = mpib_li_find(suite);
     const suite_names *names = li == NULL ? suite_find(suite) : NULL;
