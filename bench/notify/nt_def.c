@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ghost_def.h"
+#include "mix64.h"
 #include "opts.h"
 #include "pattern.h"
 
@@ -177,9 +178,10 @@ long nt_first_iters(int part)
 
 uint64_t nt_item_word(uint64_t batch, uint64_t item, int from)
 {
-    /* distinct for distinct (batch, item < 2^32, from < 2): an odd
-     * multiplier, so consecutive items differ in every byte's low bit */
-    return ((batch << 33 | item << 1 | (uint64_t)(from & 1)) + 1) * UINT64_C(0x9e3779b97f4a7c15);
+    /* distinct for distinct (batch < 2^31, item < 2^32, from < 2), and
+     * every byte depends on all three: an item shorter than 8 bytes still
+     * tells another batch's apart (but for a chance of 1 in 256 a byte) */
+    return bench_mix64(batch << 33 | item << 1 | (uint64_t)(from & 1));
 }
 
 static uint64_t source_seed(uint64_t batch, int k, int from)
