@@ -29,6 +29,7 @@ import suite_generic  # noqa: E402
 import suite_multiput  # noqa: E402
 import suite_mt  # noqa: E402
 import suite_mult  # noqa: E402
+import suite_notify  # noqa: E402
 import suite_others  # noqa: E402
 import suite_pingpong  # noqa: E402
 import suite_rdx  # noqa: E402
@@ -61,6 +62,7 @@ SUITES = {
     "caf": suite_caf.blocks,
     "dynamic": suite_dynamic.blocks,
     "mt": suite_mt.blocks,
+    "notify": suite_notify.blocks,
 }
 
 
