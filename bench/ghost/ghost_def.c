@@ -118,18 +118,6 @@ static size_t first_diff(const unsigned char *a, const unsigned char *b,
     return i;
 }
 
-int ghost_stamps_check(const unsigned char *area, const ghost_grid *g, size_t n, uint64_t step)
-{
-    size_t k = n < 8 ? n : 8;
-    for (int j = 0; j < GHOST_NDIR; j++) {
-        uint64_t w = ghost_stamp_word(step, g->src[j], j);
-        const unsigned char *slot = area + ghost_slot_disp(n, j);
-        if (memcmp(slot, &w, k) != 0 || memcmp(slot + n - k, &w, k) != 0)
-            return j;
-    }
-    return -1;
-}
-
 int ghost_area_check(const unsigned char *area, const ghost_grid *g,
                      size_t n, uint64_t batch, uint64_t step,
                      unsigned char *scratch, char *msg, size_t len)

@@ -131,12 +131,6 @@ static inline unsigned char *ghost_step_data(unsigned char *send, size_t n,
     return half;
 }
 
-/* Inside the timed loop of a version that checks each step's ghosts
- * when they arrive (notify): -1 when the first and last 8 bytes of every
- * slot of area hold the stamps of step, else the first slot that does
- * not. */
-int ghost_stamps_check(const unsigned char *area, const ghost_grid *g, size_t n, uint64_t step);
-
 /* Before a batch (untimed): both halves' patterns for batch. */
 void ghost_fill_batch(unsigned char *send, size_t n, int rank, uint64_t batch);
 

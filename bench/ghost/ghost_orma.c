@@ -14,8 +14,8 @@
  *   lock   per direction: lock(SHARED, nbr); put; unlock(nbr); then a
  *          barrier (see steps_lock).
  *   notify 4 orma_put_notify; orma_notify_wait for this step's 4 items,
- *          on a window of its own holding two ghost areas (see
- *          steps_notify).
+ *          on a window of its own holding two ghost areas, one per step
+ *          parity (see steps_notify).
  *
  * orma has no send/receive: the point-to-point version is the MPI
  * backends' (mpi-p2p), which the summary divides by. */
@@ -116,8 +116,8 @@ static void steps_lock(go_state *s, long iters)
 /* The notify version.  Step s: the 4 segments go to the neighbours'
  * ghost area of parity s % 2 with orma_put_notify, each raising counter
  * s % 2 of its target by one; then the rank waits until its own counter
- * s % 2 has counted the 4 items of step s, and uses them (here: checks
- * their stamps, which is also what shows an item missing or overwritten).
+ * s % 2 has counted the 4 items of step s: the ghosts of step s are
+ * there, for the program to use until its next step's puts.
  *
  * Why nothing is overwritten before it is used: a neighbour B writes our
  * area of parity s % 2 again at step s + 2, and B starts step s + 2 only
@@ -132,7 +132,16 @@ static void steps_lock(go_state *s, long iters)
  * is still on its way, and the wait would end short of it.  The origin's
  * half of the send buffer (ghost_step_data) is written again at step
  * s + 2 too, when each target has the step s item: its target has
- * read it. */
+ * read it.
+ *
+ * As in the other versions, nothing reads the ghosts inside the timed
+ * loop (seed 004's step moves them and synchronizes): on shared memory a
+ * read moves the lines to the reader and the next step's write moves them
+ * back, and checking the 16 bytes of stamps of each slot at every step
+ * was measured to add 30-45% to this version's step at 16 B - 1 KB, 2
+ * ranks -- a cost the other versions' steps would not pay.  After the
+ * batch both areas are checked whole (its last two steps), right after
+ * the last wait: a wait that ended short of its items shows there. */
 static void steps_notify(go_state *s, long iters)
 {
     size_t n = s->n, area = ghost_area_size(n);
@@ -146,13 +155,6 @@ static void steps_notify(go_state *s, long iters)
                                         ORMA_NOTIFY_ADD, 1));
         s->nsteps[par]++;
         BENCH_CHECK(orma_notify_wait(s->nwin, par, GHOST_NDIR * s->nsteps[par]));
-        int bad = ghost_stamps_check(s->nbase + par * area, &s->g, n, step);
-        if (bad >= 0 && s->ok[GHOST_NOTIFY]) {
-            fprintf(stderr, "orma-bench: rank %d: ghost orma notify: slot %d (%s, from rank %d), %zu bytes, step "
-                    "%llu: its stamp is not this step's when the counter says it arrived\n", s->g.rank, bad,
-                    ghost_dir_names[bad], s->g.src[bad], n, (unsigned long long)step);
-            s->ok[GHOST_NOTIFY] = 0;
-        }
     }
 }
 
