@@ -145,7 +145,7 @@ static void nt_pingpong_summary(const nt_plan *p, const nt_series *s, int n, int
         within += v[r] <= NT_BAR_FLOOR;
     }
     printf("  bar pingpong: orma notified 8-byte put one-way / cache-line round trip of the same round <= %.0f: "
-           "median %.2f (%.2f-%.2f), %d of %d rounds within: %s\n", NT_BAR_FLOOR, st.median, st.min, st.max, within,
+           "median %.3f (%.2f-%.2f), %d of %d rounds within: %s\n", NT_BAR_FLOOR, st.median, st.min, st.max, within,
            p->rounds, st.median <= NT_BAR_FLOOR ? "PASS" : "FAIL");
 }
 
@@ -282,12 +282,12 @@ static void nt_ghost_bars(const bench_ctx *ctx, const nt_plan *p, const nt_serie
     }
     if (any_p2p)
         printf("  bar ghost p2p: orma notify step <= %.1f x the fastest host MPI's isend/irecv, 16 B - 1 KB, p=%d: "
-               "highest %.2f (%s): %s\n", NT_BAR_GHOST_P2P, ctx->size, wp, worst_p2p, pass_p2p ? "PASS" : "FAIL");
+               "highest %.3f (%s): %s\n", NT_BAR_GHOST_P2P, ctx->size, wp, worst_p2p, pass_p2p ? "PASS" : "FAIL");
     else
         printf("  bar ghost p2p: no verdict (orma notify and mpi-p2p at 16 B - 1 KB are needed)\n");
     if (any_modes)
         printf("  bar ghost modes: orma notify step below each of orma's fence, pscw and lock, 16 B - 1 KB, p=%d: "
-               "highest ratio %.2f (%s): %s\n", ctx->size, wm, worst_modes, pass_modes ? "PASS" : "FAIL");
+               "highest ratio %.3f (%s): %s\n", ctx->size, wm, worst_modes, pass_modes ? "PASS" : "FAIL");
     else
         printf("  bar ghost modes: no verdict (orma notify and another of orma's versions are needed)\n");
 }

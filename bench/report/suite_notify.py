@@ -28,7 +28,7 @@ def _groups(rows):
 
 def _verdict(what, value, bar, below=False):
     ok = value < bar if below else value <= bar
-    return Text("bar %s: %s %s %s: %s" % (what, format_ratio(value),
+    return Text("bar %s: %.3f %s %s: %s" % (what, value,
                                            "<" if below else "<=",
                                            format_ratio(bar),
                                            "PASS" if ok else "FAIL"))
