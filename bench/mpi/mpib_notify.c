@@ -141,6 +141,8 @@ static void mn_begin_point(void *arg, int part, size_t bytes)
     struct mn *m = arg;
     if (part == NT_GHOST && m->ghost)
         mpib_ghost_begin(m->ghost, bytes, GHOST_P2P);
+    else if (part != NT_GHOST)
+        m->w.stride = m->pp.stride = m->flag.stride = m->msgs.stride = nt_stride(bytes);
 }
 
 static double mn_batch(void *arg, int part, int kind, size_t bytes, long iters, uint64_t batch)
@@ -184,20 +186,21 @@ static int mn_turn(void *arg, int point, int round, int after)
 
 static void mn_open(struct mn *m, const mpib_ctx *ctx)
 {
-    size_t max = nt_max_bytes(&m->plan, NT_PIPELINE);
-    size_t stride = ((max > NT_PINGPONG_BYTES ? max : NT_PINGPONG_BYTES) + 63) & ~(size_t)63;
+    size_t max = nt_max_bytes(&m->plan, NT_PIPELINE), flags;
+    max = max > NT_PINGPONG_BYTES ? max : NT_PINGPONG_BYTES;
+    size_t bytes = ntf_bytes(max, &flags), stride = nt_stride(max);
     int two = m->size == 2 && (m->plan.parts[NT_PINGPONG] || m->plan.parts[NT_PIPELINE]);
     m->env = (nt_env){.arg = m, .rank = m->rank, .now = mn_now, .barrier = mn_barrier, .bcast = mn_bcast};
-    m->src = mpib_xmalloc(NT_SLOTS * stride);
+    m->src = mpib_xmalloc(flags);
     m->scratch = mpib_xmalloc(stride);
-    memset(m->src, 0, NT_SLOTS * stride);
+    memset(m->src, 0, flags);
     if (two && m->rma) {
         m->w.stride = stride;
+        m->w.flags = flags;
         m->w.peer = 1 - m->rank;
-        MPIB_CHECK(MPI_Win_allocate((MPI_Aint)ntf_bytes(stride), 1, MPI_INFO_NULL, MPI_COMM_WORLD, &m->w.base,
-                                    &m->w.win));
+        MPIB_CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &m->w.base, &m->w.win));
         MPIB_CHECK(MPI_Win_set_errhandler(m->w.win, MPI_ERRORS_RETURN));
-        memset(m->w.base, 0, ntf_bytes(stride));
+        memset(m->w.base, 0, bytes);
         MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         MPIB_CHECK(MPI_Win_lock_all(0, m->w.win));
         ntf_calls(&m->w, "mpi-rma flag", m->src, &m->flag);
@@ -205,8 +208,8 @@ static void mn_open(struct mn *m, const mpib_ctx *ctx)
     if (two && m->p2p) {
         m->pp.stride = stride;
         m->pp.peer = 1 - m->rank;
-        m->pp.slots = mpib_xmalloc(NT_SLOTS * stride);
-        memset(m->pp.slots, 0, NT_SLOTS * stride);
+        m->pp.slots = mpib_xmalloc(flags);
+        memset(m->pp.slots, 0, flags);
         m->msgs = (nt_calls){.arg = &m->pp, .name = "mpi-p2p", .slots = m->pp.slots, .src = m->src,
                              .stride = stride, .put = mn_put, .wait = mn_wait, .credit = mn_credit,
                              .wait_credit = mn_wait_credit, .begin = mn_begin, .ok = 1};

@@ -108,6 +108,15 @@ long nt_warm_iters(int part);
 long nt_first_iters(int part);
 #define NT_MAX_ITERS (1L << 22)
 
+/* The distance between slots (and between source buffers) at a point of
+ * bytes: the item rounded up to a cache line.  Per point, not the largest
+ * item's: 8 slots of small items 4 MB apart would all fall into one
+ * cache set. */
+static inline size_t nt_stride(size_t bytes)
+{
+    return (bytes + 63) & ~(size_t)63;
+}
+
 /* Item data.  The stamp of item (from 0) of batch sent by rank from. */
 uint64_t nt_item_word(uint64_t batch, uint64_t item, int from);
 /* Before a batch, at the sender: source buffer k (of NT_SLOTS, stride

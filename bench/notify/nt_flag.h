@@ -9,9 +9,10 @@
  * between looks (ntf_progress: orma_win_sync; MPI_Win_sync and
  * MPI_Iprobe), and yields or sleeps as flagwait.h says.
  *
- * Window layout, every rank alike: NT_SLOTS slots of stride bytes, then
- * the items flag and the credits flag on a cache line each.  The window is
- * in one lock_all epoch from its creation to its free.
+ * Window layout, every rank alike: NT_SLOTS slots of the largest item's
+ * stride (the slots of a point are its own stride apart, nt_stride), then
+ * the items flag and the credits flag on a cache line each.  The window
+ * is in one lock_all epoch from its creation to its free.
  *
  * An includer includes orma.h and check.h (or mpib.h and defines
  * BENCH_RMA_MPI), then defines
@@ -29,20 +30,23 @@
 typedef struct nt_flagwin {
     RMA_API(orma_win, MPI_Win) win;
     unsigned char *base; /* this rank's window memory */
-    size_t stride;
+    size_t stride;       /* the slots' of this point (nt_stride) */
+    size_t flags;        /* where the flags lie: ntf_bytes(largest) - 128 */
     int peer;
     uint64_t word; /* the count being put: it stays until the flush */
 } nt_flagwin;
 
-/* The window's bytes per rank, and where the flags lie in it. */
-static inline size_t ntf_bytes(size_t stride)
+/* The window's bytes per rank for items of at most max bytes; flags
+ * gets where the flags lie. */
+static inline size_t ntf_bytes(size_t max, size_t *flags)
 {
-    return NT_SLOTS * stride + 128;
+    *flags = NT_SLOTS * nt_stride(max);
+    return *flags + 128;
 }
 
-static inline size_t ntf_flag_disp(size_t stride, int credits)
+static inline size_t ntf_flag_disp(const nt_flagwin *f, int credits)
 {
-    return NT_SLOTS * stride + (size_t)(credits ? 64 : 0);
+    return f->flags + (size_t)(credits ? 64 : 0);
 }
 
 static void ntf_progress(nt_flagwin *f);
@@ -51,14 +55,14 @@ static inline void ntf_put_word(nt_flagwin *f, int credits, uint64_t seq)
 {
     f->word = seq;
     RMA_CHECK(RMA_API(orma_put, MPI_Put)(&f->word, RMA_COUNT(1), RMA_UINT64, f->peer,
-                                         (rma_aint)ntf_flag_disp(f->stride, credits), RMA_COUNT(1), RMA_UINT64,
+                                         (rma_aint)ntf_flag_disp(f, credits), RMA_COUNT(1), RMA_UINT64,
                                          f->win));
     RMA_CHECK(RMA_API(orma_win_flush, MPI_Win_flush)(f->peer, f->win));
 }
 
 static inline void ntf_poll(nt_flagwin *f, int credits, uint64_t seq)
 {
-    _Atomic uint64_t *flag = (_Atomic uint64_t *)(void *)(f->base + ntf_flag_disp(f->stride, credits));
+    _Atomic uint64_t *flag = (_Atomic uint64_t *)(void *)(f->base + ntf_flag_disp(f, credits));
     bench_flag_waiter w = {.mine = NULL};
     while (atomic_load_explicit(flag, memory_order_acquire) < seq) {
         ntf_progress(f);

@@ -120,6 +120,8 @@ static void nto_begin(void *arg, int part, size_t bytes)
     struct nt_orma *o = arg;
     if (part == NT_GHOST)
         ghost_orma_begin(o->ghost, bytes);
+    else
+        o->w.stride = o->notify.stride = o->flag.stride = nt_stride(bytes);
 }
 
 static ghost_sync nto_ghost_mode(int kind)
@@ -190,14 +192,15 @@ static void nto_open_window(struct nt_orma *o, size_t max)
     orma_info info;
     BENCH_CHECK(orma_info_create(&info));
     BENCH_CHECK(orma_info_set(info, "orma_notify_num", "2"));
-    o->w.stride = (max + 63) & ~(size_t)63;
+    size_t bytes = ntf_bytes(max, &o->w.flags);
+    o->w.stride = nt_stride(max);
     o->w.peer = 1 - o->ctx->rank;
-    BENCH_CHECK(orma_win_allocate(ntf_bytes(o->w.stride), 1, info, (void **)&o->w.base, &o->w.win));
+    BENCH_CHECK(orma_win_allocate(bytes, 1, info, (void **)&o->w.base, &o->w.win));
     BENCH_CHECK(orma_info_free(&info));
-    memset(o->w.base, 0, ntf_bytes(o->w.stride));
-    o->src = bench_xmalloc(NT_SLOTS * o->w.stride);
+    memset(o->w.base, 0, bytes);
+    o->src = bench_xmalloc(o->w.flags);
     o->scratch = bench_xmalloc(o->w.stride);
-    memset(o->src, 0, NT_SLOTS * o->w.stride);
+    memset(o->src, 0, o->w.flags);
     BENCH_CHECK(orma_barrier());
     BENCH_CHECK(orma_win_lock_all(0, o->w.win));
     ntf_calls(&o->w, "orma flag", o->src, &o->flag);

@@ -17,7 +17,8 @@ typedef struct nt_calls {
     const char *name;     /* for messages: "orma notify" */
     unsigned char *slots; /* this rank's NT_SLOTS receive slots */
     unsigned char *src;   /* its NT_SLOTS source buffers */
-    size_t stride;        /* from one slot (buffer) to the next */
+    size_t stride;        /* from one slot (buffer) to the next: the
+                             point's nt_stride, set by the program */
     /* n bytes of src into the peer's slot k, then its item count raised
      * to seq: when the peer sees seq, it sees the bytes */
     void (*put)(void *arg, const unsigned char *src, size_t n, int k, uint64_t seq);
