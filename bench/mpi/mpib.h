@@ -13,7 +13,8 @@
  * SUITE: pingpong (the default), latency, multiput or ghost (P ranks; its
  * steps, both kinds, are in mpib_ghost.c), or a suite written with li.h (P
  * ranks; as: li.h's backends in mpib_li.c, the algorithms shared with
- * orma-bench).  Backends (--backends, default mpi-rma):
+ * orma-bench), or notify (orma-bench notify's job, taking turns with it:
+ * arguments of its own, mpib_notify.c).  Backends (--backends, default mpi-rma):
  *   mpi-rma   pingpong: put, get, acc, gacc, fop, cas on MPI windows
  *             (mpib_rma.c), each window flavour and sync mode of the orma
  *             suite; latency: put, get, acc in OSU's loops (mpib_lat.c);
@@ -88,6 +89,10 @@ double mpib_now(void);
 /* An MPI count for n bytes or elements: sizes are at most
  * BENCH_SIZE_LIMIT (opts.h), far below INT_MAX. */
 int mpib_count(size_t n);
+
+/* 1 when MPI_Put is served by liborma-mpi (the preloaded jobs), by the
+ * name of its shared object (dladdr), *lib_p that name (mpib_main.c). */
+int mpib_served_by_orma(const char **lib_p);
 
 /* Rank 0's value of v on both ranks. */
 long mpib_bcast_long(long v);

@@ -65,8 +65,7 @@ static void usage(FILE *f)
         MPIB_VARIANT);
 }
 
-/* 1 when MPI_Put is served by liborma-mpi, by its shared object's name. */
-static int served_by_orma(const char **lib_p)
+int mpib_served_by_orma(const char **lib_p)
 {
     Dl_info info;
     void *put = (void *)MPI_Put;
@@ -109,7 +108,7 @@ static int check_backends(const bench_opts *o, const char *suite, int rank,
     int tables = strcmp(suite, "latency") == 0 ||
                  strcmp(suite, "multiput") == 0;
     const char *lib;
-    int orma = served_by_orma(&lib);
+    int orma = mpib_served_by_orma(&lib);
     if (want_orma && want_host && !(tables && orma)) {
         if (rank == 0)
             fprintf(stderr, "orma-bench-mpi-%s: mpi-rma and orma-mpi in one "

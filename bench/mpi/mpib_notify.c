@@ -11,12 +11,24 @@
  *            consumer's MPI_Irecv posted ahead into each free slot
  *            (pipeline), a message of no bytes per credit; ghost's
  *            isend/irecv (mpib_ghost.c), P ranks
+ *   orma-mpi kind notify, with liborma-mpi preloaded: Intel MPI's notified
+ *            extension as liborma-mpi gives it (orma/mpix_notify.h) --
+ *            MPIX_Put_notify raising the peer's counter 0 (items) or, with
+ *            no bytes, 1 (credits), on an MPI_Win_allocate window with
+ *            MPIX_Win_create_notify's 2 counters in one MPI_Win_lock_all
+ *            epoch; a waiter polls MPIX_Win_get_notify (the extension's
+ *            way to wait) as the flag kind polls its word.  No flush, as
+ *            orma's own notify: on one node liborma-mpi's notified put
+ *            goes at once.  pingpong, pipeline (2 ranks)
  * Rank 0 prints the samples (nt_print_samples) and "fail WHAT" when a
  * point did not verify.  Exit status 1 when the turns stopped before the
- * schedule ended or a call failed (MPIB_CHECK aborts). */
+ * schedule ended or a call failed (MPIB_CHECK aborts), or orma-mpi was
+ * asked of a job that does not have the extension (not preloaded). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include <orma/mpix_notify.h>
 
 #include "bind.h"
 #include "mpib.h"
@@ -32,6 +44,7 @@ static void ntf_progress(nt_flagwin *f)
 }
 
 enum { MN_TAG_ITEM = 1, MN_TAG_CREDIT = 2 };
+enum { MN_CTR_ITEMS, MN_CTR_CREDITS, MN_NCTRS };
 
 /* The p2p kind's state between its calls. */
 struct mn_p2p {
@@ -46,13 +59,13 @@ struct mn_p2p {
 
 struct mn {
     nt_plan plan;
-    int rank, size, rma, p2p;
+    int rank, size, rma, p2p, xn;
     int bad, lost;
     nt_env env;
-    nt_flagwin w;
+    nt_flagwin w;           /* mpi-rma's, or orma-mpi's (counters on it) */
     unsigned char *src, *scratch;
     struct mn_p2p pp;
-    nt_calls flag, msgs;
+    nt_calls flag, msgs, xnotify;
     mpib_ghost *ghost;
     bench_turn_peer turns;
 };
@@ -111,6 +124,51 @@ static void mn_begin(void *arg, int part, long items)
         mn_post(q, k);
 }
 
+/* orma-mpi's calls: Intel MPI's notified extension (liborma-mpi's). */
+static void mnx_put(void *arg, const unsigned char *src, size_t n, int k, uint64_t seq)
+{
+    nt_flagwin *f = arg;
+    (void)seq;
+    int c = mpib_count(n);
+    MPIB_CHECK(MPIX_Put_notify(src, c, MPI_BYTE, f->peer, (MPI_Aint)((size_t)k * f->stride), c, MPI_BYTE, f->win,
+                               MN_CTR_ITEMS));
+}
+
+/* Until counter id has reached seq: MPIX_Win_get_notify polled, paused
+ * between looks as the flag kind's waiter (flagwait.h; it never sleeps,
+ * as nobody raises the idle word). */
+static void mnx_poll(nt_flagwin *f, int id, uint64_t seq)
+{
+    bench_flag_waiter w = {.mine = NULL};
+    _Atomic uint64_t idle = 0;
+    for (;;) {
+        MPI_Count v;
+        MPIB_CHECK(MPIX_Win_get_notify(f->win, id, &v));
+        if ((uint64_t)v >= seq)
+            return;
+        bench_flag_pause(&w, &idle, seq, 50);
+    }
+}
+
+static void mnx_wait(void *arg, int k, uint64_t seq)
+{
+    (void)k;
+    mnx_poll(arg, MN_CTR_ITEMS, seq);
+}
+
+static void mnx_credit(void *arg, int k, uint64_t seq)
+{
+    nt_flagwin *f = arg;
+    (void)k;
+    (void)seq;
+    MPIB_CHECK(MPIX_Put_notify(NULL, 0, MPI_BYTE, f->peer, 0, 0, MPI_BYTE, f->win, MN_CTR_CREDITS));
+}
+
+static void mnx_wait_credit(void *arg, uint64_t seq)
+{
+    mnx_poll(arg, MN_CTR_CREDITS, seq);
+}
+
 static double mn_now(void)
 {
     return mpib_now();
@@ -133,7 +191,17 @@ static int mn_has(void *arg, int part, int kind)
     struct mn *m = arg;
     if (part == NT_GHOST)
         return kind == NT_P2P && m->p2p;
-    return m->size == 2 && ((kind == NT_FLAG && m->rma) || (kind == NT_P2P && m->p2p));
+    return m->size == 2 && ((kind == NT_FLAG && m->rma) || (kind == NT_P2P && m->p2p) || (kind == NT_NOTIFY && m->xn));
+}
+
+static nt_calls *mn_calls(struct mn *m, int kind)
+{
+    return kind == NT_FLAG ? &m->flag : kind == NT_NOTIFY ? &m->xnotify : &m->msgs;
+}
+
+static const char *mn_backend(int kind)
+{
+    return kind == NT_FLAG ? "mpi-rma" : kind == NT_NOTIFY ? "orma-mpi" : "mpi-p2p";
 }
 
 static void mn_begin_point(void *arg, int part, size_t bytes)
@@ -142,7 +210,7 @@ static void mn_begin_point(void *arg, int part, size_t bytes)
     if (part == NT_GHOST && m->ghost)
         mpib_ghost_begin(m->ghost, bytes, GHOST_P2P);
     else if (part != NT_GHOST)
-        m->w.stride = m->pp.stride = m->flag.stride = m->msgs.stride = nt_stride(bytes);
+        m->w.stride = m->pp.stride = m->flag.stride = m->msgs.stride = m->xnotify.stride = nt_stride(bytes);
 }
 
 static double mn_batch(void *arg, int part, int kind, size_t bytes, long iters, uint64_t batch)
@@ -150,7 +218,7 @@ static double mn_batch(void *arg, int part, int kind, size_t bytes, long iters, 
     struct mn *m = arg;
     if (part == NT_GHOST)
         return mpib_ghost_batch(m->ghost, iters, batch);
-    nt_calls *c = kind == NT_FLAG ? &m->flag : &m->msgs;
+    nt_calls *c = mn_calls(m, kind);
     if (part == NT_PINGPONG)
         return nt_pingpong(&m->env, c, iters, batch);
     return nt_pipeline(&m->env, c, bytes, iters, batch, m->scratch);
@@ -163,13 +231,13 @@ static int mn_verified(void *arg, int part, int kind, size_t bytes)
     if (part == NT_GHOST) {
         ok = mpib_ghost_ok(m->ghost);
     } else {
-        nt_calls *c = kind == NT_FLAG ? &m->flag : &m->msgs;
+        nt_calls *c = mn_calls(m, kind);
         ok = mpib_all_ok(c->ok);
         c->ok = 1;
     }
     if (!ok && m->rank == 0)
-        printf("fail %s/%s %s, %zu bytes: data did not verify (see above)\n", kind == NT_FLAG ? "mpi-rma" : "mpi-p2p",
-               MPIB_VARIANT, nt_part_names[part], bytes);
+        printf("fail %s/%s %s, %zu bytes: data did not verify (see above)\n", mn_backend(kind), MPIB_VARIANT,
+               nt_part_names[part], bytes);
     m->bad |= !ok;
     return ok;
 }
@@ -194,16 +262,19 @@ static void mn_open(struct mn *m, const mpib_ctx *ctx)
     m->src = mpib_xmalloc(flags);
     m->scratch = mpib_xmalloc(stride);
     memset(m->src, 0, flags);
-    if (two && m->rma) {
+    if (two && (m->rma || m->xn)) {
         m->w.stride = stride;
         m->w.flags = flags;
         m->w.peer = 1 - m->rank;
         MPIB_CHECK(MPI_Win_allocate((MPI_Aint)bytes, 1, MPI_INFO_NULL, MPI_COMM_WORLD, &m->w.base, &m->w.win));
         MPIB_CHECK(MPI_Win_set_errhandler(m->w.win, MPI_ERRORS_RETURN));
         memset(m->w.base, 0, bytes);
+        if (m->xn)
+            MPIB_CHECK(MPIX_Win_create_notify(m->w.win, MN_NCTRS));
         MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
         MPIB_CHECK(MPI_Win_lock_all(0, m->w.win));
         ntf_calls(&m->w, "mpi-rma flag", m->src, &m->flag);
+        ntf_calls_with(&m->w, "orma-mpi notify", m->src, mnx_put, mnx_wait, mnx_credit, mnx_wait_credit, &m->xnotify);
     }
     if (two && m->p2p) {
         m->pp.stride = stride;
@@ -224,6 +295,8 @@ static void mn_close(struct mn *m)
         mpib_ghost_close(m->ghost);
     if (m->flag.put) {
         MPIB_CHECK(MPI_Win_unlock_all(m->w.win));
+        if (m->xn)
+            MPIB_CHECK(MPIX_Win_free_notify(m->w.win));
         MPIB_CHECK(MPI_Win_free(&m->w.win));
     }
     free(m->pp.slots);
@@ -246,6 +319,16 @@ int mpib_notify_main(int argc, char **argv, int rank, int size)
     const char *backends = argv[NT_PLAN_ARGS];
     m.rma = bench_list_has(backends, "mpi-rma");
     m.p2p = bench_list_has(backends, "mpi-p2p");
+    m.xn = bench_list_has(backends, "orma-mpi");
+    /* whose MPI_Put this is: liborma-mpi's in the preloaded job alone */
+    const char *lib;
+    int preloaded = mpib_served_by_orma(&lib);
+    if ((m.xn && (!preloaded || !MPIX_Put_notify)) || ((m.rma || m.p2p) && preloaded)) {
+        if (rank == 0)
+            fprintf(stderr, "orma-bench-mpi-%s notify: backends %s, but MPI_Put is served by %s%s\n", MPIB_VARIANT,
+                    backends, lib, m.xn ? " and liborma-mpi's notified calls are needed (preload it)" : "");
+        return BENCH_USAGE;
+    }
     char p2p_name[64];
     snprintf(p2p_name, sizeof p2p_name, "mpi-p2p/%s", MPIB_VARIANT);
     bench_opts opts;

@@ -18,7 +18,8 @@
  *             line of each rank, no data -- the machine's, not a library's
  *   notify    orma_put_notify into the peer's slot, raising its counter;
  *             orma_notify_wait on one's own (credits: a put_notify of no
- *             bytes)
+ *             bytes); through liborma-mpi (orma-mpi), Intel MPI's
+ *             MPIX_Put_notify and a poll of MPIX_Win_get_notify
  *   flag      put of the item, flush, put of a counter word (the "flag")
  *             into the peer's window, flush; the peer polls its word --
  *             the pattern notified access replaces (orma's calls, or the

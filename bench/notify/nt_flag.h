@@ -96,11 +96,21 @@ static void ntf_wait_credit(void *arg, uint64_t seq)
     ntf_poll(arg, 1, seq);
 }
 
-/* The flag kind's calls on f (open), its slots and sources. */
+/* A kind's calls on f's window (open: its slots) and the sources src:
+ * those given (the notified kinds, on the same window), or the flag
+ * kind's. */
+static inline void ntf_calls_with(nt_flagwin *f, const char *name, unsigned char *src,
+                                  void (*put)(void *, const unsigned char *, size_t, int, uint64_t),
+                                  void (*wait)(void *, int, uint64_t), void (*credit)(void *, int, uint64_t),
+                                  void (*wait_credit)(void *, uint64_t), nt_calls *c)
+{
+    *c = (nt_calls){.arg = f, .name = name, .slots = f->base, .src = src, .stride = f->stride, .put = put,
+                    .wait = wait, .credit = credit, .wait_credit = wait_credit, .ok = 1};
+}
+
 static inline void ntf_calls(nt_flagwin *f, const char *name, unsigned char *src, nt_calls *c)
 {
-    *c = (nt_calls){.arg = f, .name = name, .slots = f->base, .src = src, .stride = f->stride, .put = ntf_put,
-                    .wait = ntf_wait, .credit = ntf_credit, .wait_credit = ntf_wait_credit, .ok = 1};
+    ntf_calls_with(f, name, src, ntf_put, ntf_wait, ntf_credit, ntf_wait_credit, c);
 }
 
 #endif

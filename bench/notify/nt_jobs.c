@@ -2,7 +2,8 @@
  * ranks, taking turns with them round by round (nt_suite.h, turns.h):
  * per host MPI one job of the MPI program (orma-bench-mpi-<variant>
  * notify, mpi/mpib_notify.c) with the mpi-rma and mpi-p2p of --backends,
- * started by rank 0 before orma's schedule.  Every rank of a job reads
+ * and one with liborma-mpi preloaded for orma-mpi, started by rank 0
+ * before orma's schedule.  Every rank of a job reads
  * the turns (a byte each), so that none polls while another program's
  * batch runs. */
 #include "nt_suite.h"
@@ -24,10 +25,12 @@ static void nt_job_start(const bench_ctx *ctx, const nt_plan *p, const char *dir
                          const char *backends, nt_jobs *jobs)
 {
     char name[48];
+    int pre = !strcmp(backends, "orma-mpi");
     snprintf(name, sizeof name, "%s/%s", strchr(backends, ',') ? "mpi-rma+mpi-p2p" : backends, v->name);
     caf_backend b;
-    if (caf_backend_mpi(ctx, dir, v, "orma-bench-mpi", 0, &b) != 0) {
-        bench_note("%s skipped: orma-bench-mpi-%s or mpirun.%s not found", name, v->name, v->name);
+    if (caf_backend_mpi(ctx, dir, v, "orma-bench-mpi", pre, &b) != 0) {
+        bench_note("%s skipped: orma-bench-mpi-%s, mpirun.%s%s not found", name, v->name, v->name,
+                   pre ? " or liborma-mpi" : "");
         return;
     }
     char args[NT_PLAN_ARGS][256];
@@ -42,26 +45,32 @@ static void nt_job_start(const bench_ctx *ctx, const nt_plan *p, const char *dir
     argv[n++] = backends;
     argv[n] = NULL;
     jobs->variant[jobs->n] = v->name;
+    jobs->preloaded[jobs->n] = pre;
     bench_turn_job_start(&jobs->job[jobs->n++], name, argv, ctx->size, nt_nsamples(p));
 }
 
 void nt_jobs_start(const bench_ctx *ctx, const nt_plan *p, nt_jobs *jobs)
 {
     memset(jobs, 0, sizeof *jobs);
-    const char *o = ctx->opts->backends;
-    if (bench_list_has(o ? o : "orma", "orma-mpi"))
-        bench_note("orma-mpi left out: liborma-mpi has no notified calls (MPIX_Put_notify and kin) yet");
-    int rma = bench_list_has(o ? o : "orma", "mpi-rma") && p->kinds[NT_FLAG] &&
-              (p->parts[NT_PINGPONG] || p->parts[NT_PIPELINE]);
-    int p2p = bench_list_has(o ? o : "orma", "mpi-p2p") && p->kinds[NT_P2P];
+    const char *o = ctx->opts->backends ? ctx->opts->backends : "orma";
+    int two = p->parts[NT_PINGPONG] || p->parts[NT_PIPELINE];
+    int rma = bench_list_has(o, "mpi-rma") && p->kinds[NT_FLAG] && two;
+    int p2p = bench_list_has(o, "mpi-p2p") && p->kinds[NT_P2P];
+    int xn = bench_list_has(o, "orma-mpi") && p->kinds[NT_NOTIFY] && two;
+    if (bench_list_has(o, "orma-mpi") && p->parts[NT_GHOST])
+        bench_note("orma-mpi: pingpong and pipeline only (the ghost exchange's MPI version has no notified puts)");
     char dir[PATH_MAX];
-    if (!(rma || p2p) || pp_exe_dir(dir, sizeof dir) != 0)
+    if (!(rma || p2p || xn) || pp_exe_dir(dir, sizeof dir) != 0)
         return;
     bench_turn_jobs_begin();
     bench_progress_status("notify: starting the MPI jobs");
     const char *backends = rma && p2p ? "mpi-rma,mpi-p2p" : rma ? "mpi-rma" : "mpi-p2p";
-    for (const pp_mpi_variant *v = pp_mpi_variants; v->name && jobs->n < NT_MAX_JOBS; v++)
-        nt_job_start(ctx, p, dir, v, backends, jobs);
+    for (const pp_mpi_variant *v = pp_mpi_variants; v->name && jobs->n + 2 <= NT_MAX_JOBS; v++) {
+        if (rma || p2p)
+            nt_job_start(ctx, p, dir, v, backends, jobs);
+        if (xn)
+            nt_job_start(ctx, p, dir, v, "orma-mpi", jobs);
+    }
 }
 
 void nt_jobs_turn(nt_jobs *jobs, int round, int after)

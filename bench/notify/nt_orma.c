@@ -204,12 +204,7 @@ static void nto_open_window(struct nt_orma *o, size_t max)
     BENCH_CHECK(orma_barrier());
     BENCH_CHECK(orma_win_lock_all(0, o->w.win));
     ntf_calls(&o->w, "orma flag", o->src, &o->flag);
-    o->notify = o->flag;
-    o->notify.name = "orma notify";
-    o->notify.put = nto_put;
-    o->notify.wait = nto_wait;
-    o->notify.credit = nto_credit;
-    o->notify.wait_credit = nto_wait_credit;
+    ntf_calls_with(&o->w, "orma notify", o->src, nto_put, nto_wait, nto_credit, nto_wait_credit, &o->notify);
     bench_flag_win_open(0, &o->fw);
 }
 

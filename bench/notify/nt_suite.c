@@ -5,8 +5,9 @@
  * items, and seed 004's ghost-area exchange with notified puts beside
  * orma's other versions and the host MPIs' isend/irecv.  orma's calls
  * run in this job; the host MPIs' (mpi-rma: put + flush + flag, mpi-p2p:
- * send/recv) in a job per host MPI that takes turns with it round by
- * round (nt_jobs.c). */
+ * send/recv) in a job per host MPI, and liborma-mpi's notified calls
+ * (orma-mpi) in another with it preloaded, which take turns with this
+ * one round by round (nt_jobs.c). */
 #include "nt_suite.h"
 
 #include <stdio.h>
@@ -79,7 +80,7 @@ static int nt_check_options(const bench_ctx *ctx)
 static void nt_notes(const bench_ctx *ctx, const nt_plan *p)
 {
     bench_note("notify: %d rounds per point after a calibration round; in a round every backend runs a batch of each "
-               "of its kinds, the programs (this job, one MPI job per host MPI) and the kinds in an order that "
+               "of its kinds, the programs (this job, the MPI jobs of each host MPI) and the kinds in an order that "
                "rotates; rows: min/median/max over the rounds", p->rounds);
     if (p->parts[NT_PINGPONG])
         bench_note("notify pingpong: 8-byte items between ranks 0 and 1, each waiting for its item, then sending "
@@ -135,6 +136,11 @@ int bench_notify_run(const bench_ctx *ctx_in)
         for (int i = 0; i < jobs.n; i++) {
             if (!jobs.job[i].us || jobs.job[i].pid <= 0)
                 continue;
+            if (jobs.preloaded[i]) {
+                snprintf(names[i][0], sizeof names[i][0], "orma-mpi/%s", jobs.variant[i]);
+                s[n++] = (nt_series){names[i][0], jobs.variant[i], NT_NOTIFY, jobs.job[i].us};
+                continue;
+            }
             snprintf(names[i][0], sizeof names[i][0], "mpi-rma/%s", jobs.variant[i]);
             snprintf(names[i][1], sizeof names[i][1], "mpi-p2p/%s", jobs.variant[i]);
             s[n++] = (nt_series){names[i][0], jobs.variant[i], NT_FLAG, jobs.job[i].us};

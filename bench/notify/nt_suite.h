@@ -9,14 +9,16 @@
 
 int bench_notify_run(const bench_ctx *ctx);
 
-/* The MPI backends' jobs (nt_jobs.c), on rank 0: one per host MPI whose
- * program, library and mpirun are found, with mpi-rma (kind flag) and
- * mpi-p2p (kind p2p) of --backends, started before orma's schedule and
- * given their turns in it (nt_jobs_turn); ended and read after it. */
-#define NT_MAX_JOBS 2
+/* The MPI backends' jobs (nt_jobs.c), on rank 0: per host MPI whose
+ * program, library and mpirun are found, one job with mpi-rma (kind flag)
+ * and mpi-p2p (kind p2p) of --backends, and one with liborma-mpi
+ * preloaded for orma-mpi (kind notify), started before orma's schedule
+ * and given their turns in it (nt_jobs_turn); ended and read after it. */
+#define NT_MAX_JOBS 4
 typedef struct nt_jobs {
     bench_turn_job job[NT_MAX_JOBS]; /* us nt_at's */
     const char *variant[NT_MAX_JOBS];
+    int preloaded[NT_MAX_JOBS];      /* 1: orma-mpi's job */
     int n;
 } nt_jobs;
 void nt_jobs_start(const bench_ctx *ctx, const nt_plan *p, nt_jobs *jobs);

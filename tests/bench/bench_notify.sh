@@ -6,16 +6,17 @@
 # every part it runs at NP -- pingpong (the floor, orma's notify and
 # flag), pipeline (orma's notify and flag) at 2 ranks, ghost (orma's
 # fence, pscw, lock, notify) at every NP -- and the bars' lines.  With
-# VARIANTs (the host MPIs), their job runs beside orma's, taking turns,
-# and must report mpi-rma's flag and mpi-p2p's rows.  Correctness only:
-# no timing is judged.
+# VARIANTs (the host MPIs), their jobs run beside orma's, taking turns,
+# and must report mpi-rma's flag, mpi-p2p's and (liborma-mpi's notified
+# calls, preloaded) orma-mpi's notify rows.  Correctness only: no timing
+# is judged.
 run=$1
 bench=$2
 np=$3
 shift 3
 . "$(dirname "$0")/bench_lib.sh"
 backends=orma
-[ $# -gt 0 ] && backends=orma,mpi-rma,mpi-p2p
+[ $# -gt 0 ] && backends=orma,mpi-rma,mpi-p2p,orma-mpi
 bench_run bench_notify "$np" notify --quick --quiet --reps 3 --sizes 16,64K
 if printf '%s\n' "$out" | grep -q "FAIL:"; then
     echo "bench_notify: a backend failed"
@@ -42,9 +43,11 @@ if [ "$np" -eq 2 ]; then
     for v in "$@"; do
         has "mpi-rma/$v" pingpong flag allocate 8
         has "mpi-p2p/$v" pingpong p2p none 8
+        has "orma-mpi/$v" pingpong notify allocate 8
         for size in 16 64K; do
             has "mpi-rma/$v" pipeline flag allocate "$size"
             has "mpi-p2p/$v" pipeline p2p none "$size"
+            has "orma-mpi/$v" pipeline notify allocate "$size"
         done
     done
     line "^  bar pingpong: "
