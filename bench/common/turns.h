@@ -11,7 +11,9 @@
  * The job's program gets the two FIFOs' paths as its last two arguments
  * (go, then done) and opens them in that order; readers of its processes
  * read go, a byte each per turn (all of its ranks, when none of them may
- * poll while another program's batch runs), and one of them writes done. */
+ * poll while another program's batch runs), and one of them writes done
+ * -- after the readers have met (a barrier), so that none reads a byte of
+ * this turn as its next turn's. */
 #ifndef BENCH_TURNS_H
 #define BENCH_TURNS_H
 

@@ -242,11 +242,16 @@ static int mn_verified(void *arg, int part, int kind, size_t bytes)
     return ok;
 }
 
+/* Every rank reads a byte of the turn (turns.h); the barrier before the
+ * done byte keeps a rank that had nothing to do in a turn from reading
+ * another rank's byte of it as its next turn's. */
 static int mn_turn(void *arg, int point, int round, int after)
 {
     struct mn *m = arg;
     (void)point;
     (void)round;
+    if (after)
+        MPIB_CHECK(MPI_Barrier(MPI_COMM_WORLD));
     int st = after ? (m->rank == 0 ? bench_turn_peer_done(&m->turns) : 0) : bench_turn_peer_wait(&m->turns);
     m->lost |= st != 0;
     return st;
