@@ -9,10 +9,9 @@
  *   ghost   ghost_orma.c's fence, pscw, lock and notify, a batch at a time
  *
  * notify and flag share one orma_win_allocate window (slots, flags, two
- * counters per rank), in a lock_all epoch from start to end: on shared
- * memory a notified put goes at once; over the net transport it would
- * travel with the origin's next flush (orma.h), which this suite, run by
- * orma-run on one machine, never needs.
+ * counters per rank), in a lock_all epoch from start to end, with no
+ * flush: a notified put goes at once, on shared memory and over the net
+ * transport alike (orma.h).
  *
  * While MPI jobs take their turns, rank 0 waits in poll() (turns.c) and
  * the other ranks asleep on a futex (bench_flag_sleep), so that a job's
