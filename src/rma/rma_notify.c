@@ -1,7 +1,6 @@
 /* rma_notify.c -- notification counters: ours made and given back, the
  * others' mapped, raised and waited on (rma_notify.h). */
 #include "rma_notify.h"
-#include "rma_comm.h"
 #include "rma_heap.h"
 #include "xport_net.h"
 #include "boot_job.h"
