@@ -64,6 +64,7 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
     int status;
     if (!passive_only && origin_type == target_type && origin_count == target_count &&
         (!fetch || (result_type == target_type && result_count == target_count && result)) && api_state == 1 &&
+        !util_config.race &&
         dtype_is_valid(target_type) && (win = rma_win_lookup(handle)) &&
         rma_acc_try(win, target, target_disp, origin, fetch ? result : NULL, target_count, (int)target_type->id,
                     (int)op, &status))
@@ -75,29 +76,38 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
     status = api_acc_check(call, passive_only, origin, origin_count, origin_type, fetch, result, result_count,
                                result_type, target, target_disp, target_count, target_type, op, handle, &win,
                                &len, &offset, &next);
-    if (status)
+    struct rma_race_access ra = {.call = call, .kind = RMA_RACE_ACC, .op = (int)op,
+                                 .typeid_ = status == ORMA_SUCCESS ? (int)target_type->id : 0, .offset = offset, .len = len,
+                                 .origin = op == ORMA_NO_OP ? NULL : origin, .otype = origin_type,
+                                 .ocount = origin_count};
+    if (op == ORMA_NO_OP && !fetch)
+        ra.len = 0; /* touches nothing */
+    if (api_race(win, target, target_disp, status, &ra))
         return api_rma_done(win, next, status);
     if (!len || (op == ORMA_NO_OP && !fetch))
         return api_rma_commit(win, next, ORMA_SUCCESS);
     struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)target_type->id,
                          .target = target, .origin = (void *)origin, .result = result, .len = len,
                          .offset = offset};
-    return api_rma_commit(win, next, rma_acc(win, &rop));
+    return api_rma_commit(win, next, api_race_after(win, target, rma_acc(win, &rop), &ra));
 }
 
 int orma_accumulate(API_ACCUMULATE_PARAMS)
 {
+    API_RACE_ENTER();
     return api_get_accumulate("orma_accumulate", 0, 0, API_ACCUMULATE_ARGS);
 }
 
 int orma_get_accumulate(API_GET_ACCUMULATE_PARAMS)
 {
+    API_RACE_ENTER();
     return api_get_accumulate("orma_get_accumulate", 0, 1, API_GET_ACCUMULATE_ARGS);
 }
 
 int orma_fetch_and_op(const void *origin, void *result, orma_type type, int target, orma_aint target_disp,
                       orma_op op, orma_win handle)
 {
+    API_RACE_ENTER();
     return api_get_accumulate("orma_fetch_and_op", 0, 1, origin, 1, type, result, 1, type, target, target_disp, 1,
                               type, op, handle);
 }
@@ -106,6 +116,7 @@ int orma_compare_and_swap(const void *origin, const void *compare, void *result,
                           orma_aint target_disp, orma_win handle)
 {
     const char *call = "orma_compare_and_swap";
+    API_RACE_ENTER();
     RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_rma_begin(call, handle, target, &win);
@@ -122,10 +133,12 @@ int orma_compare_and_swap(const void *origin, const void *compare, void *result,
     size_t offset = 0;
     int next = 0;
     status = api_rma_access(call, win, target, target_disp, type->extent, 0, &offset, &next);
-    if (status)
+    struct rma_race_access ra = {.call = call, .kind = RMA_RACE_ACC, .op = RMA_RACE_OP_CAS, .typeid_ = (int)type->id,
+                                 .offset = offset, .len = type->extent};
+    if (api_race(win, target, target_disp, status, &ra))
         return api_rma_done(win, next, status);
     struct xport_op rop = {.kind = XPORT_OP_CAS, .typeid_ = (uint16_t)type->id, .target = target,
                          .origin = (void *)origin, .result = result, .compare = compare, .len = type->extent,
                          .offset = offset};
-    return api_rma_commit(win, next, rma_acc(win, &rop));
+    return api_rma_commit(win, next, api_race_after(win, target, rma_acc(win, &rop), &ra));
 }

@@ -2,6 +2,7 @@
 #ifndef ORMA_API_CHECK_H
 #define ORMA_API_CHECK_H
 
+#include "api_race.h"
 #include "rma_legal.h"
 #include "rma_mt.h"
 #include "rma_watch.h"
@@ -78,7 +79,11 @@ static inline int api_check_win_dynamic(const char *call, orma_win handle, struc
         RMA_MT_GUARD(handle);                                                                                 \
         return impl args;                                                                                     \
     }                                                                                                         \
-    int name params { return __builtin_expect(!rma_threads, 1) ? impl args : impl##_mt args; }
+    int name params                                                                                          \
+    {                                                                                                         \
+        API_RACE_ENTER();                                                                                     \
+        return __builtin_expect(!rma_threads, 1) ? impl args : impl##_mt args;                                \
+    }
 /* The same for fence and PSCW calls (RMA_MT_SYNC_GUARD). */
 #define API_MT_SYNC_CALL(name, impl, params, args)                                                           \
     static __attribute__((noinline, cold)) int impl##_mt params                                              \
@@ -86,7 +91,11 @@ static inline int api_check_win_dynamic(const char *call, orma_win handle, struc
         RMA_MT_SYNC_GUARD(handle, #name);                                                                     \
         return impl args;                                                                                     \
     }                                                                                                         \
-    int name params { return __builtin_expect(!rma_threads, 1) ? impl args : impl##_mt args; }
+    int name params                                                                                          \
+    {                                                                                                         \
+        API_RACE_ENTER();                                                                                     \
+        return __builtin_expect(!rma_threads, 1) ? impl args : impl##_mt args;                                \
+    }
 
 /* ORMA_INFO_NULL or a valid info object (api_info.c). */
 int api_info_valid(const char *call, orma_info info);

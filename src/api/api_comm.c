@@ -62,12 +62,16 @@ static inline __attribute__((always_inline)) int api_copy(const char *call, int 
     int next = 0;
     status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
                             target_count, target_type, handle, &win, &len, &offset, &next);
-    if (__builtin_expect(status != ORMA_SUCCESS, 0))
+    struct rma_race_access ra = {.call = call, .kind = put ? RMA_RACE_PUT : RMA_RACE_GET, .offset = offset,
+                                 .len = len, .origin = put ? origin : NULL, .otype = origin_type,
+                                 .ocount = origin_count};
+    if (__builtin_expect(api_race(win, target, target_disp, status, &ra) != ORMA_SUCCESS, 0))
         return api_rma_done(win, next, status);
     if (!len)
         return api_rma_commit(win, next, ORMA_SUCCESS);
-    return api_rma_commit(win, next, put ? rma_put(win, target, origin, len, offset)
-                                         : rma_get(win, target, origin, len, offset));
+    return api_rma_commit(win, next, api_race_after(win, target, put ? rma_put(win, target, origin, len, offset)
+                                                                     : rma_get(win, target, origin, len, offset),
+                                                    &ra));
 }
 
 int api_put(const char *call, int passive_only, const void *origin, size_t origin_count, orma_type origin_type,
@@ -86,10 +90,12 @@ int api_get(const char *call, int passive_only, void *origin, size_t origin_coun
 
 int orma_put(API_PUT_PARAMS)
 {
+    API_RACE_ENTER();
     return api_put("orma_put", 0, origin, API_COPY_ARGS);
 }
 
 int orma_get(API_GET_PARAMS)
 {
+    API_RACE_ENTER();
     return api_get("orma_get", 0, origin, API_COPY_ARGS);
 }

@@ -21,5 +21,11 @@ int orma_free_mem(void *base)
         return status;
     if (!base)
         return ORMA_SUCCESS;
+    if (__builtin_expect(util_config.race, 0)) { /* window memory freed before its window */
+        API_RACE_ENTER();
+        const struct rma_heap_block *blk = rma_heap_find(base, 1);
+        if (blk)
+            rma_race_freeing(blk->base, blk->size, "orma_free_mem");
+    }
     return rma_heap_free(base);
 }

@@ -84,6 +84,7 @@ int orma_put_notify(const void *origin, size_t origin_count, orma_type origin_ty
                     orma_aint target_disp, size_t target_count, orma_type target_type, orma_win win, int id,
                     int nop, uint64_t value)
 {
+    API_RACE_ENTER();
     return api_notify_copy("orma_put_notify", 1, (void *)origin, origin_count, origin_type, target, target_disp,
                            target_count, target_type, win, id, nop, value);
 }
@@ -91,6 +92,7 @@ int orma_put_notify(const void *origin, size_t origin_count, orma_type origin_ty
 int orma_get_notify(void *origin, size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
                     size_t target_count, orma_type target_type, orma_win win, int id, int nop, uint64_t value)
 {
+    API_RACE_ENTER();
     return api_notify_copy("orma_get_notify", 0, origin, origin_count, origin_type, target, target_disp,
                            target_count, target_type, win, id, nop, value);
 }
@@ -99,6 +101,7 @@ int orma_accumulate_notify(const void *origin, size_t origin_count, orma_type or
                            orma_aint target_disp, size_t target_count, orma_type target_type, orma_op op,
                            orma_win handle, int id, int nop, uint64_t value)
 {
+    API_RACE_ENTER();
     static const char call[] = "orma_accumulate_notify";
     RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;

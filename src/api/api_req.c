@@ -16,6 +16,8 @@ static int api_req_finish(const char *call, int op_status, orma_win win, orma_re
     int status = rma_req_create(ORMA_SUCCESS, request_p);
     if (status)
         return util_error(status, "%s: %s", call, orma_error_message());
+    if (__builtin_expect(w && w->race != NULL, 0)) /* its origin buffer is checked at its completion */
+        rma_race_request(w, *request_p);
     return ORMA_SUCCESS;
 }
 
@@ -37,42 +39,50 @@ static int api_req_check(const char *call, orma_request *request_p)
 
 int orma_rput(API_PUT_PARAMS, orma_request *request_p)
 {
+    API_RACE_ENTER();
     API_REQ("orma_rput", request_p, api_put("orma_rput", 1, origin, API_COPY_ARGS));
 }
 
 int orma_rget(API_GET_PARAMS, orma_request *request_p)
 {
+    API_RACE_ENTER();
     API_REQ("orma_rget", request_p, api_get("orma_rget", 1, origin, API_COPY_ARGS));
 }
 
 int orma_raccumulate(API_ACCUMULATE_PARAMS, orma_request *request_p)
 {
+    API_RACE_ENTER();
     API_REQ("orma_raccumulate", request_p, api_get_accumulate("orma_raccumulate", 1, 0, API_ACCUMULATE_ARGS));
 }
 
 int orma_rget_accumulate(API_GET_ACCUMULATE_PARAMS, orma_request *request_p)
 {
+    API_RACE_ENTER();
     API_REQ("orma_rget_accumulate", request_p,
             api_get_accumulate("orma_rget_accumulate", 1, 1, API_GET_ACCUMULATE_ARGS));
 }
 
 int orma_rput_typed(API_PUT_PARAMS, orma_request *request_p)
 {
+    API_RACE_ENTER();
     API_REQ("orma_rput_typed", request_p, api_typed_copy("orma_rput_typed", 1, 1, (void *)origin, API_COPY_ARGS));
 }
 
 int orma_rget_typed(API_GET_PARAMS, orma_request *request_p)
 {
+    API_RACE_ENTER();
     API_REQ("orma_rget_typed", request_p, api_typed_copy("orma_rget_typed", 0, 1, origin, API_COPY_ARGS));
 }
 
 int orma_raccumulate_typed(API_ACCUMULATE_PARAMS, orma_request *request_p)
 {
+    API_RACE_ENTER();
     API_REQ("orma_raccumulate_typed", request_p, api_typed_acc("orma_raccumulate_typed", 1, 0, API_ACCUMULATE_ARGS));
 }
 
 int orma_rget_accumulate_typed(API_GET_ACCUMULATE_PARAMS, orma_request *request_p)
 {
+    API_RACE_ENTER();
     API_REQ("orma_rget_accumulate_typed", request_p,
             api_typed_acc("orma_rget_accumulate_typed", 1, 1, API_GET_ACCUMULATE_ARGS));
 }
@@ -94,6 +104,8 @@ static int api_req_complete(const char *call, orma_request *request_p, int block
     *done_p = done;
     if (!done)
         return ORMA_SUCCESS;
+    if (__builtin_expect(util_config.race, 0))
+        rma_race_request_done(*request_p, call);
     rma_req_free(*request_p);
     *request_p = ORMA_REQUEST_NULL;
     return op_status;
@@ -101,6 +113,7 @@ static int api_req_complete(const char *call, orma_request *request_p, int block
 
 int orma_wait(orma_request *request_p)
 {
+    API_RACE_ENTER();
     int status = api_check_init("orma_wait");
     if (status)
         return status;
@@ -112,6 +125,7 @@ int orma_wait(orma_request *request_p)
 
 int orma_test(orma_request *request_p, int *flag_p)
 {
+    API_RACE_ENTER();
     int status = api_check_init("orma_test");
     if (status)
         return status;
@@ -126,6 +140,7 @@ int orma_test(orma_request *request_p, int *flag_p)
 
 int orma_waitall(size_t count, orma_request *requests)
 {
+    API_RACE_ENTER();
     int status = api_check_init("orma_waitall");
     if (status)
         return status;

@@ -6,6 +6,7 @@
 #define ORMA_API_RMA_H
 
 #include "api_check.h"
+#include "api_race.h"
 #include "api_sig.h"
 #include "dtype_derived.h"
 #include "dtype_op.h"

@@ -246,10 +246,29 @@ static int api_flush(const char *call, int rank, int all, int local, orma_win ha
                                              : api_flush_checked_mt(call, rank, all, local, handle);
 }
 
-int orma_win_flush(int rank, orma_win win) { return api_flush("orma_win_flush", rank, 0, 0, win); }
-int orma_win_flush_local(int rank, orma_win win) { return api_flush("orma_win_flush_local", rank, 0, 1, win); }
-int orma_win_flush_all(orma_win win) { return api_flush("orma_win_flush_all", -1, 1, 0, win); }
-int orma_win_flush_local_all(orma_win win) { return api_flush("orma_win_flush_local_all", -1, 1, 1, win); }
+int orma_win_flush(int rank, orma_win win)
+{
+    API_RACE_ENTER();
+    return api_flush("orma_win_flush", rank, 0, 0, win);
+}
+
+int orma_win_flush_local(int rank, orma_win win)
+{
+    API_RACE_ENTER();
+    return api_flush("orma_win_flush_local", rank, 0, 1, win);
+}
+
+int orma_win_flush_all(orma_win win)
+{
+    API_RACE_ENTER();
+    return api_flush("orma_win_flush_all", -1, 1, 0, win);
+}
+
+int orma_win_flush_local_all(orma_win win)
+{
+    API_RACE_ENTER();
+    return api_flush("orma_win_flush_local_all", -1, 1, 1, win);
+}
 
 static int api_win_sync(orma_win handle)
 {

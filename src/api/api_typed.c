@@ -74,15 +74,19 @@ int api_typed_copy(const char *call, int put, int passive_only, void *origin, si
     int next = 0;
     status = api_typed_reach(call, passive_only, win, target, target_disp, tcount, ttype, tbytes, &lo, &hi,
                              &offset, &next);
-    if (status || !tbytes)
+    struct rma_race_access ra = {.call = call, .kind = put ? RMA_RACE_PUT : RMA_RACE_GET, .offset = offset,
+                                 .len = tbytes, .ttype = ttype, .tcount = tcount, .origin = put ? origin : NULL,
+                                 .otype = otype, .ocount = ocount};
+    if (api_race(win, target, target_disp, tbytes ? status : API_RMA_NOTHING, &ra) || !tbytes)
         return api_rma_done(win, next, status ? status : API_RMA_NOTHING);
     if (otype->contiguous && ttype->contiguous) /* both dense: bytes, through the fast path */
-        return api_rma_commit(win, next, put ? rma_put(win, target, origin, tbytes, offset)
-                                             : rma_get(win, target, origin, tbytes, offset));
+        return api_rma_commit(win, next, api_race_after(win, target, put ? rma_put(win, target, origin, tbytes, offset)
+                                                                         : rma_get(win, target, origin, tbytes, offset),
+                                                        &ra));
     struct xport_op op = {.kind = (uint8_t)(put ? XPORT_OP_PUT : XPORT_OP_GET), .target = target, .origin = origin,
                         .otype = otype, .ttype = ttype, .ocount = ocount, .tcount = tcount};
     api_typed_span(&op, offset, lo, hi);
-    return api_rma_commit(win, next, rma_comm_slow(win, &op));
+    return api_rma_commit(win, next, api_race_after(win, target, rma_comm_slow(win, &op), &ra));
 }
 
 /* The checks of a typed accumulate that are about its types and op.  A
@@ -141,7 +145,11 @@ int api_typed_acc(const char *call, int passive_only, int fetch, const void *ori
     int next = 0;
     status = api_typed_reach(call, passive_only, win, target, target_disp, tcount, ttype, tbytes, &lo, &hi, &offset,
                              &next);
-    if (status || !tbytes || (!otype && !rtype))
+    struct rma_race_access ra = {.call = call, .kind = RMA_RACE_ACC, .op = (int)op, .typeid_ = basic,
+                                 .offset = offset, .len = tbytes, .ttype = ttype, .tcount = tcount,
+                                 .origin = otype ? origin : NULL, .otype = otype, .ocount = ocount};
+    if (api_race(win, target, target_disp, tbytes && (otype || rtype) ? status : API_RMA_NOTHING, &ra) ||
+        !tbytes || (!otype && !rtype))
         return api_rma_done(win, next, status ? status : API_RMA_NOTHING);
     struct xport_op rop = {.kind = XPORT_OP_ACC, .op = (uint8_t)op, .typeid_ = (uint16_t)basic, .target = target,
                          .origin = otype ? (void *)origin : NULL, .result = rtype ? result : NULL, .len = tbytes,
@@ -156,27 +164,31 @@ int api_typed_acc(const char *call, int passive_only, int fetch, const void *ori
         rop.tcount = tcount;
         rop.rcount = rcount;
         api_typed_span(&rop, offset, lo, hi);
-        return api_rma_commit(win, next, rma_comm_slow(win, &rop));
+        return api_rma_commit(win, next, api_race_after(win, target, rma_comm_slow(win, &rop), &ra));
     }
-    return api_rma_commit(win, next, rma_acc(win, &rop));
+    return api_rma_commit(win, next, api_race_after(win, target, rma_acc(win, &rop), &ra));
 }
 
 int orma_put_typed(API_PUT_PARAMS)
 {
+    API_RACE_ENTER();
     return api_typed_copy("orma_put_typed", 1, 0, (void *)origin, API_COPY_ARGS);
 }
 
 int orma_get_typed(API_GET_PARAMS)
 {
+    API_RACE_ENTER();
     return api_typed_copy("orma_get_typed", 0, 0, origin, API_COPY_ARGS);
 }
 
 int orma_accumulate_typed(API_ACCUMULATE_PARAMS)
 {
+    API_RACE_ENTER();
     return api_typed_acc("orma_accumulate_typed", 0, 0, API_ACCUMULATE_ARGS);
 }
 
 int orma_get_accumulate_typed(API_GET_ACCUMULATE_PARAMS)
 {
+    API_RACE_ENTER();
     return api_typed_acc("orma_get_accumulate_typed", 0, 1, API_GET_ACCUMULATE_ARGS);
 }

@@ -157,6 +157,7 @@ int orma_win_attach(orma_win handle, void *base, size_t size)
 
 int orma_win_detach(orma_win handle, const void *base)
 {
+    API_RACE_ENTER();
     RMA_MT_GUARD(handle);
     struct rma_win *win = NULL;
     int status = api_check_win_dynamic("orma_win_detach", handle, &win);

@@ -208,7 +208,8 @@ int rma_acc_try_mt(struct rma_win *win, int target, int64_t disp, const void *or
 static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, const void *origin, void *result,
                               size_t count, int typeid_, int op, int *status_p)
 {
-    if ((unsigned)op >= ORMA_OP_COUNT || op == ORMA_NO_OP || (unsigned)typeid_ >= ORMA_TYPEID_COUNT || !origin)
+    if ((unsigned)op >= ORMA_OP_COUNT || op == ORMA_NO_OP || (unsigned)typeid_ >= ORMA_TYPEID_COUNT || !origin ||
+        __builtin_expect(util_config.race, 0)) /* every access through the checked path (rma_race.h) */
         return 0;
     const struct rma_acc_plan *plan = rma_acc_plan(op, typeid_);
     size_t len, off;

@@ -15,6 +15,7 @@
 #include "rma_legal.h"
 #include "rma_lock.h"
 #include "rma_mt.h"
+#include "rma_race.h"
 #include "rma_win.h"
 #include "util_config.h"
 #include "xport.h"
@@ -186,7 +187,8 @@ static inline int rma_target_open_fast(struct rma_win *win, int target)
 static inline struct rma_target *rma_try_target(struct rma_win *win, int target, int64_t disp, size_t len,
                                                 size_t *off_p, int *next_p)
 {
-    if (__builtin_expect(!len, 0) || rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
+    if (__builtin_expect(!len || util_config.race, 0) || /* race: every access checked (rma_race.h) */
+        rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];
     if ((!t->direct && (t->net || t->xp == &xport_none)) || RMA_LD(t->queued) || !rma_target_open_fast(win, target))
@@ -248,7 +250,7 @@ static inline int rma_flush_try(struct rma_win *win, int target)
 {
     int state = RMA_LD(win->epoch_state), acc = RMA_EPOCH_ACCESS(state);
     if (rma_epoch_peek(state, RMA_EV_FLUSH) != state || target >= win->nranks || win->net || win->ngathered ||
-        win->nboxed || (acc == RMA_ACC_LOCK && target >= 0 && !win->targets[target].lock_type))
+        win->nboxed || win->race || (acc == RMA_ACC_LOCK && target >= 0 && !win->targets[target].lock_type))
         return 0;
     atomic_thread_fence(memory_order_seq_cst);
     rma_box_serve(win); /* a target polling with flush empties its offered boxes (rma_box.h) */

@@ -61,7 +61,10 @@ struct rma_ctl_rank {
     /* Writer: the owner.  Its notification counters (rma_notify.h): the
      * segment "m<notify_seq>-r<job rank>", or 0: none. */
     _Atomic uint64_t notify_seq;
-    char pad1[RMA_LINE - 24 - sizeof(struct util_waitword)];
+    /* Writer: the owner.  Its access table of ORMA_CHECK=race
+     * (rma_race.h): the segment "m<race_seq>-r<job rank>", or 0: none. */
+    _Atomic uint64_t race_seq;
+    char pad1[RMA_LINE - 32 - sizeof(struct util_waitword)];
 
     /* line 2 -- writers: every rank locking this window.  A fair
      * reader-writer ticket lock (Mellor-Crummey and Scott): the high half

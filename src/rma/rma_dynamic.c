@@ -238,6 +238,8 @@ int rma_win_detach(struct rma_win *win, const void *base)
     uint32_t at = regs ? rma_regions_lower(regs, n, b) : 0;
     if (!regs || at == n || rma_region_base(&regs[at]) != b)
         return util_error(ORMA_ERR_BASE, "detach of %p: no region of this dynamic window starts there", base);
+    if (__builtin_expect(win->race != NULL, 0))
+        rma_race_detaching(win, base, atomic_load_explicit(&regs[at].size, memory_order_relaxed), "orma_win_detach");
     rma_regions_begin(c);
     for (uint32_t i = at; i + 1 < n; i++)
         rma_region_move(&regs[i], &regs[i + 1]);

@@ -20,6 +20,9 @@ int rma_fence(struct rma_win *win, int assert)
     int status = ORMA_SUCCESS;
     int closes = !(assert & ORMA_MODE_NOPRECEDE);
     int opens = !(assert & ORMA_MODE_NOSUCCEED);
+    uint32_t closing = win->fence_epoch;
+    if (__builtin_expect(win->race != NULL, 0) && closes)
+        rma_race_fence_closing(win, "orma_win_fence");
     if (closes && win->nqueued)
         status = rma_comm_drain(win, RMA_ACC_FENCE);
     if (win->ngathered) { /* ours, before the barrier says they are done */
@@ -48,6 +51,13 @@ int rma_fence(struct rma_win *win, int assert)
         }
         if (win->nboxgets) /* and our gets in theirs, once they have */
             rma_box_fence_gets(win);
+        if (__builtin_expect(win->race != NULL, 0)) {
+            /* every put of the epoch is in place: still there?  (Before
+             * the next epoch's plain stores of ranks sharing our memory.) */
+            rma_race_fence_closed(win, closing);
+            if (win->flavor == ORMA_WIN_FLAVOR_SHARED && (lost = rma_win_barrier(win)))
+                return lost;
+        }
         if (opens && util_config.eager)
             for (int r = 0; r < win->nranks; r++)
                 if (!win->targets[r].box) /* else once it has emptied its boxes (rma_target_open) */

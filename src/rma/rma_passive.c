@@ -107,6 +107,8 @@ static void rma_target_unlock(struct rma_target *t)
 int rma_unlock(struct rma_win *win, int target)
 {
     struct rma_target *t = &win->targets[target];
+    if (__builtin_expect(win->race != NULL, 0)) /* before the lock is let go */
+        rma_race_unlocking(win, target, "orma_win_unlock");
     int status = rma_box_pending(t) ? rma_box_flush(win, target) : ORMA_SUCCESS;
     int rc = rma_gathered(t) ? rma_gather_complete(win, target) : ORMA_SUCCESS;
     if (!status)
@@ -143,7 +145,7 @@ static int rma_lock_try_(struct rma_win *win, int type, int target, int assert)
 static int rma_unlock_try_(struct rma_win *win, int target)
 {
     int state = RMA_LD(win->epoch_state);
-    if ((unsigned)target >= (unsigned)win->nranks || RMA_EPOCH_ACCESS(state) != RMA_ACC_LOCK ||
+    if ((unsigned)target >= (unsigned)win->nranks || RMA_EPOCH_ACCESS(state) != RMA_ACC_LOCK || win->race ||
         !win->targets[target].lock_type || win->targets[target].net || rma_gathered(&win->targets[target]) ||
         rma_box_pending(&win->targets[target]))
         return 0; /* the net transport's unlock, or gathered or boxed puts, may fail: the checked path reports it */
@@ -184,6 +186,8 @@ int rma_lock_all(struct rma_win *win, int assert)
 
 int rma_unlock_all(struct rma_win *win)
 {
+    if (__builtin_expect(win->race != NULL, 0))
+        rma_race_unlocking(win, -1, "orma_win_unlock_all");
     int status = win->nboxed ? rma_box_sync(win, -1, 0) : ORMA_SUCCESS;
     int rc = win->ngathered ? rma_gather_sync(win, -1, 0) : ORMA_SUCCESS;
     if (!status)
@@ -210,5 +214,9 @@ int rma_flush(struct rma_win *win, int target, int local)
     atomic_thread_fence(memory_order_seq_cst);
     rc = win->net ? xport_net_flush(win->net, target, local) : ORMA_SUCCESS;
     rma_box_serve(win);
+    if (__builtin_expect(win->race != NULL, 0))
+        rma_race_flushed(win, target, local,
+                         local ? (target < 0 ? "orma_win_flush_local_all" : "orma_win_flush_local")
+                               : (target < 0 ? "orma_win_flush_all" : "orma_win_flush"));
     return status ? status : rc;
 }

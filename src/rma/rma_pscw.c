@@ -25,6 +25,8 @@ int rma_post(struct rma_win *win, const int *ranks, int n, int assert)
     /* NOCHECK, NOSTORE and NOPUT save nothing: on shared memory a post is
      * one store, and over the net transport nothing is sent */
     (void)assert;
+    if (__builtin_expect(win->race != NULL, 0))
+        rma_race_posting(win, ranks, n);
     for (int i = 0; i < n; i++) {
         struct rma_target *o = &win->targets[ranks[i]];
         rma_origin_expose(o);
@@ -38,6 +40,8 @@ int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
 {
     rma_access_reset(win);
     win->nocheck = (assert & ORMA_MODE_NOCHECK) != 0;
+    if (__builtin_expect(win->race != NULL, 0))
+        rma_race_starting(win, ranks, n);
     for (int i = 0; i < n; i++) {
         struct rma_target *t = &win->targets[ranks[i]];
         rma_target_access(t, 1);
@@ -49,6 +53,8 @@ int rma_start(struct rma_win *win, const int *ranks, int n, int assert)
 
 int rma_complete(struct rma_win *win)
 {
+    if (__builtin_expect(win->race != NULL, 0))
+        rma_race_completing(win, "orma_win_complete");
     int status = win->nqueued ? rma_comm_drain(win, RMA_ACC_START) : ORMA_SUCCESS;
     if (win->nboxed) { /* boxes holding gets: offered (rma_box.h) */
         int rc = rma_box_sync(win, -1, 0);
@@ -95,6 +101,8 @@ int rma_exposure_done(struct rma_win *win)
 void rma_exposure_close(struct rma_win *win)
 {
     rma_box_drain(win);
+    if (__builtin_expect(win->race != NULL, 0))
+        rma_race_wait_closed(win);
     rma_exposure_end(win);
 }
 

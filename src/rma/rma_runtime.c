@@ -1,3 +1,4 @@
+#include "rma_race.h"
 #include "rma_runtime.h"
 #include "rma_atomic.h"
 #include "rma_epoch.h"
@@ -29,6 +30,7 @@ int rma_runtime_stop(void)
     rma_world_barrier();
     rma_win_foreach(rma_win_release);
     rma_heap_release_all();
+    rma_race_site_release();
     boot_job_finish();
     rma_world_finish();
     return ORMA_SUCCESS;

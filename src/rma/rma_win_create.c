@@ -16,6 +16,7 @@
 #include "rma_legal.h"
 #include "rma_mt.h"
 #include "rma_notify.h"
+#include "rma_race.h"
 #include "rma_team.h"
 #include "rma_watch.h"
 #include "xport_net.h"
@@ -324,6 +325,7 @@ void rma_win_release(struct rma_win *win)
     /* after the net transport, whose target side raises them; before the
      * control block, which names them */
     rma_notify_release(win);
+    rma_race_release(win);
     /* Our adopted pages back to private memory. */
     rma_dyn_release(win);
     shm_adopt_release(&win->adopt);
@@ -487,6 +489,8 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         win->my_hw_threads = rma_ctl_hw_threads(win->ctl, win->my_ctl);
         status = rma_notify_alloc(win, hints->notify_num);
     }
+    if (!status && util_config.race)
+        status = rma_race_open(win);
     if (!status) {
         status = rma_win_register(win, &handle);
     }

@@ -30,6 +30,7 @@ static struct util_config_entry util_config_table[] = {UTIL_CONFIG_LIST(UTIL_CON
 #define UTIL_CONFIG_N ((int)(sizeof util_config_table / sizeof util_config_table[0]))
 
 static const char *const util_level_words[] = {"none", "error", "warn", "info", "debug"};
+static const char *const util_check_words[] = {"0", "1", "race", "all"};
 static const char *const util_transport_words[] = {[UTIL_TRANSPORT_AUTO] = "auto", [UTIL_TRANSPORT_NET] = "net"};
 
 static int util_config_parse(struct util_config_entry *e, const char *text)
@@ -79,6 +80,18 @@ static int util_config_parse(struct util_config_entry *e, const char *text)
     case UTIL_CFG_STRING:
         *(const char **)e->field = text;
         return 0;
+    case UTIL_CFG_CHECK: /* bit 0: signatures, bit 1: races; or a boolean, as before race */
+        if (!strcasecmp(text, "true") || !strcasecmp(text, "yes") || !strcasecmp(text, "on"))
+            text = "1";
+        else if (!strcasecmp(text, "false") || !strcasecmp(text, "no") || !strcasecmp(text, "off"))
+            text = "0";
+        for (int i = 0; i < 4; i++) {
+            if (!strcasecmp(text, util_check_words[i])) {
+                *(int *)e->field = i;
+                return 0;
+            }
+        }
+        return -1;
     case UTIL_CFG_TRANSPORT:
         for (int i = 0; i < 2; i++) {
             if (!strcasecmp(text, util_transport_words[i])) {
@@ -109,6 +122,9 @@ static void util_config_format(struct util_config_entry *e)
         break;
     case UTIL_CFG_TRANSPORT:
         snprintf(e->text, sizeof e->text, "%s", util_transport_words[*(enum util_transport *)e->field]);
+        break;
+    case UTIL_CFG_CHECK:
+        snprintf(e->text, sizeof e->text, "%s", util_check_words[*(int *)e->field & 3]);
         break;
     }
 }
@@ -149,6 +165,8 @@ void util_config_load(void)
     }
     for (int i = 0; i < UTIL_CONFIG_N; i++)
         util_config_format(&util_config_table[i]);
+    util_config.race = (util_config.check >> 1) & 1;
+    util_config.check &= 1;
 
     for (char **env = environ; env && *env; env++) {
         if (strncmp(*env, "ORMA_", 5))

@@ -38,9 +38,14 @@
       "1: windows whose info does not set orma_unlock_local take it as "      \
       "true: unlock and unlock_all over the net transport wait for local "    \
       "completion only (orma.h)")                                             \
-    X(CHECK, check, BOOL, "0",                                                  \
+    X(CHECK, check, CHECK, "0",                                                 \
       "1: also check that origin and target type signatures (sequences of "     \
-      "basic types) match, as MPI requires; 0: only that the data sizes match") \
+      "basic types) match, as MPI requires; 0: only that the data sizes match; "\
+      "race: report conflicting accesses of one epoch, accesses outside the "   \
+      "window and origin buffers changed before completion, with both sides' " \
+      "ranks and call sites (rma_race.h); all: 1 and race")                     \
+    X(CHECK_ABORT, check_abort, BOOL, "0",                                      \
+      "1: the first report of ORMA_CHECK=race ends the job; 0: report and go on") \
     X(ADOPT, adopt, UINT, "2",                                                  \
       "2: a window created on private memory moves the pages it touches into " \
       "a shared segment at the same addresses, which peers load and store "    \
@@ -74,7 +79,8 @@
       "set by orma-run in spawned ranks: the team they share with their "      \
       "parents, as <segment>:<parents>")
 
-enum util_config_kind { UTIL_CFG_LEVEL, UTIL_CFG_UINT, UTIL_CFG_INT, UTIL_CFG_BOOL, UTIL_CFG_STRING, UTIL_CFG_TRANSPORT };
+enum util_config_kind { UTIL_CFG_LEVEL, UTIL_CFG_UINT, UTIL_CFG_INT, UTIL_CFG_BOOL, UTIL_CFG_STRING, UTIL_CFG_TRANSPORT,
+                        UTIL_CFG_CHECK };
 
 /* ORMA_TRANSPORT, decided once at load. */
 enum util_transport {
@@ -88,10 +94,13 @@ enum util_transport {
 #define UTIL_CONFIG_FIELD_BOOL int
 #define UTIL_CONFIG_FIELD_STRING const char *
 #define UTIL_CONFIG_FIELD_TRANSPORT enum util_transport
+#define UTIL_CONFIG_FIELD_CHECK int
 #define UTIL_CONFIG_STRUCT_FIELD(name, field, kind, def, help) UTIL_CONFIG_FIELD_##kind field;
 
 struct util_config {
     UTIL_CONFIG_LIST(UTIL_CONFIG_STRUCT_FIELD)
+    int race; /* ORMA_CHECK=race or all (check then holds the signature
+                 checks' 0 or 1 alone) */
 };
 
 extern struct util_config util_config;

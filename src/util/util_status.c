@@ -23,6 +23,7 @@ void util_set_rank(int rank) { util_rank = rank; }
 int util_get_rank(void) { return util_rank; }
 
 const char *orma_error_message(void) { return util_last_message; }
+const char *util_last_error(void) { return util_last_message; }
 
 int util_error(int status, const char *fmt, ...)
 {

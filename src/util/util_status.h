@@ -11,6 +11,9 @@
 int util_error(int status, const char *fmt, ...)
     __attribute__((format(printf, 2, 3), cold));
 
+/* The last message util_error formatted on this thread (orma_error_message). */
+const char *util_last_error(void);
+
 /* The rank printed in messages; -1 before the job is known. */
 void util_set_rank(int rank);
 int util_get_rank(void);

@@ -1,0 +1,879 @@
+/* rma_race.c -- ORMA_CHECK=race: the access tables, the checks at each
+ * access and at each completion (rma_race.h). */
+#include "rma_race.h"
+#include "rma_ctl.h"
+#include "rma_heap.h"
+#include "boot_job.h"
+#include "boot_peer.h"
+#include "dtype_iter.h"
+#include "dtype_op.h"
+#include "dtype_type.h"
+#include "util_hash.h"
+#include "util_log.h"
+#include "util_status.h"
+#include "util_time.h"
+
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+_Thread_local const void *rma_race_cur;
+_Thread_local const void *rma_race_face;
+
+enum { RMA_RACE_FENCE = 1, RMA_RACE_PSCW, RMA_RACE_PASSIVE };
+
+#define RMA_RACE_RECS 16384u     /* accesses a table holds at once */
+#define RMA_RACE_BLKS 65536u     /* runs of non-contiguous target layouts, together */
+#define RMA_RACE_LAYOUT 4096u    /* runs of one layout at most (more: not checked, said once) */
+#define RMA_RACE_PSCW_RANKS 1024 /* PSCW epochs are numbered for the first ranks only */
+
+struct rma_race_blk {
+    uint64_t lo, hi;
+};
+
+/* One access, in its target's table.  Written under the table's lock. */
+struct rma_race_rec {
+    uint64_t lo, hi;  /* the bytes it reaches (all of them when nblk is 0) */
+    uint64_t hash;    /* put data (hashed), of one run */
+    uint32_t blk, nblk; /* its runs in the table's blks, or none */
+    uint32_t gen;     /* fence epoch, or exposure epoch (PSCW) */
+    int32_t origin;   /* window rank */
+    uint32_t site;    /* in the origin's site table */
+    uint16_t call, typeid_;
+    uint8_t kind, mode, op, live; /* live: passive, until its origin's flush or unlock */
+    uint8_t reported, hashed, pending, pad[5];
+};
+
+struct rma_race_table {
+    _Atomic uint32_t lock; /* 0, or the holder's window rank + 1 */
+    uint32_t n;            /* records in use */
+    uint32_t nblk;         /* runs in use */
+    uint32_t fence_max;    /* the newest fence epoch recorded */
+    uint32_t fence_checked; /* the last fence epoch whose put data the owner checked */
+    uint32_t exposure;     /* the owner's posts so far: its exposure epoch */
+    uint32_t full;         /* a record did not fit: said once */
+    char pad[RMA_LINE - 28];
+    /* PSCW: the owner's posts to each origin so far, and the exposure
+     * epochs the last of them opened: an origin's k-th access epoch to the
+     * owner is the owner's k-th post to it (it cannot be two ahead) */
+    uint32_t posts_to[RMA_RACE_PSCW_RANKS];
+    uint32_t exposure_of[RMA_RACE_PSCW_RANKS][4];
+    struct rma_race_rec recs[RMA_RACE_RECS];
+    struct rma_race_blk blks[RMA_RACE_BLKS];
+};
+
+/* A put's or accumulate's origin buffer, until the operation completes. */
+struct rma_race_buf {
+    const void *p;
+    size_t len;
+    uint64_t hash, lo, hi;
+    const char *call;
+    uint32_t site, gen;
+    int target, mode;
+    orma_request req;
+};
+
+struct rma_race_map {
+    struct shm_seg seg;
+    uint64_t seq;
+    uint8_t live;    /* passive accesses of ours may live there */
+    uint32_t starts; /* our access epochs to it so far (PSCW) */
+};
+
+struct rma_race_win {
+    struct shm_seg own;        /* our table */
+    uint64_t own_seq;
+    struct rma_race_map *maps; /* per target */
+    struct rma_race_buf *bufs;
+    size_t nbufs, cap;
+    uint8_t just_added; /* the last access recorded added the last of bufs */
+    struct rma_race_blk *scratch; /* a layout's runs, sorted */
+};
+
+/* The calls a record names, by number: the same in every process. */
+static const char *const rma_race_calls[] = {
+    "an operation",       "orma_put",           "orma_get",           "orma_accumulate",
+    "orma_get_accumulate", "orma_fetch_and_op", "orma_compare_and_swap", "orma_rput",
+    "orma_rget",          "orma_raccumulate",   "orma_rget_accumulate", "orma_put_typed",
+    "orma_get_typed",     "orma_accumulate_typed", "orma_get_accumulate_typed", "orma_rput_typed",
+    "orma_rget_typed",    "orma_raccumulate_typed", "orma_rget_accumulate_typed", "orma_put_notify",
+    "orma_get_notify",    "orma_accumulate_notify"};
+#define RMA_RACE_NCALLS (sizeof rma_race_calls / sizeof rma_race_calls[0])
+static _Thread_local const char *rma_race_seen[RMA_RACE_NCALLS];
+
+static uint16_t rma_race_call_id(const char *call)
+{
+    for (unsigned i = 1; i < RMA_RACE_NCALLS; i++)
+        if (rma_race_seen[i] == call)
+            return (uint16_t)i;
+    for (unsigned i = 1; i < RMA_RACE_NCALLS; i++)
+        if (!strcmp(rma_race_calls[i], call)) {
+            rma_race_seen[i] = call;
+            return (uint16_t)i;
+        }
+    return 0;
+}
+
+/* ---- tables ---- */
+
+int rma_race_open(struct rma_win *win)
+{
+    struct rma_race_win *rw = calloc(1, sizeof *rw);
+    if (!rw || !(rw->maps = calloc((size_t)win->nranks, sizeof *rw->maps)) ||
+        !(rw->scratch = malloc(RMA_RACE_LAYOUT * sizeof *rw->scratch))) {
+        if (rw) {
+            free(rw->maps);
+            free(rw);
+        }
+        return util_error(ORMA_ERR_NOMEM, "window %u: no memory for ORMA_CHECK=race", win->id);
+    }
+    uint64_t seq = rma_heap_seq_new();
+    char name[SHM_NAME_MAX];
+    boot_job_name(name, sizeof name, "m%llu-r%d", (unsigned long long)seq, boot_job.rank);
+    int status = shm_seg_create(name, sizeof(struct rma_race_table), &rw->own);
+    if (status) {
+        free(rw->scratch);
+        free(rw->maps);
+        free(rw);
+        return status;
+    }
+    rw->own_seq = seq;
+    win->race = rw;
+    atomic_store_explicit(&win->my_ctl->race_seq, seq, memory_order_release);
+    return ORMA_SUCCESS;
+}
+
+void rma_race_release(struct rma_win *win)
+{
+    struct rma_race_win *rw = win->race;
+    if (!rw)
+        return;
+    if (win->my_ctl)
+        atomic_store_explicit(&win->my_ctl->race_seq, 0, memory_order_release);
+    shm_seg_unlink(rw->own.name);
+    shm_seg_unmap(&rw->own);
+    for (int r = 0; r < win->nranks; r++)
+        shm_seg_unmap(&rw->maps[r].seg);
+    free(rw->maps);
+    free(rw->bufs);
+    free(rw->scratch);
+    free(rw);
+    win->race = NULL;
+}
+
+/* Target's table mapped here, or NULL: on another node (its accesses are
+ * not checked), or none (a window made before the check was on). */
+static struct rma_race_table *rma_race_table_of(struct rma_win *win, int target)
+{
+    struct rma_race_win *rw = win->race;
+    if (target == win->rank)
+        return rw->own.base;
+    struct rma_target *t = &win->targets[target];
+    if (t->off_node || !t->ctl)
+        return NULL;
+    struct rma_race_map *m = &rw->maps[target];
+    uint64_t seq = atomic_load_explicit(&t->ctl->race_seq, memory_order_acquire);
+    if (!seq)
+        return NULL;
+    if (seq != m->seq) {
+        char name[SHM_NAME_MAX];
+        boot_name_of(name, sizeof name, t->token, "m%llu-r%d", (unsigned long long)seq, t->job_rank);
+        struct shm_seg seg;
+        int missing = 0;
+        if (shm_seg_open_if(name, 0, &seg, &missing) || missing)
+            return NULL;
+        if (seg.size < sizeof(struct rma_race_table)) {
+            shm_seg_unmap(&seg);
+            return NULL;
+        }
+        shm_seg_unmap(&m->seg);
+        m->seg = seg;
+        m->seq = seq;
+    }
+    return m->seg.base;
+}
+
+/* The table's lock, or 0 after two seconds of waiting: a holder that died
+ * must not hang the others (the access goes unchecked, said once). */
+static int rma_race_lock(struct rma_win *win, struct rma_race_table *tb)
+{
+    uint64_t start = 0;
+    for (unsigned i = 0;; i++) {
+        uint32_t free_ = 0;
+        if (atomic_compare_exchange_weak_explicit(&tb->lock, &free_, (uint32_t)win->rank + 1, memory_order_acquire,
+                                                  memory_order_relaxed))
+            return 1;
+        if (i < 64)
+            continue;
+        if (!start)
+            start = util_time_ns();
+        else if (util_time_ns() - start > 2000000000ull) {
+            static int said;
+            if (!said++)
+                util_warn("ORMA_CHECK=race: window %u: rank %d's access table stayed locked by rank %u for 2 s; "
+                          "accesses not checked", win->id, win->rank, free_ - 1);
+            return 0;
+        }
+        sched_yield();
+    }
+}
+
+static void rma_race_unlock(struct rma_race_table *tb)
+{
+    atomic_store_explicit(&tb->lock, 0, memory_order_release);
+}
+
+static int rma_race_before(uint32_t a, uint32_t b)
+{
+    return (int32_t)(a - b) < 0;
+}
+
+/* Whether r can no longer meet an access nor be checked: room for others. */
+static int rma_race_dead(const struct rma_race_table *tb, const struct rma_race_rec *r)
+{
+    switch (r->mode) {
+    case RMA_RACE_FENCE:
+        return rma_race_before(r->gen, tb->fence_max) && !rma_race_before(tb->fence_checked, r->gen);
+    case RMA_RACE_PSCW:
+        return !r->pending && rma_race_before(r->gen, tb->exposure);
+    default:
+        return !r->live;
+    }
+}
+
+/* Whether MPI leaves a and b unordered: the same epoch. */
+static int rma_race_concurrent(const struct rma_race_rec *a, const struct rma_race_rec *b)
+{
+    if (a->mode != b->mode)
+        return 0;
+    switch (a->mode) {
+    case RMA_RACE_FENCE:
+        return a->gen == b->gen;
+    case RMA_RACE_PSCW:
+        return !a->pending && !b->pending && a->gen == b->gen;
+    default:
+        return a->live && b->live;
+    }
+}
+
+/* The kind of conflict of two unordered accesses that overlap, or NULL. */
+static const char *rma_race_clash(const struct rma_race_rec *a, const struct rma_race_rec *b)
+{
+    int ka = a->kind, kb = b->kind;
+    if (ka == RMA_RACE_GET && kb == RMA_RACE_GET)
+        return NULL;
+    if (ka == RMA_RACE_ACC && kb == RMA_RACE_ACC) {
+        if (a->origin == b->origin) /* ordered (accumulate_ordering) */
+            return NULL;
+        if (a->typeid_ != b->typeid_)
+            return "accumulates with different types";
+        if (a->op == b->op || a->op == ORMA_NO_OP || b->op == ORMA_NO_OP)
+            return NULL;
+        return "accumulates with different ops";
+    }
+    if (ka == RMA_RACE_PUT && kb == RMA_RACE_PUT)
+        return "overlapping puts";
+    if (ka == RMA_RACE_GET || kb == RMA_RACE_GET)
+        return (ka == RMA_RACE_PUT || kb == RMA_RACE_PUT) ? "put and get overlap" : "get and accumulate overlap";
+    return "put and accumulate overlap";
+}
+
+static const struct rma_race_blk *rma_race_runs(const struct rma_race_table *tb, const struct rma_race_rec *r,
+                                                struct rma_race_blk *one, uint32_t *n_p)
+{
+    if (!r->nblk) {
+        one->lo = r->lo;
+        one->hi = r->hi;
+        *n_p = 1;
+        return one;
+    }
+    *n_p = r->nblk;
+    return &tb->blks[r->blk];
+}
+
+/* The bytes a and b both reach, [*lo_p, *hi_p) around all of them: 0 if
+ * none.  Runs are sorted and disjoint. */
+static int rma_race_overlap(const struct rma_race_table *tb, const struct rma_race_rec *a,
+                            const struct rma_race_rec *b, uint64_t *lo_p, uint64_t *hi_p)
+{
+    if (a->hi <= b->lo || b->hi <= a->lo)
+        return 0;
+    struct rma_race_blk oa, ob;
+    uint32_t na, nb;
+    const struct rma_race_blk *ra = rma_race_runs(tb, a, &oa, &na), *rb = rma_race_runs(tb, b, &ob, &nb);
+    uint64_t lo = UINT64_MAX, hi = 0;
+    for (uint32_t i = 0, j = 0; i < na && j < nb;) {
+        uint64_t l = ra[i].lo > rb[j].lo ? ra[i].lo : rb[j].lo, h = ra[i].hi < rb[j].hi ? ra[i].hi : rb[j].hi;
+        if (l < h) {
+            if (l < lo)
+                lo = l;
+            if (h > hi)
+                hi = h;
+        }
+        if (ra[i].hi < rb[j].hi)
+            i++;
+        else
+            j++;
+    }
+    *lo_p = lo;
+    *hi_p = hi;
+    return lo < hi;
+}
+
+/* ---- reports ---- */
+
+static void rma_race_epoch_text(const struct rma_race_rec *r, char *buf, size_t len)
+{
+    if (r->mode == RMA_RACE_FENCE)
+        snprintf(buf, len, "fence epoch %u", r->gen);
+    else if (r->mode == RMA_RACE_PSCW)
+        snprintf(buf, len, "exposure epoch %u (post/start)", r->gen);
+    else
+        snprintf(buf, len, "passive epoch (lock)");
+}
+
+static void rma_race_op_text(int call, int kind, int op, int typeid_, char *buf, size_t len)
+{
+    const char *name = rma_race_calls[(unsigned)call < RMA_RACE_NCALLS ? call : 0];
+    if (kind != RMA_RACE_ACC || (unsigned)typeid_ >= ORMA_TYPEID_COUNT)
+        snprintf(buf, len, "%s", name);
+    else if (op == RMA_RACE_OP_CAS)
+        snprintf(buf, len, "%s(%s)", name, orma_predefined_types.types[typeid_].name);
+    else
+        snprintf(buf, len, "%s(%s, %s)", name, dtype_op_name(op), orma_predefined_types.types[typeid_].name);
+}
+
+/* "<op> from rank <r> at <site>" of a record. */
+static void rma_race_side(struct rma_win *win, const struct rma_race_rec *r, char *buf, size_t len)
+{
+    char op[96], site[384];
+    rma_race_op_text(r->call, r->kind, r->op, r->typeid_, op, sizeof op);
+    if (r->origin == win->rank)
+        rma_race_site_text(boot_job.token, boot_job.rank, r->site, site, sizeof site);
+    else
+        rma_race_site_text(win->targets[r->origin].token, win->targets[r->origin].job_rank, r->site, site,
+                           sizeof site);
+    snprintf(buf, len, "%s from rank %d at %s", op, r->origin, site);
+}
+
+static void rma_race_bytes(const struct rma_win *win, uint64_t lo, uint64_t hi, char *buf, size_t len)
+{
+    if (win->flavor == ORMA_WIN_FLAVOR_DYNAMIC)
+        snprintf(buf, len, "bytes [0x%llx, 0x%llx) of address space", (unsigned long long)lo,
+                 (unsigned long long)hi);
+    else
+        snprintf(buf, len, "bytes [%llu, %llu) of the window", (unsigned long long)lo, (unsigned long long)hi);
+}
+
+static void rma_race_report_pair(struct rma_win *win, int target, const char *kind, const struct rma_race_rec *a,
+                                 const struct rma_race_rec *b, uint64_t lo, uint64_t hi)
+{
+    char sa[512], sb[512], bytes[96], epoch[64];
+    rma_race_side(win, a, sa, sizeof sa);
+    rma_race_side(win, b, sb, sizeof sb);
+    rma_race_bytes(win, lo, hi, bytes, sizeof bytes);
+    rma_race_epoch_text(b, epoch, sizeof epoch);
+    rma_race_report("%s: window %u, target rank %d, %s, %s: %s; %s", kind, win->id, target, bytes, epoch, sa, sb);
+}
+
+/* ---- accesses ---- */
+
+/* The runs of count elements of type at offset, sorted and merged into
+ * rw->scratch: their number, or 0 if too many to check. */
+static uint32_t rma_race_layout(struct rma_race_win *rw, size_t offset, orma_type type, size_t count)
+{
+    struct dtype_iter it;
+    dtype_iter_init(&it, type, count);
+    ptrdiff_t off;
+    size_t len;
+    uint32_t n = 0;
+    int sorted = 1;
+    while (dtype_iter_next(&it, SIZE_MAX, &off, &len)) {
+        if (!len)
+            continue;
+        uint64_t lo = (uint64_t)offset + (uint64_t)off, hi = lo + len;
+        if (n && rw->scratch[n - 1].hi == lo) {
+            rw->scratch[n - 1].hi = hi;
+            continue;
+        }
+        if (n == RMA_RACE_LAYOUT)
+            return 0;
+        if (n && lo < rw->scratch[n - 1].hi)
+            sorted = 0;
+        rw->scratch[n++] = (struct rma_race_blk){lo, hi};
+    }
+    if (!sorted) { /* insertion sort (layouts are mostly in order), then merge */
+        for (uint32_t i = 1; i < n; i++) {
+            struct rma_race_blk b = rw->scratch[i];
+            uint32_t j = i;
+            for (; j > 0 && rw->scratch[j - 1].lo > b.lo; j--)
+                rw->scratch[j] = rw->scratch[j - 1];
+            rw->scratch[j] = b;
+        }
+        uint32_t m = 0;
+        for (uint32_t i = 0; i < n; i++) {
+            if (m && rw->scratch[i].lo <= rw->scratch[m - 1].hi) {
+                if (rw->scratch[i].hi > rw->scratch[m - 1].hi)
+                    rw->scratch[m - 1].hi = rw->scratch[i].hi;
+            } else {
+                rw->scratch[m++] = rw->scratch[i];
+            }
+        }
+        n = m;
+    }
+    return n;
+}
+
+/* The hash of the data an access carries, in the order it lands. */
+static uint64_t rma_race_data_hash(const void *origin, orma_type otype, size_t ocount, size_t bytes)
+{
+    if (otype->contiguous)
+        return util_hash(origin, bytes);
+    struct dtype_iter it;
+    dtype_iter_init(&it, otype, ocount);
+    ptrdiff_t off;
+    size_t len;
+    uint64_t h = 0x27D4EB2F165667C5ull;
+    /* runs hashed in turn: only compared with the same runs' hash, so the
+     * target side hashes single-run puts alone (rma_race_put_landed) */
+    while (dtype_iter_next(&it, SIZE_MAX, &off, &len))
+        h = util_hash_more(h, (const char *)origin + off, len);
+    return h;
+}
+
+static void rma_race_mode(struct rma_win *win, int target, struct rma_race_rec *r)
+{
+    switch (RMA_EPOCH_ACCESS(RMA_LD(win->epoch_state))) {
+    case RMA_ACC_FENCE:
+    case RMA_ACC_FENCE_MAYBE:
+        r->mode = RMA_RACE_FENCE;
+        r->gen = win->fence_epoch;
+        break;
+    case RMA_ACC_START:
+        r->mode = RMA_RACE_PSCW;
+        r->pending = 1; /* numbered under the table's lock (rma_race_record, or the post) */
+        r->gen = win->race->maps[target].starts;
+        break;
+    default:
+        r->mode = RMA_RACE_PASSIVE;
+        r->live = 1;
+        win->race->maps[target].live = 1;
+        break;
+    }
+}
+
+/* Check r (just filled in at index at) against the table: the first
+ * conflict reported. */
+static void rma_race_check(struct rma_win *win, int target, struct rma_race_table *tb, uint32_t at)
+{
+    struct rma_race_rec *r = &tb->recs[at];
+    for (uint32_t i = 0; i < tb->n; i++) {
+        struct rma_race_rec *o = &tb->recs[i];
+        if (i == at || !rma_race_concurrent(o, r))
+            continue;
+        const char *kind = rma_race_clash(o, r);
+        uint64_t lo, hi;
+        if (!kind || !rma_race_overlap(tb, o, r, &lo, &hi))
+            continue;
+        if (o->reported && r->reported)
+            continue;
+        o->reported = r->reported = 1;
+        rma_race_report_pair(win, target, kind, o, r, lo, hi);
+        return;
+    }
+}
+
+/* Room for one record and nblk runs: the dead ones dropped when short. */
+static int rma_race_room(struct rma_race_table *tb, uint32_t nblk)
+{
+    if (tb->n < RMA_RACE_RECS && tb->nblk + nblk <= RMA_RACE_BLKS)
+        return 1;
+    uint32_t m = 0, b = 0;
+    for (uint32_t i = 0; i < tb->n; i++) {
+        struct rma_race_rec r = tb->recs[i];
+        if (rma_race_dead(tb, &r))
+            continue;
+        if (r.nblk) {
+            memmove(&tb->blks[b], &tb->blks[r.blk], r.nblk * sizeof *tb->blks);
+            r.blk = b;
+            b += r.nblk;
+        }
+        tb->recs[m++] = r;
+    }
+    tb->n = m;
+    tb->nblk = b;
+    return tb->n < RMA_RACE_RECS && tb->nblk + nblk <= RMA_RACE_BLKS;
+}
+
+static void rma_race_buf_add(struct rma_win *win, int target, const struct rma_race_access *a,
+                             const struct rma_race_rec *r)
+{
+    struct rma_race_win *rw = win->race;
+    if (rw->nbufs == rw->cap) {
+        size_t cap = rw->cap ? 2 * rw->cap : 16;
+        struct rma_race_buf *b = realloc(rw->bufs, cap * sizeof *b);
+        if (!b)
+            return;
+        rw->bufs = b;
+        rw->cap = cap;
+    }
+    size_t bytes = a->ocount * a->otype->size;
+    rw->bufs[rw->nbufs++] = (struct rma_race_buf){
+        .p = a->origin, .len = bytes, .hash = util_hash(a->origin, bytes), .lo = r->lo, .hi = r->hi,
+        .call = a->call, .site = r->site, .gen = r->gen, .target = target, .mode = r->mode};
+}
+
+void rma_race_record(struct rma_win *win, int target, const struct rma_race_access *a)
+{
+    struct rma_race_win *rw = win->race;
+    if (!rw || target < 0 || !a->len)
+        return;
+    struct rma_race_rec r = {.origin = win->rank, .kind = (uint8_t)a->kind, .op = (uint8_t)a->op,
+                             .typeid_ = (uint16_t)a->typeid_, .call = rma_race_call_id(a->call),
+                             .site = rma_race_site_id(rma_race_cur)};
+    uint32_t nblk = 0;
+    if (a->ttype && !a->ttype->contiguous) {
+        nblk = rma_race_layout(rw, a->offset, a->ttype, a->tcount);
+        if (!nblk) {
+            static int said;
+            if (!said++)
+                util_warn("ORMA_CHECK=race: %s to rank %d: a target layout of more than %u runs is not checked",
+                          a->call, target, RMA_RACE_LAYOUT);
+            return;
+        }
+        r.lo = rw->scratch[0].lo;
+        r.hi = rw->scratch[nblk - 1].hi;
+        if (nblk == 1)
+            nblk = 0;
+    } else {
+        r.lo = a->offset;
+        r.hi = a->offset + a->len;
+    }
+    int data = a->origin && a->otype && a->kind != RMA_RACE_GET;
+    if (data && a->kind == RMA_RACE_PUT && !nblk) {
+        r.hash = rma_race_data_hash(a->origin, a->otype, a->ocount, a->len);
+        r.hashed = 1;
+    }
+    rma_race_mode(win, target, &r);
+    size_t had = rw->nbufs;
+    if (data && a->otype->contiguous)
+        rma_race_buf_add(win, target, a, &r);
+    rw->just_added = rw->nbufs > had;
+    struct rma_race_table *tb = rma_race_table_of(win, target);
+    if (!tb || !rma_race_lock(win, tb))
+        return;
+    if (!rma_race_room(tb, nblk)) {
+        if (!tb->full++)
+            util_warn("ORMA_CHECK=race: window %u: rank %d's access table is full (%u accesses of one epoch); "
+                      "further ones are not checked", win->id, target, RMA_RACE_RECS);
+        rma_race_unlock(tb);
+        return;
+    }
+    if (nblk) {
+        r.blk = tb->nblk;
+        r.nblk = nblk;
+        memcpy(&tb->blks[tb->nblk], rw->scratch, nblk * sizeof *rw->scratch);
+        tb->nblk += nblk;
+    }
+    if (r.mode == RMA_RACE_FENCE && rma_race_before(tb->fence_max, r.gen))
+        tb->fence_max = r.gen;
+    if (r.mode == RMA_RACE_PSCW && win->rank < RMA_RACE_PSCW_RANKS && tb->posts_to[win->rank] == r.gen) {
+        r.pending = 0; /* posted already: its exposure epoch is known */
+        r.gen = tb->exposure_of[win->rank][r.gen & 3];
+    }
+    uint32_t at = tb->n++;
+    tb->recs[at] = r;
+    if (!r.pending)
+        rma_race_check(win, target, tb, at);
+    rma_race_unlock(tb);
+}
+
+void rma_race_outside(struct rma_win *win, int target, const struct rma_race_access *a)
+{
+    if (!win->race || target < 0)
+        return;
+    char op[96], site[384], bytes[96];
+    rma_race_op_text(rma_race_call_id(a->call), a->kind, a->op, a->typeid_, op, sizeof op);
+    rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+    rma_race_bytes(win, a->offset, a->offset + a->len, bytes, sizeof bytes);
+    struct rma_race_rec r = {0};
+    rma_race_mode(win, target, &r);
+    char epoch[64];
+    if (r.mode == RMA_RACE_PSCW)
+        snprintf(epoch, sizeof epoch, "access epoch (post/start)");
+    else
+        rma_race_epoch_text(&r, epoch, sizeof epoch);
+    rma_race_report("access outside the window: window %u, target rank %d, %s, %s: %s from rank %d at %s; %s",
+                    win->id, target, bytes, epoch, op, win->rank, site, util_last_error());
+}
+
+/* ---- origin buffers ---- */
+
+static void rma_race_bufs_check(struct rma_win *win, int target, orma_request req, const char *call)
+{
+    struct rma_race_win *rw = win->race;
+    size_t m = 0;
+    for (size_t i = 0; i < rw->nbufs; i++) {
+        struct rma_race_buf *b = &rw->bufs[i];
+        int due = req ? b->req == req : (target < 0 || b->target == target);
+        if (!due) {
+            rw->bufs[m++] = *b;
+            continue;
+        }
+        if (util_hash(b->p, b->len) == b->hash)
+            continue;
+        char site[384], now[384], bytes[96], epoch[64];
+        rma_race_site_text(boot_job.token, boot_job.rank, b->site, site, sizeof site);
+        rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), now, sizeof now);
+        rma_race_bytes(win, b->lo, b->hi, bytes, sizeof bytes);
+        struct rma_race_rec r = {.mode = (uint8_t)b->mode, .gen = b->gen};
+        if (b->mode == RMA_RACE_PSCW)
+            snprintf(epoch, sizeof epoch, "access epoch (post/start)");
+        else
+            rma_race_epoch_text(&r, epoch, sizeof epoch);
+        rma_race_report("origin buffer changed before completion: window %u, target rank %d, %s, %s: %s from rank "
+                        "%d at %s (origin buffer %p, %zu bytes); %s from rank %d at %s",
+                        win->id, b->target, bytes, epoch, b->call, win->rank, site, b->p, b->len, call, win->rank,
+                        now);
+    }
+    rw->nbufs = m;
+}
+
+void rma_race_request(struct rma_win *win, orma_request req)
+{
+    struct rma_race_win *rw = win->race;
+    if (rw && rw->just_added && rw->nbufs)
+        rw->bufs[rw->nbufs - 1].req = req;
+}
+
+static const char *rma_race_req_call;
+static orma_request rma_race_req_done;
+
+static void rma_race_req_each(struct rma_win *win)
+{
+    if (win->race && win->race->nbufs)
+        rma_race_bufs_check(win, -1, rma_race_req_done, rma_race_req_call);
+}
+
+void rma_race_request_done(orma_request req, const char *call)
+{
+    rma_race_req_call = call;
+    rma_race_req_done = req;
+    rma_win_foreach(rma_race_req_each);
+}
+
+/* ---- completions ---- */
+
+/* Our passive accesses to target retired (it has completed them, or is
+ * about to let its lock go). */
+static void rma_race_retire(struct rma_win *win, int target)
+{
+    struct rma_race_map *m = &win->race->maps[target];
+    if (!m->live)
+        return;
+    m->live = 0;
+    struct rma_race_table *tb = rma_race_table_of(win, target);
+    if (!tb || !rma_race_lock(win, tb))
+        return;
+    uint32_t live = 0;
+    for (uint32_t i = 0; i < tb->n; i++) {
+        struct rma_race_rec *r = &tb->recs[i];
+        if (r->mode == RMA_RACE_PASSIVE && r->live && r->origin == win->rank)
+            r->live = 0;
+        live += !rma_race_dead(tb, r);
+    }
+    if (!live)
+        tb->n = tb->nblk = 0;
+    rma_race_unlock(tb);
+}
+
+void rma_race_flushed(struct rma_win *win, int target, int local, const char *call)
+{
+    if (!win->race)
+        return;
+    rma_race_bufs_check(win, target, 0, call);
+    if (local)
+        return;
+    for (int r = target < 0 ? 0 : target; r < (target < 0 ? win->nranks : target + 1); r++)
+        rma_race_retire(win, r);
+}
+
+void rma_race_unlocking(struct rma_win *win, int target, const char *call)
+{
+    rma_race_flushed(win, target, 0, call);
+}
+
+void rma_race_fence_closing(struct rma_win *win, const char *call)
+{
+    if (win->race)
+        rma_race_bufs_check(win, -1, 0, call);
+}
+
+void rma_race_completing(struct rma_win *win, const char *call)
+{
+    if (win->race)
+        rma_race_bufs_check(win, -1, 0, call);
+}
+
+void rma_race_starting(struct rma_win *win, const int *ranks, int n)
+{
+    if (win->race)
+        for (int i = 0; i < n; i++)
+            win->race->maps[ranks[i]].starts++;
+}
+
+/* A post: a new exposure epoch, and the accesses its origins issued before
+ * they saw it numbered with it, and checked. */
+void rma_race_posting(struct rma_win *win, const int *ranks, int n)
+{
+    struct rma_race_table *tb = win->race ? win->race->own.base : NULL;
+    if (!tb || !rma_race_lock(win, tb))
+        return;
+    uint32_t e = ++tb->exposure;
+    for (int i = 0; i < n; i++) {
+        int o = ranks[i];
+        if (o >= RMA_RACE_PSCW_RANKS)
+            continue;
+        uint32_t k = ++tb->posts_to[o];
+        tb->exposure_of[o][k & 3] = e;
+        for (uint32_t j = 0; j < tb->n; j++) {
+            struct rma_race_rec *r = &tb->recs[j];
+            if (r->mode == RMA_RACE_PSCW && r->pending && r->origin == o && r->gen == k) {
+                r->pending = 0;
+                r->gen = e;
+                rma_race_check(win, win->rank, tb, j);
+            }
+        }
+    }
+    rma_race_unlock(tb);
+}
+
+/* Where our own bytes [lo, hi) are. */
+static const void *rma_race_mine(struct rma_win *win, uint64_t lo, uint64_t hi)
+{
+    if (win->flavor == ORMA_WIN_FLAVOR_DYNAMIC)
+        return (const void *)(uintptr_t)lo;
+    return hi <= win->size ? (const char *)win->base + lo : NULL;
+}
+
+/* Put data of the epoch that closed (mode, gen) still in place, unless an
+ * access of a later epoch wrote over it.  Called by the target with every
+ * access of that epoch landed. */
+static void rma_race_landed(struct rma_win *win, int mode, uint32_t gen, const char *call)
+{
+    struct rma_race_table *tb = win->race->own.base;
+    if (!rma_race_lock(win, tb))
+        return;
+    for (uint32_t i = 0; i < tb->n; i++) {
+        struct rma_race_rec *r = &tb->recs[i];
+        if (r->mode != mode || r->gen != gen || r->pending || !r->hashed || r->reported)
+            continue;
+        const void *p = rma_race_mine(win, r->lo, r->hi);
+        if (!p || util_hash(p, r->hi - r->lo) == r->hash)
+            continue;
+        int later = 0; /* an access of the next epoch may already have landed */
+        for (uint32_t j = 0; j < tb->n && !later; j++) {
+            struct rma_race_rec *o = &tb->recs[j];
+            uint64_t lo, hi;
+            later = o->mode == mode && o->gen != gen && o->kind != RMA_RACE_GET && rma_race_overlap(tb, o, r, &lo, &hi);
+        }
+        if (later)
+            continue;
+        r->reported = 1;
+        char side[512], site[384], bytes[96], epoch[64];
+        rma_race_side(win, r, side, sizeof side);
+        rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+        rma_race_bytes(win, r->lo, r->hi, bytes, sizeof bytes);
+        rma_race_epoch_text(r, epoch, sizeof epoch);
+        rma_race_report("local store during exposure: window %u, target rank %d, %s, %s: %s; a load/store by a "
+                        "process mapping the window changed its data before %s from rank %d at %s",
+                        win->id, win->rank, bytes, epoch, side, call, win->rank, site);
+    }
+    if (mode == RMA_RACE_FENCE)
+        tb->fence_checked = gen;
+    rma_race_unlock(tb);
+}
+
+void rma_race_fence_closed(struct rma_win *win, uint32_t gen)
+{
+    if (win->race)
+        rma_race_landed(win, RMA_RACE_FENCE, gen, "orma_win_fence");
+}
+
+void rma_race_wait_closed(struct rma_win *win)
+{
+    if (win->race)
+        rma_race_landed(win, RMA_RACE_PSCW, ((struct rma_race_table *)win->race->own.base)->exposure,
+                        "orma_win_wait");
+}
+
+/* ---- memory leaving ---- */
+
+void rma_race_detaching(struct rma_win *win, const void *base, size_t size, const char *call)
+{
+    if (!win->race || !size)
+        return;
+    struct rma_race_table *tb = win->race->own.base;
+    if (!rma_race_lock(win, tb))
+        return;
+    uint64_t blo = (uint64_t)(uintptr_t)base, bhi = blo + size;
+    struct rma_race_rec span = {.lo = blo, .hi = bhi};
+    int access = RMA_EPOCH_ACCESS(RMA_LD(win->epoch_state));
+    for (uint32_t i = 0; i < tb->n; i++) {
+        struct rma_race_rec *r = &tb->recs[i];
+        uint64_t lo, hi;
+        /* still reachable: a live passive access, one of the open fence
+         * epoch, or of the open exposure epoch */
+        int open = r->mode == RMA_RACE_PASSIVE ? r->live
+                   : r->mode == RMA_RACE_FENCE ? (r->gen == win->fence_epoch &&
+                                                  (access == RMA_ACC_FENCE || access == RMA_ACC_FENCE_MAYBE))
+                                               : (r->pending || r->gen == tb->exposure) &&
+                                                     RMA_EPOCH_EXPOSURE(RMA_LD(win->epoch_state)) != RMA_EXP_NONE;
+        if (!open || r->reported || !rma_race_overlap(tb, r, &span, &lo, &hi))
+            continue;
+        r->reported = 1;
+        char side[512], site[384], bytes[96], epoch[64];
+        rma_race_side(win, r, side, sizeof side);
+        rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+        rma_race_bytes(win, lo, hi, bytes, sizeof bytes);
+        rma_race_epoch_text(r, epoch, sizeof epoch);
+        rma_race_report("memory %s while exposed: window %u, target rank %d, %s, %s: %s; %s from rank %d at %s",
+                        strcmp(call, "orma_win_detach") ? "freed" : "detached", win->id, win->rank, bytes, epoch,
+                        side, call, win->rank, site);
+        break;
+    }
+    rma_race_unlock(tb);
+}
+
+static const void *rma_race_free_base;
+static size_t rma_race_free_size;
+static const char *rma_race_free_call;
+
+static void rma_race_free_each(struct rma_win *win)
+{
+    if (!win->race)
+        return;
+    uint64_t lo = (uint64_t)(uintptr_t)rma_race_free_base, hi = lo + rma_race_free_size;
+    if (win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
+        rma_race_detaching(win, rma_race_free_base, rma_race_free_size, rma_race_free_call);
+        return;
+    }
+    uint64_t wlo = (uint64_t)(uintptr_t)win->base, whi = wlo + win->size;
+    if (win->flavor != ORMA_WIN_FLAVOR_CREATE || !win->size || hi <= wlo || whi <= lo)
+        return;
+    char site[384];
+    rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+    rma_race_report("memory freed while exposed: window %u, target rank %d, bytes [0, %zu) of the window, "
+                    "its whole life: orma_win_create from rank %d exposes %p; %s from rank %d at %s frees it "
+                    "before orma_win_free", win->id, win->rank, win->size, win->rank, win->base,
+                    rma_race_free_call, win->rank, site);
+}
+
+void rma_race_freeing(const void *base, size_t size, const char *call)
+{
+    rma_race_free_base = base;
+    rma_race_free_size = size;
+    rma_race_free_call = call;
+    rma_win_foreach(rma_race_free_each);
+}
