@@ -79,7 +79,7 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
     struct rma_race_access ra = {.call = call, .kind = RMA_RACE_ACC, .op = (int)op,
                                  .typeid_ = status == ORMA_SUCCESS ? (int)target_type->id : 0, .offset = offset, .len = len,
                                  .origin = op == ORMA_NO_OP ? NULL : origin, .otype = origin_type,
-                                 .ocount = origin_count};
+                                 .ocount = origin_count, .fetch = fetch};
     if (op == ORMA_NO_OP && !fetch)
         ra.len = 0; /* touches nothing */
     if (api_race(win, target, target_disp, status, &ra))

@@ -63,8 +63,9 @@ static inline __attribute__((always_inline)) int api_copy(const char *call, int 
     status = api_copy_check(call, passive_only, origin, origin_count, origin_type, target, target_disp,
                             target_count, target_type, handle, &win, &len, &offset, &next);
     struct rma_race_access ra = {.call = call, .kind = put ? RMA_RACE_PUT : RMA_RACE_GET, .offset = offset,
-                                 .len = len, .origin = put ? origin : NULL, .otype = origin_type,
-                                 .ocount = origin_count};
+                                 .len = len, .ttype = target_type, .tcount = target_count,
+                                 .origin = put ? origin : NULL, .otype = origin_type, .ocount = origin_count,
+                                 .fetch = !put};
     if (__builtin_expect(api_race(win, target, target_disp, status, &ra) != ORMA_SUCCESS, 0))
         return api_rma_done(win, next, status);
     if (!len)

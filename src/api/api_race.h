@@ -38,7 +38,10 @@ static inline int api_race(struct rma_win *win, int target, orma_aint target_dis
     if (__builtin_expect(!util_config.race, 1) || !win || !win->race || (unsigned)target >= (unsigned)win->nranks)
         return status;
     if (status == ORMA_SUCCESS) {
-        rma_race_record(win, target, a);
+        /* dynamic windows: once the transfer found the bytes attached
+         * (api_race_after), so that a refused access is not recorded */
+        if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC)
+            rma_race_record(win, target, a);
     } else if (status == ORMA_ERR_RANGE) {
         a->offset = api_race_at(win, target, target_disp);
         rma_race_outside(win, target, a);
@@ -46,11 +49,16 @@ static inline int api_race(struct rma_win *win, int target, orma_aint target_dis
     return status;
 }
 
-/* The transfer itself found the bytes outside (dynamic windows): reported. */
+/* The transfer's status: in dynamic windows, the access recorded now, or
+ * reported when the bytes lie in no attached region. */
 static inline int api_race_after(struct rma_win *win, int target, int status, struct rma_race_access *a)
 {
-    if (__builtin_expect(status == ORMA_ERR_RANGE && util_config.race, 0) && win && win->race)
-        rma_race_outside(win, target, a);
+    if (__builtin_expect(util_config.race, 0) && win && win->race && win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
+        if (status == ORMA_SUCCESS)
+            rma_race_record(win, target, a);
+        else if (status == ORMA_ERR_RANGE)
+            rma_race_outside(win, target, a);
+    }
     return status;
 }
 

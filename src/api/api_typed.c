@@ -76,7 +76,7 @@ int api_typed_copy(const char *call, int put, int passive_only, void *origin, si
                              &offset, &next);
     struct rma_race_access ra = {.call = call, .kind = put ? RMA_RACE_PUT : RMA_RACE_GET, .offset = offset,
                                  .len = tbytes, .ttype = ttype, .tcount = tcount, .origin = put ? origin : NULL,
-                                 .otype = otype, .ocount = ocount};
+                                 .otype = otype, .ocount = ocount, .fetch = !put};
     if (api_race(win, target, target_disp, tbytes ? status : API_RMA_NOTHING, &ra) || !tbytes)
         return api_rma_done(win, next, status ? status : API_RMA_NOTHING);
     if (otype->contiguous && ttype->contiguous) /* both dense: bytes, through the fast path */
@@ -147,7 +147,8 @@ int api_typed_acc(const char *call, int passive_only, int fetch, const void *ori
                              &next);
     struct rma_race_access ra = {.call = call, .kind = RMA_RACE_ACC, .op = (int)op, .typeid_ = basic,
                                  .offset = offset, .len = tbytes, .ttype = ttype, .tcount = tcount,
-                                 .origin = otype ? origin : NULL, .otype = otype, .ocount = ocount};
+                                 .origin = otype ? origin : NULL, .otype = otype, .ocount = ocount,
+                                 .fetch = rtype != NULL};
     if (api_race(win, target, target_disp, tbytes && (otype || rtype) ? status : API_RMA_NOTHING, &ra) ||
         !tbytes || (!otype && !rtype))
         return api_rma_done(win, next, status ? status : API_RMA_NOTHING);

@@ -42,7 +42,10 @@ struct rma_race_rec {
     uint32_t site;    /* in the origin's site table */
     uint16_t call, typeid_;
     uint8_t kind, mode, op, live; /* live: passive, until its origin's flush or unlock */
-    uint8_t reported, hashed, pending, pad[5];
+    uint8_t reported, hashed, pending;
+    uint8_t excl : 1;  /* passive: under an exclusive lock */
+    uint8_t fetch : 1; /* it reads the target: complete once complete here */
+    uint32_t seq;     /* the origin's count of its accesses */
 };
 
 struct rma_race_table {
@@ -69,7 +72,7 @@ struct rma_race_buf {
     size_t len;
     uint64_t hash, lo, hi;
     const char *call;
-    uint32_t site, gen;
+    uint32_t site, gen, seq;
     int target, mode;
     orma_request req;
 };
@@ -88,6 +91,17 @@ struct rma_race_win {
     struct rma_race_buf *bufs;
     size_t nbufs, cap;
     uint8_t just_added; /* the last access recorded added the last of bufs */
+    uint32_t seq;       /* our accesses so far */
+    /* the last access recorded, if it fetches and lives (passive): a
+     * request for it completes it whole (rget, rget_accumulate) */
+    int last_target;
+    uint32_t last_seq;
+    struct rma_race_fetch {
+        orma_request req;
+        int target;
+        uint32_t seq;
+    } *fetches;
+    size_t nfetches, fetch_cap;
     struct rma_race_blk *scratch; /* a layout's runs, sorted */
 };
 
@@ -157,6 +171,7 @@ void rma_race_release(struct rma_win *win)
         shm_seg_unmap(&rw->maps[r].seg);
     free(rw->maps);
     free(rw->bufs);
+    free(rw->fetches);
     free(rw->scratch);
     free(rw);
     win->race = NULL;
@@ -252,8 +267,10 @@ static int rma_race_concurrent(const struct rma_race_rec *a, const struct rma_ra
         return a->gen == b->gen;
     case RMA_RACE_PSCW:
         return !a->pending && !b->pending && a->gen == b->gen;
-    default:
-        return a->live && b->live;
+    default: /* an exclusive lock orders its accesses with every other origin's
+              * (lazily taken locks: an access may be recorded before its
+              * lock is held, while another origin holds it exclusively) */
+        return a->live && b->live && (a->origin == b->origin || (!a->excl && !b->excl));
     }
 }
 
@@ -458,6 +475,8 @@ static void rma_race_mode(struct rma_win *win, int target, struct rma_race_rec *
     default:
         r->mode = RMA_RACE_PASSIVE;
         r->live = 1;
+        r->excl = RMA_EPOCH_ACCESS(RMA_LD(win->epoch_state)) == RMA_ACC_LOCK &&
+                  win->targets[target].lock_type == ORMA_LOCK_EXCLUSIVE;
         win->race->maps[target].live = 1;
         break;
     }
@@ -521,7 +540,7 @@ static void rma_race_buf_add(struct rma_win *win, int target, const struct rma_r
     size_t bytes = a->ocount * a->otype->size;
     rw->bufs[rw->nbufs++] = (struct rma_race_buf){
         .p = a->origin, .len = bytes, .hash = util_hash(a->origin, bytes), .lo = r->lo, .hi = r->hi,
-        .call = a->call, .site = r->site, .gen = r->gen, .target = target, .mode = r->mode};
+        .call = a->call, .site = r->site, .gen = r->gen, .seq = r->seq, .target = target, .mode = r->mode};
 }
 
 void rma_race_record(struct rma_win *win, int target, const struct rma_race_access *a)
@@ -531,7 +550,9 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         return;
     struct rma_race_rec r = {.origin = win->rank, .kind = (uint8_t)a->kind, .op = (uint8_t)a->op,
                              .typeid_ = (uint16_t)a->typeid_, .call = rma_race_call_id(a->call),
-                             .site = rma_race_site_id(rma_race_cur)};
+                             .site = rma_race_site_id(rma_race_cur), .seq = ++rw->seq,
+                             .fetch = a->fetch != 0};
+    rw->last_target = -1;
     uint32_t nblk = 0;
     if (a->ttype && !a->ttype->contiguous) {
         nblk = rma_race_layout(rw, a->offset, a->ttype, a->tcount);
@@ -551,11 +572,19 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         r.hi = a->offset + a->len;
     }
     int data = a->origin && a->otype && a->kind != RMA_RACE_GET;
-    if (data && a->kind == RMA_RACE_PUT && !nblk) {
+    /* data hashed as it lands: one run, from one run (not in dynamic
+     * windows, whose accesses are recorded after their data landed, so
+     * that the target's check could not tell a later epoch's) */
+    if (data && a->kind == RMA_RACE_PUT && !nblk && a->otype->contiguous && (!a->ttype || a->ttype->contiguous) &&
+        win->flavor != ORMA_WIN_FLAVOR_DYNAMIC) {
         r.hash = rma_race_data_hash(a->origin, a->otype, a->ocount, a->len);
         r.hashed = 1;
     }
     rma_race_mode(win, target, &r);
+    if (r.mode == RMA_RACE_PASSIVE && a->fetch) {
+        rw->last_target = target;
+        rw->last_seq = r.seq;
+    }
     size_t had = rw->nbufs;
     if (data && a->otype->contiguous)
         rma_race_buf_add(win, target, a, &r);
@@ -623,6 +652,15 @@ static void rma_race_bufs_check(struct rma_win *win, int target, orma_request re
         }
         if (util_hash(b->p, b->len) == b->hash)
             continue;
+        /* its data may land as changed (sent later, over the net transport
+         * or from a queue): not the target's doing */
+        struct rma_race_table *tb = rma_race_table_of(win, b->target);
+        if (tb && rma_race_lock(win, tb)) {
+            for (uint32_t j = 0; j < tb->n; j++)
+                if (tb->recs[j].origin == win->rank && tb->recs[j].seq == b->seq)
+                    tb->recs[j].reported = 1;
+            rma_race_unlock(tb);
+        }
         char site[384], now[384], bytes[96], epoch[64];
         rma_race_site_text(boot_job.token, boot_job.rank, b->site, site, sizeof site);
         rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), now, sizeof now);
@@ -643,8 +681,22 @@ static void rma_race_bufs_check(struct rma_win *win, int target, orma_request re
 void rma_race_request(struct rma_win *win, orma_request req)
 {
     struct rma_race_win *rw = win->race;
-    if (rw && rw->just_added && rw->nbufs)
+    if (!rw)
+        return;
+    if (rw->just_added && rw->nbufs)
         rw->bufs[rw->nbufs - 1].req = req;
+    if (rw->last_target >= 0) {
+        if (rw->nfetches == rw->fetch_cap) {
+            size_t cap = rw->fetch_cap ? 2 * rw->fetch_cap : 8;
+            struct rma_race_fetch *f = realloc(rw->fetches, cap * sizeof *f);
+            if (!f)
+                return;
+            rw->fetches = f;
+            rw->fetch_cap = cap;
+        }
+        rw->fetches[rw->nfetches++] = (struct rma_race_fetch){req, rw->last_target, rw->last_seq};
+        rw->last_target = -1;
+    }
 }
 
 static const char *rma_race_req_call;
@@ -652,8 +704,25 @@ static orma_request rma_race_req_done;
 
 static void rma_race_req_each(struct rma_win *win)
 {
-    if (win->race && win->race->nbufs)
+    struct rma_race_win *rw = win->race;
+    if (!rw)
+        return;
+    if (rw->nbufs)
         rma_race_bufs_check(win, -1, rma_race_req_done, rma_race_req_call);
+    /* a get's request completes it at the target too: retired */
+    for (size_t i = 0; i < rw->nfetches; i++) {
+        struct rma_race_fetch f = rw->fetches[i];
+        if (f.req != rma_race_req_done)
+            continue;
+        rw->fetches[i--] = rw->fetches[--rw->nfetches];
+        struct rma_race_table *tb = rma_race_table_of(win, f.target);
+        if (!tb || !rma_race_lock(win, tb))
+            continue;
+        for (uint32_t j = 0; j < tb->n; j++)
+            if (tb->recs[j].origin == win->rank && tb->recs[j].seq == f.seq)
+                tb->recs[j].live = 0;
+        rma_race_unlock(tb);
+    }
 }
 
 void rma_race_request_done(orma_request req, const char *call)
@@ -666,20 +735,22 @@ void rma_race_request_done(orma_request req, const char *call)
 /* ---- completions ---- */
 
 /* Our passive accesses to target retired (it has completed them, or is
- * about to let its lock go). */
-static void rma_race_retire(struct rma_win *win, int target)
+ * about to let its lock go); fetch_only: those that read the target only,
+ * which are complete there once complete here (a local flush). */
+static void rma_race_retire(struct rma_win *win, int target, int fetch_only)
 {
     struct rma_race_map *m = &win->race->maps[target];
     if (!m->live)
         return;
-    m->live = 0;
+    if (!fetch_only)
+        m->live = 0;
     struct rma_race_table *tb = rma_race_table_of(win, target);
     if (!tb || !rma_race_lock(win, tb))
         return;
     uint32_t live = 0;
     for (uint32_t i = 0; i < tb->n; i++) {
         struct rma_race_rec *r = &tb->recs[i];
-        if (r->mode == RMA_RACE_PASSIVE && r->live && r->origin == win->rank)
+        if (r->mode == RMA_RACE_PASSIVE && r->live && r->origin == win->rank && (!fetch_only || r->fetch))
             r->live = 0;
         live += !rma_race_dead(tb, r);
     }
@@ -693,10 +764,8 @@ void rma_race_flushed(struct rma_win *win, int target, int local, const char *ca
     if (!win->race)
         return;
     rma_race_bufs_check(win, target, 0, call);
-    if (local)
-        return;
     for (int r = target < 0 ? 0 : target; r < (target < 0 ? win->nranks : target + 1); r++)
-        rma_race_retire(win, r);
+        rma_race_retire(win, r, local);
 }
 
 void rma_race_unlocking(struct rma_win *win, int target, const char *call)
@@ -765,6 +834,10 @@ static void rma_race_landed(struct rma_win *win, int mode, uint32_t gen, const c
     struct rma_race_table *tb = win->race->own.base;
     if (!rma_race_lock(win, tb))
         return;
+    if (mode == RMA_RACE_FENCE && tb->fence_checked == gen) { /* no epoch since the last check */
+        rma_race_unlock(tb);
+        return;
+    }
     for (uint32_t i = 0; i < tb->n; i++) {
         struct rma_race_rec *r = &tb->recs[i];
         if (r->mode != mode || r->gen != gen || r->pending || !r->hashed || r->reported)

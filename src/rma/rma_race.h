@@ -61,6 +61,7 @@ struct rma_race_access {
     const void *origin; /* data of a put or accumulate, to hash, or NULL */
     orma_type otype;
     size_t ocount;
+    int fetch;          /* it reads the target: a request for it completes it there too */
 };
 
 /* The call site reported for the calls of this thread: the public entry

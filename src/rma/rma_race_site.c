@@ -17,6 +17,7 @@
 #include "util_log.h"
 
 #include <dlfcn.h>
+#include <fcntl.h>
 #include <elf.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -162,6 +163,53 @@ static const struct rma_site_table *rma_site_table_of(const char *token, int job
     return seg.base;
 }
 
+/* The function of object (an ELF file) holding address a (as its symbols
+ * have it): its name and a's offset in it, from the symbol table (every
+ * function, exported or not), else the dynamic one.  1 when found. */
+static int rma_site_symbol(const char *object, uint64_t a, char *name, size_t len, uint64_t *off_p)
+{
+    int fd = object[0] ? open(object, O_RDONLY | O_CLOEXEC) : -1;
+    if (fd < 0)
+        return 0;
+    int found = 0;
+    Elf64_Ehdr eh;
+    Elf64_Shdr *sh = NULL;
+    if (pread(fd, &eh, sizeof eh, 0) != (ssize_t)sizeof eh || memcmp(eh.e_ident, ELFMAG, SELFMAG) ||
+        eh.e_ident[EI_CLASS] != ELFCLASS64 || eh.e_shentsize != sizeof(Elf64_Shdr) || !eh.e_shnum ||
+        eh.e_shnum > 4096 || !(sh = calloc(eh.e_shnum, sizeof *sh)) ||
+        pread(fd, sh, eh.e_shnum * sizeof *sh, (off_t)eh.e_shoff) != (ssize_t)(eh.e_shnum * sizeof *sh))
+        goto out;
+    for (int pass = 0; pass < 2 && !found; pass++) {
+        for (unsigned s = 0; s < eh.e_shnum && !found; s++) {
+            if (sh[s].sh_type != (pass ? SHT_DYNSYM : SHT_SYMTAB) || sh[s].sh_link >= eh.e_shnum ||
+                sh[s].sh_entsize != sizeof(Elf64_Sym))
+                continue;
+            const Elf64_Shdr *st = &sh[sh[s].sh_link];
+            size_t n = sh[s].sh_size / sizeof(Elf64_Sym);
+            Elf64_Sym sym;
+            for (size_t i = 0; i < n; i++) {
+                if (pread(fd, &sym, sizeof sym, (off_t)(sh[s].sh_offset + i * sizeof sym)) != (ssize_t)sizeof sym)
+                    break;
+                if (ELF64_ST_TYPE(sym.st_info) != STT_FUNC || !sym.st_value || a < sym.st_value ||
+                    a >= sym.st_value + (sym.st_size ? sym.st_size : 1) || sym.st_name >= st->sh_size)
+                    continue;
+                ssize_t got = pread(fd, name, len - 1, (off_t)(st->sh_offset + sym.st_name));
+                if (got <= 0)
+                    break;
+                name[got] = 0;
+                name[strnlen(name, (size_t)got)] = 0;
+                *off_p = a - sym.st_value;
+                found = 1;
+                break;
+            }
+        }
+    }
+out:
+    free(sh);
+    close(fd);
+    return found;
+}
+
 /* Function and file:line of rel in object, from addr2line: 1 when it knew
  * either. */
 static int rma_site_lines(const char *object, uint64_t rel, char *func, size_t flen, char *line, size_t llen)
@@ -199,11 +247,16 @@ void rma_race_site_text(const char *token, int job_rank, uint32_t id, char *buf,
     }
     struct rma_site s = tab->sites[id];
     pthread_mutex_unlock(&rma_site_mu);
-    char func[160], line[256];
+    char func[160], line[256], sym[160] = "";
+    uint64_t off = UINT64_MAX;
     rma_site_lines(s.object, s.rel, func, sizeof func, line, sizeof line);
     const char *base = strrchr(s.object, '/');
     base = base ? base + 1 : s.object[0] ? s.object : "?";
-    if (s.sym[0] && (!func[0] || !strcmp(func, s.sym)))
+    if (rma_site_symbol(s.object, s.rel, sym, sizeof sym, &off) && func[0] && strcmp(func, sym))
+        snprintf(buf, len, "%s (inlined in %s+0x%llx)", func, sym, (unsigned long long)off);
+    else if (sym[0] && off != UINT64_MAX)
+        snprintf(buf, len, "%s+0x%llx", sym, (unsigned long long)off);
+    else if (s.sym[0])
         snprintf(buf, len, "%s+0x%llx", s.sym, (unsigned long long)s.sym_off);
     else if (func[0])
         snprintf(buf, len, "%s [%s+0x%llx]", func, base, (unsigned long long)s.rel);
