@@ -79,6 +79,8 @@ fi
 up=$(wc -l < "$dir/up" 2>/dev/null || echo 0)
 [ "$up" -eq "$np" ] || bad "$up of $np ranks started"
 while read -r pid token; do
+    i=0 # a launcher may return while its ranks are still being ended
+    while kill -0 "$pid" 2>/dev/null && [ $i -lt 50 ]; do sleep 0.1; i=$((i + 1)); done
     if kill -0 "$pid" 2>/dev/null; then
         bad "rank process $pid survived the job"; kill -9 "$pid"
     fi
