@@ -13,7 +13,8 @@
 #   TARGET  the target rank the report names
 #   ORIGINS the ranks of its accesses, space-separated (each must appear
 #           as "from rank <r> at")
-#   FUNC    the function holding the bug: a site "FUNC+0x..." must appear
+#   FUNC    the function holding the bug: a site "FUNC+0x..." must appear,
+#           and a site must name a line of PROG's source, PROG.c
 #   TEXT    further strings the report must contain
 # Every run: the line has the contract's shape, no report went to stdout,
 # no rank's process survived the job, and (under orma-run) nothing of the
@@ -71,6 +72,8 @@ if [ "$nwant" -eq 1 ] && [ "$got" -ge 1 ]; then
         has "from rank $o at " || bad "the report does not name an access from rank $o"
     done
     has "$func+0x" || bad "no site of the report is in $func"
+    src=${prog##*/}.c # built with -g: a site names the source line
+    printf '%s\n' "$line" | grep -Eq "[ (/]$src:[0-9]+\)" || bad "no site of the report names a line of $src"
     for t in "$@"; do
         has "$t" || bad "the report lacks '$t'"
     done
