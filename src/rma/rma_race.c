@@ -45,6 +45,8 @@ struct rma_race_rec {
     uint8_t reported, hashed, pending;
     uint8_t excl : 1;  /* passive: under an exclusive lock */
     uint8_t fetch : 1; /* it reads the target: complete once complete here */
+    uint8_t done : 1;  /* notified: complete once its counter is raised, which
+                          its target may wait for before touching the bytes */
     uint32_t seq;     /* the origin's count of its accesses */
 };
 
@@ -96,6 +98,8 @@ struct rma_race_win {
      * request for it completes it whole (rget, rget_accumulate) */
     int last_target;
     uint32_t last_seq;
+    int rec_target;     /* the last access recorded, whatever it was */
+    uint32_t rec_seq;
     struct rma_race_fetch {
         orma_request req;
         int target;
@@ -247,6 +251,8 @@ static int rma_race_before(uint32_t a, uint32_t b)
 /* Whether r can no longer meet an access nor be checked: room for others. */
 static int rma_race_dead(const struct rma_race_table *tb, const struct rma_race_rec *r)
 {
+    if (r->done)
+        return 1;
     switch (r->mode) {
     case RMA_RACE_FENCE:
         return rma_race_before(r->gen, tb->fence_max) && !rma_race_before(tb->fence_checked, r->gen);
@@ -260,7 +266,7 @@ static int rma_race_dead(const struct rma_race_table *tb, const struct rma_race_
 /* Whether MPI leaves a and b unordered: the same epoch. */
 static int rma_race_concurrent(const struct rma_race_rec *a, const struct rma_race_rec *b)
 {
-    if (a->mode != b->mode)
+    if (a->mode != b->mode || a->done || b->done)
         return 0;
     switch (a->mode) {
     case RMA_RACE_FENCE:
@@ -546,6 +552,8 @@ static void rma_race_buf_add(struct rma_win *win, int target, const struct rma_r
 void rma_race_record(struct rma_win *win, int target, const struct rma_race_access *a)
 {
     struct rma_race_win *rw = win->race;
+    if (rw)
+        rw->rec_target = rw->last_target = -1;
     if (!rw || target < 0 || !a->len)
         return;
     struct rma_race_rec r = {.origin = win->rank, .kind = (uint8_t)a->kind, .op = (uint8_t)a->op,
@@ -553,6 +561,7 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
                              .site = rma_race_site_id(rma_race_cur), .seq = ++rw->seq,
                              .fetch = a->fetch != 0};
     rw->last_target = -1;
+    rw->rec_target = -1;
     uint32_t nblk = 0;
     if (a->ttype && !a->ttype->contiguous) {
         nblk = rma_race_layout(rw, a->offset, a->ttype, a->tcount);
@@ -581,6 +590,8 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         r.hashed = 1;
     }
     rma_race_mode(win, target, &r);
+    rw->rec_target = target;
+    rw->rec_seq = r.seq;
     if (r.mode == RMA_RACE_PASSIVE && a->fetch) {
         rw->last_target = target;
         rw->last_seq = r.seq;
@@ -635,6 +646,24 @@ void rma_race_outside(struct rma_win *win, int target, const struct rma_race_acc
         rma_race_epoch_text(&r, epoch, sizeof epoch);
     rma_race_report("access outside the window: window %u, target rank %d, %s, %s: %s from rank %d at %s; %s",
                     win->id, target, bytes, epoch, op, win->rank, site, util_last_error());
+}
+
+void rma_race_notified(struct rma_win *win, int target)
+{
+    struct rma_race_win *rw = win->race;
+    if (!rw || rw->rec_target != target)
+        return;
+    rw->rec_target = -1;
+    struct rma_race_table *tb = rma_race_table_of(win, target);
+    if (!tb || !rma_race_lock(win, tb))
+        return;
+    for (uint32_t j = tb->n; j-- > 0;)
+        if (tb->recs[j].origin == win->rank && tb->recs[j].seq == rw->rec_seq) {
+            tb->recs[j].done = 1;
+            tb->recs[j].hashed = 0;
+            break;
+        }
+    rma_race_unlock(tb);
 }
 
 /* ---- origin buffers ---- */

@@ -96,11 +96,12 @@ static inline int at_is_signed(int id)
     }
 }
 
-/* ORMA_CHECK=1 in the environment: ORMA_CHAR takes only what MPI defines. */
+/* ORMA_CHECK=1 (or all) in the environment: ORMA_CHAR takes only what MPI
+ * defines.  ORMA_CHECK=race alone leaves that as without ORMA_CHECK. */
 static inline int at_check_mode(void)
 {
     const char *v = getenv("ORMA_CHECK");
-    return v && strcmp(v, "0") != 0;
+    return v && (!strcmp(v, "1") || !strcmp(v, "all"));
 }
 
 static inline void at_type_set(int id, orma_type type, const char *name, size_t size,

@@ -231,7 +231,7 @@ int main(int argc, char **argv)
     CHECK(nranks <= MAXR);
     const char *c = getenv("ORMA_CHECK");
     const char *t = getenv("ORMA_TRANSPORT");
-    check_mode = c && !strcmp(c, "1");
+    check_mode = c && (!strcmp(c, "1") || !strcmp(c, "all"));
     net_mode = t && !strcmp(t, "net");
     many_regions();
     adjacent(0);

@@ -103,7 +103,7 @@ static int dyn_range_refused(int target)
     const char *check = getenv("ORMA_CHECK"), *transport = getenv("ORMA_TRANSPORT");
     if (!mt_orma)
         return 1;
-    return (check && !strcmp(check, "1")) || (transport && !strcmp(transport, "net") && target != rank);
+    return (check && (!strcmp(check, "1") || !strcmp(check, "all"))) || (transport && !strcmp(transport, "net") && target != rank);
 }
 
 /* ---- 12.6.1: error handlers ---- */
