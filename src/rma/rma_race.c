@@ -654,6 +654,9 @@ void rma_race_notified(struct rma_win *win, int target)
     if (!rw || rw->rec_target != target)
         return;
     rw->rec_target = -1;
+    if (rw->just_added && rw->nbufs) /* and its origin buffer, once a reply says the counter rose */
+        rw->nbufs--;
+    rw->just_added = 0;
     struct rma_race_table *tb = rma_race_table_of(win, target);
     if (!tb || !rma_race_lock(win, tb))
         return;
@@ -700,9 +703,8 @@ static void rma_race_bufs_check(struct rma_win *win, int target, orma_request re
         else
             rma_race_epoch_text(&r, epoch, sizeof epoch);
         rma_race_report("origin buffer changed before completion: window %u, target rank %d, %s, %s: %s from rank "
-                        "%d at %s (origin buffer %p, %zu bytes); %s from rank %d at %s",
-                        win->id, b->target, bytes, epoch, b->call, win->rank, site, b->p, b->len, call, win->rank,
-                        now);
+                        "%d at %s; %s from rank %d at %s",
+                        win->id, b->target, bytes, epoch, b->call, win->rank, site, call, win->rank, now);
     }
     rw->nbufs = m;
 }
