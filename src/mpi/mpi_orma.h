@@ -165,6 +165,27 @@ static inline struct rma_win *mpi_try_win(MPI_Win handle, struct mpi_win **w_p)
     __attribute__((cleanup(mpi_win_unhold))) struct mpi_win *mpi_held_ = mpi_win_hold(w);          \
     (void)mpi_held_
 
+/* ORMA_CHECK=race: each report of orma's race checker names the call sites
+ * of its two accesses (or of the access and the call that completed it),
+ * and the site of a program's MPI_Put is its call of MPI_Put, not
+ * liborma-mpi's of orma_put.  So every entry point that issues or completes
+ * an access hands orma its caller's return address first (api_race_site:
+ * the next orma call on this thread reports it), in the function the
+ * program called: PMPI_X, of which MPI_X is an alias, or MPI_X itself where
+ * there is no PMPI_X of liborma-mpi's.  A Fortran entry point hands its
+ * own caller's, the Fortran program's, and pins it (mpi_race_pinned) for
+ * the C call it makes, whose return address would be liborma-mpi's.
+ * Other runs pay one predictable branch. */
+extern _Thread_local int mpi_race_pinned;
+
+static inline void mpi_race_site(const void *ra)
+{
+    if (!mpi_race_pinned)
+        api_race_site(ra);
+}
+
+#define MPI_RACE_SITE()                                                                                do {                                                                                                   if (__builtin_expect(util_config.race, 0))                                                             mpi_race_site(__builtin_return_address(0));                                                } while (0)
+
 /* A window error handler; fortran: fn is a Fortran subroutine, called
  * with the window's Fortran handle (mpi_fortran_win.c). */
 int mpi_errh_create(MPI_Win_errhandler_function *fn, int fortran, MPI_Errhandler *errhandler);

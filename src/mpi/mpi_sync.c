@@ -24,6 +24,7 @@ static int mpi_assert(int assert)
 
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_fence");
     return mpi_win_status(w, "MPI_Win_fence", orma_win_fence(mpi_assert(assert), w->win));
 }
@@ -148,18 +149,21 @@ int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 
 int PMPI_Win_complete(MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_complete");
     return mpi_win_status(w, "MPI_Win_complete", orma_win_complete(w->win));
 }
 
 int PMPI_Win_wait(MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_wait");
     return mpi_win_status(w, "MPI_Win_wait", orma_win_wait(w->win));
 }
 
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_test");
     if (!flag)
         return mpi_win_error_msg(w, "MPI_Win_test", MPI_ERR_ARG, "a NULL or invalid argument");
@@ -185,6 +189,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
+    MPI_RACE_SITE();
     struct mpi_win *tw;
     struct rma_win *rw = mpi_try_win(win, &tw);
     if (rw && rma_unlock_try(rw, rank))
@@ -201,6 +206,7 @@ int PMPI_Win_lock_all(int assert, MPI_Win win)
 
 int PMPI_Win_unlock_all(MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_unlock_all");
     return mpi_win_status(w, "MPI_Win_unlock_all", orma_win_unlock_all(w->win));
 }
@@ -220,13 +226,29 @@ static int mpi_flush(const char *call, int all, int rank, MPI_Win win, int local
     return mpi_win_status(w, call, status);
 }
 
-int PMPI_Win_flush(int rank, MPI_Win win) { return mpi_flush("MPI_Win_flush", 0, rank, win, 0); }
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    MPI_RACE_SITE();
+    return mpi_flush("MPI_Win_flush", 0, rank, win, 0);
+}
 
-int PMPI_Win_flush_local(int rank, MPI_Win win) { return mpi_flush("MPI_Win_flush_local", 0, rank, win, 1); }
+int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+    MPI_RACE_SITE();
+    return mpi_flush("MPI_Win_flush_local", 0, rank, win, 1);
+}
 
-int PMPI_Win_flush_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_all", 1, 0, win, 0); }
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    MPI_RACE_SITE();
+    return mpi_flush("MPI_Win_flush_all", 1, 0, win, 0);
+}
 
-int PMPI_Win_flush_local_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_local_all", 1, 0, win, 1); }
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    MPI_RACE_SITE();
+    return mpi_flush("MPI_Win_flush_local_all", 1, 0, win, 1);
+}
 
 int PMPI_Win_sync(MPI_Win win)
 {
