@@ -6,7 +6,9 @@
  * line comes out, of the case's kind, naming the ranks of the two calls
  * and their sites in bug_CASE: this program's calls of MPI_Put etc., not
  * liborma-mpi's of orma_put.  Each call a report should name carries the
- * comment "race: CASE" on its line, where mpi_race.sh finds the line.
+ * comment "race: CASE" on its line, where mpi_race.sh finds the line
+ * (built without optimization: -O2 made one call instruction of
+ * bug_acc_ops's two MPI_Accumulate calls, both sites then the second's).
  * The reports do not stop the job (ORMA_CHECK_ABORT unset): the program
  * ends as any other, exit status 0.
  *

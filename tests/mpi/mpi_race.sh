@@ -36,24 +36,34 @@ if [ "$case_" = ok ]; then
 fi
 [ "$n" -eq 1 ] || bad "$n report lines, expected exactly one"
 
-lines=$(grep -n "race: $case_ \*/" "$src" | cut -d: -f1 | tr '\n' '|' | sed 's/|$//')
-[ -n "$lines" ] || bad "no line of $src is marked race: $case_"
-site="bug_${case_}\\+0x[0-9a-f]+ \\(([^ ()]*/)?mpi_race\\.c:($lines)\\)"
+# the lines of SOURCE marked for this case, all (site) or those of one call
+# (site_of CALL): a site as the contract gives it, function+0xOFF (file:LINE)
+marked() {
+    grep -n "race: $case_ \*/" "$src" | grep -F "${1:-race:}" | cut -d: -f1 | tr '\n' '|' | sed 's/|$//'
+}
+site_at() {
+    [ -n "$1" ] || bad "no line of $src is marked race: $case_ for this call"
+    printf '%s' "bug_${case_}\\+0x[0-9a-f]+ \\(([^ ()]*/)?mpi_race\\.c:($1)\\)"
+}
+site=$(site_at "$(marked)")
+site_of() { site_at "$(marked "$1")"; }
 t=$((np - 1))
 passive='passive epoch \(lock\)'
 fence='fence epoch [0-9]+'
+acc='orma_[a-z_]*accumulate[a-z_]*\(ORMA_(SUM|MAX), [A-Za-z0-9_]+\)'
+# want: the whole line; also: what it must hold besides, |-separated
 case "$case_" in
 fence_puts)
     want="overlapping puts: window [0-9]+, target rank $t, bytes \[8, 16\) of the window, $fence: orma_put[a-z_]* from rank [01] at $site; orma_put[a-z_]* from rank [01] at $site"
-    also="from rank 0 at|from rank 1 at" ;;
+    also="orma_put[a-z_]* from rank 0 at $(site_of 'src, 4')|orma_put[a-z_]* from rank 1 at $(site_of 'src, 2')" ;;
 acc_ops)
-    want="accumulates with different ops: window [0-9]+, target rank $t, bytes \[4, 8\) of the window, $passive: orma_[a-z_]*accumulate[a-z_]*\(ORMA_(SUM|MAX), int32\) from rank [01] at $site; orma_[a-z_]*accumulate[a-z_]*\(ORMA_(SUM|MAX), int32\) from rank [01] at $site"
-    also="\(ORMA_SUM, int32\) from rank 0 at|\(ORMA_MAX, int32\) from rank 1 at" ;;
+    want="accumulates with different ops: window [0-9]+, target rank $t, bytes \[4, 8\) of the window, $passive: $acc from rank [01] at $site; $acc from rank [01] at $site"
+    also="\(ORMA_SUM, [A-Za-z0-9_]+\) from rank 0 at $(site_of MPI_SUM)|\(ORMA_MAX, [A-Za-z0-9_]+\) from rank 1 at $(site_of MPI_MAX)" ;;
 put_get)
     want="put and get overlap: window [0-9]+, target rank $t, bytes \[4, 8\) of the window, $passive: orma_(put|get)[a-z_]* from rank 0 at $site; orma_(put|get)[a-z_]* from rank 0 at $site"
-    also="orma_put[a-z_]* from rank 0 at|orma_get[a-z_]* from rank 0 at" ;;
+    also="orma_put[a-z_]* from rank 0 at $(site_of MPI_Put)|orma_get[a-z_]* from rank 0 at $(site_of MPI_Get)" ;;
 origin_changed)
-    want="origin buffer changed before completion: window [0-9]+, target rank $t, bytes \[[0-9]+, [0-9]+\) of the window, $passive: orma_put[a-z_]* from rank 0 at $site; orma_win_flush from rank 0 at $site"
+    want="origin buffer changed before completion: window [0-9]+, target rank $t, bytes \[[0-9]+, [0-9]+\) of the window, $passive: orma_put[a-z_]* from rank 0 at $(site_of MPI_Put); orma_win_flush from rank 0 at $(site_of MPI_Win_flush)"
     also="" ;;
 outside)
     want="access outside the window: window [0-9]+, target rank $t, bytes \[[0-9]+, [0-9]+\) of the window, $fence: orma_put[a-z_]* from rank 0 at $site; [^;]+"
