@@ -12,8 +12,6 @@
 
 #include <stddef.h>
 
-_Thread_local int mpi_race_pinned; /* mpi_orma.h */
-
 /* count and type of one side as orma's (*count_p, *o_p); MPI's error
  * class or 0.  A count orma cannot take -- negative, past size_t, or whose
  * data bytes overflow size_t -- is MPI_ERR_COUNT, never truncated. */

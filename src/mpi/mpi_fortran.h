@@ -112,7 +112,7 @@ static inline int mpi_f_race_pin(const void *ra)
 {
     if (mpi_race_pinned) /* one entry point through another (alloc_mem_cptr): the outer one's */
         return 0;
-    api_race_site(ra);
+    api_race_site(mpi_race_caller(ra));
     mpi_race_pinned = 1;
     return 1;
 }

@@ -174,14 +174,20 @@ static inline struct rma_win *mpi_try_win(MPI_Win handle, struct mpi_win **w_p)
  * program called: PMPI_X, of which MPI_X is an alias, or MPI_X itself where
  * there is no PMPI_X of liborma-mpi's.  A Fortran entry point hands its
  * own caller's, the Fortran program's, and pins it (mpi_race_pinned) for
- * the C call it makes, whose return address would be liborma-mpi's.
+ * the C call it makes, whose return address would be liborma-mpi's.  A
+ * caller in the host MPI's libraries (its mpi_f08 layer) is looked past
+ * (mpi_race_caller).
  * Other runs pay one predictable branch. */
 extern _Thread_local int mpi_race_pinned;
+
+/* ra, or when ra is in the host MPI's own libraries (its mpi_f08 layer
+ * calling liborma-mpi), the first caller above them (mpi_race.c). */
+const void *mpi_race_caller(const void *ra);
 
 static inline void mpi_race_site(const void *ra)
 {
     if (!mpi_race_pinned)
-        api_race_site(ra);
+        api_race_site(mpi_race_caller(ra));
 }
 
 #define MPI_RACE_SITE()                                                                                do {                                                                                                   if (__builtin_expect(util_config.race, 0))                                                             mpi_race_site(__builtin_return_address(0));                                                } while (0)
