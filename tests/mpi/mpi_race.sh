@@ -1,9 +1,9 @@
 #!/bin/sh
 # mpi_race.sh CASE NP SOURCE -- MPIRUN... -- runs one MPI job of mpi_race.c
-# (CASE one of its bug cases) or of mpi_race_ok.c (CASE ok), the command
-# after -- whole (mpirun with NP ranks, liborma-mpi preloaded and
-# ORMA_CHECK=race in the ranks' environment), and checks what the ranks
-# wrote on stderr, all ranks' together:
+# or mpi_race_f.F90 (CASE one of their bug cases) or of mpi_race_ok.c
+# (CASE ok), the command after -- whole (mpirun with NP ranks, liborma-mpi
+# preloaded and ORMA_CHECK=race in the ranks' environment), and checks
+# what the ranks wrote on stderr, all ranks' together:
 #   ok     exit status 0 and no "orma race:" line;
 #   a bug  exit status 0 (a report does not stop the job) and exactly one
 #          "orma race:" line, of the shape and kind phrase the race
@@ -38,12 +38,16 @@ fi
 
 # the lines of SOURCE marked for this case, all (site) or those of one call
 # (site_of CALL): a site as the contract gives it, function+0xOFF (file:LINE)
+# (a Fortran program's subroutine bug_CASE may be named bug_CASE_)
+file=$(basename "$src" | sed 's/\./\\./g')
+fn="bug_${case_}"
+case "$src" in *.[fF]90) fn="${fn}_?" ;; esac
 marked() {
-    grep -n "race: $case_ \*/" "$src" | grep -F "${1:-race:}" | cut -d: -f1 | tr '\n' '|' | sed 's/|$//'
+    grep -En "race: $case_( |\$)" "$src" | grep -F "${1:-race:}" | cut -d: -f1 | tr '\n' '|' | sed 's/|$//'
 }
 site_at() {
     [ -n "$1" ] || bad "no line of $src is marked race: $case_ for this call"
-    printf '%s' "bug_${case_}\\+0x[0-9a-f]+ \\(([^ ()]*/)?mpi_race\\.c:($1)\\)"
+    printf '%s' "$fn\\+0x[0-9a-f]+ \\(([^ ()]*/)?$file:($1)\\)"
 }
 site=$(site_at "$(marked)")
 site_of() { site_at "$(marked "$1")"; }
