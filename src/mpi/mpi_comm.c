@@ -55,8 +55,11 @@ int mpi_put_get(const char *call, int put, int passive, const int *notify, void 
     else
         status = put ? orma_put_typed(origin, oc, ot, target, disp, tc, tt, w->win)
                      : orma_get_typed(origin, oc, ot, target, disp, tc, tt, w->win);
-    if (!status && req != ORMA_REQUEST_NULL)
+    if (!status && req != ORMA_REQUEST_NULL) {
+        if (__builtin_expect(util_config.race, 0)) /* the wait is the program's call too */
+            api_race_site(rma_race_cur);
         status = orma_wait(&req);
+    }
 out:
     if (bottom)
         orma_type_free(&bottom);
@@ -163,8 +166,11 @@ static int mpi_acc(const char *call, int passive, int fetch, const void *origin,
         status = fetch ? orma_get_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
                                                    (orma_op)oop, w->win)
                        : orma_accumulate_typed(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
-    if (!status && req != ORMA_REQUEST_NULL)
+    if (!status && req != ORMA_REQUEST_NULL) {
+        if (__builtin_expect(util_config.race, 0)) /* the wait is the program's call too */
+            api_race_site(rma_race_cur);
         status = orma_wait(&req);
+    }
 out:
     if (obottom)
         orma_type_free(&obottom);

@@ -168,6 +168,7 @@ MPI_F_SYNC_W(win_sync, WIN_SYNC, PMPI_Win_sync)
 
 MPI_F08_DEFINE(win_lock, WIN_LOCK, (MPI_Fint *type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     mpi_f_ierr(ierr, PMPI_Win_lock(*type, *rank, *assert, mpi_f_win(win)));
 }
 

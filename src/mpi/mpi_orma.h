@@ -169,15 +169,17 @@ static inline struct rma_win *mpi_try_win(MPI_Win handle, struct mpi_win **w_p)
  * of its two accesses (or of the access and the call that completed it),
  * and the site of a program's MPI_Put is its call of MPI_Put, not
  * liborma-mpi's of orma_put.  So every entry point that issues or completes
- * an access hands orma its caller's return address first (api_race_site:
- * the next orma call on this thread reports it), in the function the
- * program called: PMPI_X, of which MPI_X is an alias, or MPI_X itself where
- * there is no PMPI_X of liborma-mpi's.  A Fortran entry point hands its
- * own caller's, the Fortran program's, and pins it (mpi_race_pinned) for
- * the C call it makes, whose return address would be liborma-mpi's.  A
- * caller in the host MPI's libraries (its mpi_f08 layer) is looked past
- * (mpi_race_caller).
- * Other runs pay one predictable branch. */
+ * an access, or opens or closes an epoch, hands orma its caller's return
+ * address first (api_race_site: the next orma call of this thread that
+ * takes a site reports it), in the function the program called: PMPI_X, of
+ * which MPI_X is an alias, or MPI_X itself where liborma-mpi has no PMPI_X.
+ * Every orma call that takes a site is thus reached through such an entry
+ * point, so a site one of them left unused (an error found before orma)
+ * is replaced before any call could take it.  A Fortran entry point hands
+ * its own caller's, the Fortran program's, and pins it (mpi_race_pinned)
+ * for the C call it makes, whose return address would be liborma-mpi's.
+ * A caller in the host MPI's libraries (its mpi_f08 layer) is looked past
+ * (mpi_race_caller).  Other runs pay one predictable branch. */
 extern _Thread_local int mpi_race_pinned;
 
 /* ra, or when ra is in the host MPI's own libraries (its mpi_f08 layer

@@ -139,11 +139,13 @@ static int mpi_pscw_open(const char *call, MPI_Group group, int assert, MPI_Win 
 
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     return mpi_pscw_open("MPI_Win_post", group, assert, win, 1);
 }
 
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     return mpi_pscw_open("MPI_Win_start", group, assert, win, 0);
 }
 
@@ -172,6 +174,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     int type = lock_type == MPI_LOCK_EXCLUSIVE ? ORMA_LOCK_EXCLUSIVE
                : lock_type == MPI_LOCK_SHARED  ? ORMA_LOCK_SHARED
                                                : -1;
@@ -200,6 +203,7 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
 
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_lock_all");
     return mpi_win_status(w, "MPI_Win_lock_all", orma_win_lock_all(mpi_assert(assert), w->win));
 }
@@ -252,6 +256,7 @@ int PMPI_Win_flush_local_all(MPI_Win win)
 
 int PMPI_Win_sync(MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_sync");
     return mpi_win_status(w, "MPI_Win_sync", orma_win_sync(w->win));
 }
