@@ -10,6 +10,7 @@
 #ifndef ORMA_API_FACE_H
 #define ORMA_API_FACE_H
 
+#include "api_race.h"
 #include "api_team.h"
 #include "boot_job.h"
 #include "boot_peer.h"

@@ -55,8 +55,11 @@ int mpi_put_get(const char *call, int put, int passive, const int *notify, void 
     else
         status = put ? orma_put_typed(origin, oc, ot, target, disp, tc, tt, w->win)
                      : orma_get_typed(origin, oc, ot, target, disp, tc, tt, w->win);
-    if (!status && req != ORMA_REQUEST_NULL)
+    if (!status && req != ORMA_REQUEST_NULL) {
+        if (__builtin_expect(util_config.race, 0)) /* the wait is the program's call too */
+            api_race_site(rma_race_cur);
         status = orma_wait(&req);
+    }
 out:
     if (bottom)
         orma_type_free(&bottom);
@@ -89,6 +92,7 @@ static inline int mpi_copy_try(const char *call, int put, const void *origin, MP
 int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
             MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
+    MPI_RACE_SITE();
     int rc;
     if (mpi_copy_try("MPI_Put", 1, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                      target_count, target_datatype, win, &rc))
@@ -101,6 +105,7 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
             int target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
+    MPI_RACE_SITE();
     int rc;
     if (mpi_copy_try("MPI_Get", 0, origin_addr, origin_count, origin_datatype, target_rank, target_disp,
                      target_count, target_datatype, win, &rc))
@@ -161,8 +166,11 @@ static int mpi_acc(const char *call, int passive, int fetch, const void *origin,
         status = fetch ? orma_get_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
                                                    (orma_op)oop, w->win)
                        : orma_accumulate_typed(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
-    if (!status && req != ORMA_REQUEST_NULL)
+    if (!status && req != ORMA_REQUEST_NULL) {
+        if (__builtin_expect(util_config.race, 0)) /* the wait is the program's call too */
+            api_race_site(rma_race_cur);
         status = orma_wait(&req);
+    }
 out:
     if (obottom)
         orma_type_free(&obottom);
@@ -192,6 +200,7 @@ static inline int mpi_acc_try(const char *call, const void *origin, MPI_Count oc
 int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
                    MPI_Aint target_disp, int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    MPI_RACE_SITE();
     int rc;
     if (mpi_acc_try("MPI_Accumulate", origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL, target_rank,
                     target_disp, target_count, target_datatype, op, win, &rc))
@@ -205,6 +214,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
                        int result_count, MPI_Datatype result_datatype, int target_rank, MPI_Aint target_disp,
                        int target_count, MPI_Datatype target_datatype, MPI_Op op, MPI_Win win)
 {
+    MPI_RACE_SITE();
     int rc;
     if (result_addr && mpi_acc_try("MPI_Get_accumulate", origin_addr, origin_count, origin_datatype, result_addr,
                                    result_count, result_datatype, target_rank, target_disp, target_count,
@@ -218,6 +228,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
                      MPI_Aint target_disp, MPI_Op op, MPI_Win win)
 {
+    MPI_RACE_SITE();
     int rc;
     if (result_addr && mpi_acc_try("MPI_Fetch_and_op", origin_addr, 1, datatype, result_addr, 1, datatype,
                                    target_rank, target_disp, 1, datatype, op, win, &rc))
@@ -237,6 +248,7 @@ int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype d
 int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, void *result_addr, MPI_Datatype datatype,
                          int target_rank, MPI_Aint target_disp, MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Compare_and_swap");
     orma_type t = mpi_type_predefined(datatype);
     if (!t)
@@ -314,6 +326,7 @@ static int mpi_racc(const char *call, int fetch, const void *origin, MPI_Count o
                        int target_rank, MPI_Aint target_disp, count_t target_count,                          \
                        MPI_Datatype target_datatype, MPI_Win win, MPI_Request *request)                      \
     {                                                                                                        \
+        MPI_RACE_SITE();                                                                                     \
         return mpi_rput_get("MPI_Rput" #sfx, 1, (void *)origin_addr, origin_count, origin_datatype,         \
                             target_rank, target_disp, target_count, target_datatype, win, request);          \
     }                                                                                                        \
@@ -322,6 +335,7 @@ static int mpi_racc(const char *call, int fetch, const void *origin, MPI_Count o
                        MPI_Aint target_disp, count_t target_count, MPI_Datatype target_datatype, MPI_Win win, \
                        MPI_Request *request)                                                                 \
     {                                                                                                        \
+        MPI_RACE_SITE();                                                                                     \
         return mpi_rput_get("MPI_Rget" #sfx, 0, origin_addr, origin_count, origin_datatype, target_rank,    \
                             target_disp, target_count, target_datatype, win, request);                       \
     }                                                                                                        \
@@ -330,6 +344,7 @@ static int mpi_racc(const char *call, int fetch, const void *origin, MPI_Count o
                               int target_rank, MPI_Aint target_disp, count_t target_count,                   \
                               MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request)    \
     {                                                                                                        \
+        MPI_RACE_SITE();                                                                                     \
         return mpi_racc("MPI_Raccumulate" #sfx, 0, origin_addr, origin_count, origin_datatype, NULL, 0,     \
                         MPI_DATATYPE_NULL, target_rank, target_disp, target_count, target_datatype, op, win, \
                         request);                                                                            \
@@ -340,6 +355,7 @@ static int mpi_racc(const char *call, int fetch, const void *origin, MPI_Count o
                                   int target_rank, MPI_Aint target_disp, count_t target_count,               \
                                   MPI_Datatype target_datatype, MPI_Op op, MPI_Win win, MPI_Request *request) \
     {                                                                                                        \
+        MPI_RACE_SITE();                                                                                     \
         return mpi_racc("MPI_Rget_accumulate" #sfx, 1, origin_addr, origin_count, origin_datatype,          \
                         result_addr, result_count, result_datatype, target_rank, target_disp, target_count,  \
                         target_datatype, op, win, request);                                                  \
@@ -365,6 +381,7 @@ MPI_REQUEST_CALLS(, int)
 int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Put_c");
     return mpi_put_get("MPI_Put_c", 1, 0, NULL, (void *)origin_addr, origin_count, origin_datatype, target_rank,
                        target_disp, target_count, target_datatype, w);
@@ -373,6 +390,7 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
 int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
                MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Get_c");
     return mpi_put_get("MPI_Get_c", 0, 0, NULL, origin_addr, origin_count, origin_datatype, target_rank,
                        target_disp, target_count, target_datatype, w);
@@ -382,6 +400,7 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
                       MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                       MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Accumulate_c");
     return mpi_acc("MPI_Accumulate_c", 0, 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
                    target_rank, target_disp, target_count, target_datatype, op, w);
@@ -392,6 +411,7 @@ int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
                           MPI_Aint target_disp, MPI_Count target_count, MPI_Datatype target_datatype, MPI_Op op,
                           MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Get_accumulate_c");
     return mpi_acc("MPI_Get_accumulate_c", 0, 1, origin_addr, origin_count, origin_datatype, result_addr, result_count,
                    result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);

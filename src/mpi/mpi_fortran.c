@@ -48,6 +48,7 @@ void mpi_f_string_out(const char *s, char *out, mpi_f_strlen len)
     MPI_F_DEFINE(x, X, (void *origin, MPI_Fint *ocount, MPI_Fint *otype, MPI_Fint *target, MPI_Aint *disp, \
                         MPI_Fint *tcount, MPI_Fint *ttype, MPI_Fint *win, MPI_Fint *ierr))         \
     {                                                                                              \
+        MPI_F_RACE_SITE();                                                                         \
         mpi_f_ierr(ierr, call(mpi_f_buf(origin), *ocount, T(otype), *target, *disp, *tcount, T(ttype), \
                               mpi_f_win(win)));                                                    \
     }
@@ -59,6 +60,7 @@ MPI_F_PUT_GET(get, GET, PMPI_Get)
     MPI_F_DEFINE(x, X, (void *origin, MPI_Fint *ocount, MPI_Fint *otype, MPI_Fint *target, MPI_Aint *disp, \
                         MPI_Fint *tcount, MPI_Fint *ttype, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr)) \
     {                                                                                              \
+        MPI_F_RACE_SITE();                                                                         \
         MPI_Request r;                                                                             \
         MPI_F_RESULT(ierr, call(mpi_f_buf(origin), *ocount, T(otype), *target, *disp, *tcount, T(ttype), \
                                 mpi_f_win(win), &r),                                               \
@@ -71,6 +73,7 @@ MPI_F_DEFINE(accumulate, ACCUMULATE,
              (void *origin, MPI_Fint *ocount, MPI_Fint *otype, MPI_Fint *target, MPI_Aint *disp, MPI_Fint *tcount,
               MPI_Fint *ttype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     mpi_f_ierr(ierr, PMPI_Accumulate(mpi_f_buf(origin), *ocount, T(otype), *target, *disp, *tcount, T(ttype),
                                      PMPI_Op_f2c(*op), mpi_f_win(win)));
 }
@@ -79,6 +82,7 @@ MPI_F_DEFINE(raccumulate, RACCUMULATE,
              (void *origin, MPI_Fint *ocount, MPI_Fint *otype, MPI_Fint *target, MPI_Aint *disp, MPI_Fint *tcount,
               MPI_Fint *ttype, MPI_Fint *op, MPI_Fint *win, MPI_Fint *request, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     MPI_Request r;
     MPI_F_RESULT(ierr,
                  PMPI_Raccumulate(mpi_f_buf(origin), *ocount, T(otype), *target, *disp, *tcount, T(ttype),
@@ -91,6 +95,7 @@ MPI_F_DEFINE(get_accumulate, GET_ACCUMULATE,
               MPI_Fint *target, MPI_Aint *disp, MPI_Fint *tcount, MPI_Fint *ttype, MPI_Fint *op, MPI_Fint *win,
               MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     mpi_f_ierr(ierr, PMPI_Get_accumulate(mpi_f_buf(origin), *ocount, T(otype), mpi_f_buf(result), *rcount,
                                          T(rtype), *target, *disp, *tcount, T(ttype), PMPI_Op_f2c(*op),
                                          mpi_f_win(win)));
@@ -101,6 +106,7 @@ MPI_F_DEFINE(rget_accumulate, RGET_ACCUMULATE,
               MPI_Fint *target, MPI_Aint *disp, MPI_Fint *tcount, MPI_Fint *ttype, MPI_Fint *op, MPI_Fint *win,
               MPI_Fint *request, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     MPI_Request r;
     MPI_F_RESULT(ierr,
                  PMPI_Rget_accumulate(mpi_f_buf(origin), *ocount, T(otype), mpi_f_buf(result), *rcount, T(rtype),
@@ -112,6 +118,7 @@ MPI_F_DEFINE(fetch_and_op, FETCH_AND_OP,
              (void *origin, void *result, MPI_Fint *type, MPI_Fint *target, MPI_Aint *disp, MPI_Fint *op,
               MPI_Fint *win, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     mpi_f_ierr(ierr, PMPI_Fetch_and_op(mpi_f_buf(origin), mpi_f_buf(result), T(type), *target, *disp,
                                        PMPI_Op_f2c(*op), mpi_f_win(win)));
 }
@@ -120,21 +127,28 @@ MPI_F_DEFINE(compare_and_swap, COMPARE_AND_SWAP,
              (void *origin, void *compare, void *result, MPI_Fint *type, MPI_Fint *target, MPI_Aint *disp,
               MPI_Fint *win, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     mpi_f_ierr(ierr, PMPI_Compare_and_swap(mpi_f_buf(origin), mpi_f_buf(compare), mpi_f_buf(result), T(type),
                                            *target, *disp, mpi_f_win(win)));
 }
 
 /* Synchronization: (win), (int, win), (group, int, win). */
 #define MPI_F_SYNC_W(x, X, call)                                                                   \
-    MPI_F08_DEFINE(x, X, (MPI_Fint *win, MPI_Fint *ierr)) { mpi_f_ierr(ierr, call(mpi_f_win(win))); }
+    MPI_F08_DEFINE(x, X, (MPI_Fint *win, MPI_Fint *ierr))                                          \
+    {                                                                                              \
+        MPI_F_RACE_SITE();                                                                         \
+        mpi_f_ierr(ierr, call(mpi_f_win(win)));                                                    \
+    }
 #define MPI_F_SYNC_IW(x, X, call)                                                                  \
     MPI_F08_DEFINE(x, X, (MPI_Fint *i, MPI_Fint *win, MPI_Fint *ierr))                             \
     {                                                                                              \
+        MPI_F_RACE_SITE();                                                                         \
         mpi_f_ierr(ierr, call(*i, mpi_f_win(win)));                                                \
     }
 #define MPI_F_SYNC_GIW(x, X, call)                                                                 \
     MPI_F08_DEFINE(x, X, (MPI_Fint *group, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr))       \
     {                                                                                              \
+        MPI_F_RACE_SITE();                                                                         \
         mpi_f_ierr(ierr, call(PMPI_Group_f2c(*group), *assert, mpi_f_win(win)));                   \
     }
 
@@ -154,11 +168,13 @@ MPI_F_SYNC_W(win_sync, WIN_SYNC, PMPI_Win_sync)
 
 MPI_F08_DEFINE(win_lock, WIN_LOCK, (MPI_Fint *type, MPI_Fint *rank, MPI_Fint *assert, MPI_Fint *win, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     mpi_f_ierr(ierr, PMPI_Win_lock(*type, *rank, *assert, mpi_f_win(win)));
 }
 
 MPI_F08_DEFINE(win_test, WIN_TEST, (MPI_Fint *win, MPI_Fint *flag, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     int f = 0;
     MPI_F_RESULT(ierr, PMPI_Win_test(mpi_f_win(win), &f), flag, f ? 1 : 0);
 }

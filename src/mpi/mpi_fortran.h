@@ -104,6 +104,29 @@ typedef size_t mpi_f_strlen;
     MPI_F08_NAMES(x)                                                                               \
     void pmpi_##x##_ params
 
+/* ORMA_CHECK=race: the Fortran program's call as the site of the accesses
+ * and completions of the C call an entry point makes (mpi_orma.h), held
+ * until the entry point returns.  A declaration, first in the body:
+ *   MPI_F_RACE_SITE();  */
+static inline int mpi_f_race_pin(const void *ra)
+{
+    if (mpi_race_pinned) /* one entry point through another (alloc_mem_cptr): the outer one's */
+        return 0;
+    api_race_site(mpi_race_caller(ra));
+    mpi_race_pinned = 1;
+    return 1;
+}
+
+static inline void mpi_f_race_unpin(const int *pinned)
+{
+    if (*pinned)
+        mpi_race_pinned = 0;
+}
+
+#define MPI_F_RACE_SITE()                                                                          \
+    __attribute__((cleanup(mpi_f_race_unpin))) int mpi_f_race_ =                                   \
+        __builtin_expect(util_config.race, 0) ? mpi_f_race_pin(__builtin_return_address(0)) : 0
+
 /* The error code of a Fortran call into its ierror (absent in mpi_f08: NULL). */
 static inline void mpi_f_ierr(MPI_Fint *ierr, int rc)
 {

@@ -73,6 +73,7 @@ MPI_F_DEFINE(win_attach, WIN_ATTACH, (MPI_Fint *win, void *base, MPI_Aint *size,
 
 MPI_F_DEFINE(win_detach, WIN_DETACH, (MPI_Fint *win, void *base, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     mpi_f_ierr(ierr, PMPI_Win_detach(mpi_f_win(win), base));
 }
 
@@ -272,6 +273,7 @@ MPI_F_DEFINE(alloc_mem_cptr, ALLOC_MEM_CPTR, (MPI_Aint *size, MPI_Fint *info, vo
 
 MPI_F_DEFINE(free_mem, FREE_MEM, (void *base, MPI_Fint *ierr))
 {
+    MPI_F_RACE_SITE();
     mpi_f_ierr(ierr, MPI_Free_mem(base));
 }
 

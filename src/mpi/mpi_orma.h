@@ -165,6 +165,35 @@ static inline struct rma_win *mpi_try_win(MPI_Win handle, struct mpi_win **w_p)
     __attribute__((cleanup(mpi_win_unhold))) struct mpi_win *mpi_held_ = mpi_win_hold(w);          \
     (void)mpi_held_
 
+/* ORMA_CHECK=race: each report of orma's race checker names the call sites
+ * of its two accesses (or of the access and the call that completed it),
+ * and the site of a program's MPI_Put is its call of MPI_Put, not
+ * liborma-mpi's of orma_put.  So every entry point that issues or completes
+ * an access, or opens or closes an epoch, hands orma its caller's return
+ * address first (api_race_site: the next orma call of this thread that
+ * takes a site reports it), in the function the program called: PMPI_X, of
+ * which MPI_X is an alias, or MPI_X itself where liborma-mpi has no PMPI_X.
+ * Every orma call that takes a site is thus reached through such an entry
+ * point, so a site one of them left unused (an error found before orma)
+ * is replaced before any call could take it.  A Fortran entry point hands
+ * its own caller's, the Fortran program's, and pins it (mpi_race_pinned)
+ * for the C call it makes, whose return address would be liborma-mpi's.
+ * A caller in the host MPI's libraries (its mpi_f08 layer) is looked past
+ * (mpi_race_caller).  Other runs pay one predictable branch. */
+extern _Thread_local int mpi_race_pinned;
+
+/* ra, or when ra is in the host MPI's own libraries (its mpi_f08 layer
+ * calling liborma-mpi), the first caller above them (mpi_race.c). */
+const void *mpi_race_caller(const void *ra);
+
+static inline void mpi_race_site(const void *ra)
+{
+    if (!mpi_race_pinned)
+        api_race_site(mpi_race_caller(ra));
+}
+
+#define MPI_RACE_SITE()                                                                                do {                                                                                                   if (__builtin_expect(util_config.race, 0))                                                             mpi_race_site(__builtin_return_address(0));                                                } while (0)
+
 /* A window error handler; fortran: fn is a Fortran subroutine, called
  * with the window's Fortran handle (mpi_fortran_win.c). */
 int mpi_errh_create(MPI_Win_errhandler_function *fn, int fortran, MPI_Errhandler *errhandler);

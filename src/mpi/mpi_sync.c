@@ -24,6 +24,7 @@ static int mpi_assert(int assert)
 
 int PMPI_Win_fence(int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_fence");
     return mpi_win_status(w, "MPI_Win_fence", orma_win_fence(mpi_assert(assert), w->win));
 }
@@ -138,28 +139,33 @@ static int mpi_pscw_open(const char *call, MPI_Group group, int assert, MPI_Win 
 
 int PMPI_Win_post(MPI_Group group, int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     return mpi_pscw_open("MPI_Win_post", group, assert, win, 1);
 }
 
 int PMPI_Win_start(MPI_Group group, int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     return mpi_pscw_open("MPI_Win_start", group, assert, win, 0);
 }
 
 int PMPI_Win_complete(MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_complete");
     return mpi_win_status(w, "MPI_Win_complete", orma_win_complete(w->win));
 }
 
 int PMPI_Win_wait(MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_wait");
     return mpi_win_status(w, "MPI_Win_wait", orma_win_wait(w->win));
 }
 
 int PMPI_Win_test(MPI_Win win, int *flag)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_test");
     if (!flag)
         return mpi_win_error_msg(w, "MPI_Win_test", MPI_ERR_ARG, "a NULL or invalid argument");
@@ -168,6 +174,7 @@ int PMPI_Win_test(MPI_Win win, int *flag)
 
 int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     int type = lock_type == MPI_LOCK_EXCLUSIVE ? ORMA_LOCK_EXCLUSIVE
                : lock_type == MPI_LOCK_SHARED  ? ORMA_LOCK_SHARED
                                                : -1;
@@ -185,6 +192,7 @@ int PMPI_Win_lock(int lock_type, int rank, int assert, MPI_Win win)
 
 int PMPI_Win_unlock(int rank, MPI_Win win)
 {
+    MPI_RACE_SITE();
     struct mpi_win *tw;
     struct rma_win *rw = mpi_try_win(win, &tw);
     if (rw && rma_unlock_try(rw, rank))
@@ -195,12 +203,14 @@ int PMPI_Win_unlock(int rank, MPI_Win win)
 
 int PMPI_Win_lock_all(int assert, MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_lock_all");
     return mpi_win_status(w, "MPI_Win_lock_all", orma_win_lock_all(mpi_assert(assert), w->win));
 }
 
 int PMPI_Win_unlock_all(MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_unlock_all");
     return mpi_win_status(w, "MPI_Win_unlock_all", orma_win_unlock_all(w->win));
 }
@@ -220,16 +230,33 @@ static int mpi_flush(const char *call, int all, int rank, MPI_Win win, int local
     return mpi_win_status(w, call, status);
 }
 
-int PMPI_Win_flush(int rank, MPI_Win win) { return mpi_flush("MPI_Win_flush", 0, rank, win, 0); }
+int PMPI_Win_flush(int rank, MPI_Win win)
+{
+    MPI_RACE_SITE();
+    return mpi_flush("MPI_Win_flush", 0, rank, win, 0);
+}
 
-int PMPI_Win_flush_local(int rank, MPI_Win win) { return mpi_flush("MPI_Win_flush_local", 0, rank, win, 1); }
+int PMPI_Win_flush_local(int rank, MPI_Win win)
+{
+    MPI_RACE_SITE();
+    return mpi_flush("MPI_Win_flush_local", 0, rank, win, 1);
+}
 
-int PMPI_Win_flush_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_all", 1, 0, win, 0); }
+int PMPI_Win_flush_all(MPI_Win win)
+{
+    MPI_RACE_SITE();
+    return mpi_flush("MPI_Win_flush_all", 1, 0, win, 0);
+}
 
-int PMPI_Win_flush_local_all(MPI_Win win) { return mpi_flush("MPI_Win_flush_local_all", 1, 0, win, 1); }
+int PMPI_Win_flush_local_all(MPI_Win win)
+{
+    MPI_RACE_SITE();
+    return mpi_flush("MPI_Win_flush_local_all", 1, 0, win, 1);
+}
 
 int PMPI_Win_sync(MPI_Win win)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_sync");
     return mpi_win_status(w, "MPI_Win_sync", orma_win_sync(w->win));
 }

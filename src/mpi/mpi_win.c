@@ -215,6 +215,7 @@ int PMPI_Win_attach(MPI_Win win, void *base, MPI_Aint size)
 
 int PMPI_Win_detach(MPI_Win win, const void *base)
 {
+    MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Win_detach");
     return mpi_win_status(w, "MPI_Win_detach", orma_win_detach(w->win, base));
 }
@@ -251,6 +252,7 @@ int MPI_Alloc_mem(MPI_Aint size, MPI_Info info, void *baseptr)
 
 int MPI_Free_mem(void *base)
 {
+    MPI_RACE_SITE();
     for (int i = 0; base && i < MPI_MEM_MAX; i++)
         if (mpi_mems[i] == base) {
             mpi_mems[i] = NULL;
