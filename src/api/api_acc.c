@@ -64,7 +64,6 @@ int api_get_accumulate(const char *call, int passive_only, int fetch, const void
     int status;
     if (!passive_only && origin_type == target_type && origin_count == target_count &&
         (!fetch || (result_type == target_type && result_count == target_count && result)) && api_state == 1 &&
-        !util_config.race &&
         dtype_is_valid(target_type) && (win = rma_win_lookup(handle)) &&
         rma_acc_try(win, target, target_disp, origin, fetch ? result : NULL, target_count, (int)target_type->id,
                     (int)op, &status))

@@ -105,6 +105,8 @@ static int api_hints_read(const char *call, orma_info info, int creation, struct
         status = api_hint_bool(call, "orma_unlock_local", v, &h->unlock_local);
     if (!status && creation && orma_info_get(info, "orma_notify_num", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
         status = api_hint_count(call, v, &h->notify_num);
+    if (!status && creation && orma_info_get(info, "orma_check_race", sizeof v, v, &flag) == ORMA_SUCCESS && flag)
+        status = api_hint_bool(call, "orma_check_race", v, &h->check_race);
     if (!status && creation && orma_info_get(info, "alloc_shared_noncontig", sizeof v, v, &flag) == ORMA_SUCCESS &&
         flag)
         status = api_hint_bool(call, "alloc_shared_noncontig", v, &h->noncontig);
@@ -162,6 +164,8 @@ int orma_win_get_info(orma_win handle, orma_info *info_p)
         snprintf(n, sizeof n, "%llu", nh ? (unsigned long long)nh->n : 0ULL);
         status = orma_info_set(info, "orma_notify_num", n);
     }
+    if (!status)
+        status = orma_info_set(info, "orma_check_race", win->race ? "true" : "false");
     if (!status && win->flavor == ORMA_WIN_FLAVOR_SHARED) /* orma's parts are contiguous either way */
         status = orma_info_set(info, "alloc_shared_noncontig", h->noncontig ? "true" : "false");
     if (status) {

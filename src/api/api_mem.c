@@ -21,7 +21,7 @@ int orma_free_mem(void *base)
         return status;
     if (!base)
         return ORMA_SUCCESS;
-    if (__builtin_expect(util_config.race, 0)) { /* window memory freed before its window */
+    if (__builtin_expect(rma_race_sites, 0)) { /* window memory freed before its window */
         API_RACE_ENTER();
         const struct rma_heap_block *blk = rma_heap_find(base, 1);
         if (blk)

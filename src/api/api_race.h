@@ -12,7 +12,7 @@
 
 #define API_RACE_ENTER()                                                                                     \
     do {                                                                                                     \
-        if (__builtin_expect(util_config.race, 0))                                                           \
+        if (__builtin_expect(rma_race_sites, 0))                                                             \
             rma_race_enter(__builtin_return_address(0));                                                     \
     } while (0)
 
@@ -35,7 +35,7 @@ static inline size_t api_race_at(const struct rma_win *win, int target, orma_ain
 static inline int api_race(struct rma_win *win, int target, orma_aint target_disp, int status,
                            struct rma_race_access *a)
 {
-    if (__builtin_expect(!util_config.race, 1) || !win || !win->race || (unsigned)target >= (unsigned)win->nranks)
+    if (__builtin_expect(!win || !win->race, 1) || (unsigned)target >= (unsigned)win->nranks)
         return status;
     if (status == ORMA_SUCCESS) {
         /* dynamic windows: once the transfer found the bytes attached
@@ -53,7 +53,7 @@ static inline int api_race(struct rma_win *win, int target, orma_aint target_dis
  * reported when the bytes lie in no attached region. */
 static inline int api_race_after(struct rma_win *win, int target, int status, struct rma_race_access *a)
 {
-    if (__builtin_expect(util_config.race, 0) && win && win->race && win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
+    if (__builtin_expect(win && win->race, 0) && win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
         if (status == ORMA_SUCCESS)
             rma_race_record(win, target, a);
         else if (status == ORMA_ERR_RANGE)

@@ -104,7 +104,7 @@ static int api_req_complete(const char *call, orma_request *request_p, int block
     *done_p = done;
     if (!done)
         return ORMA_SUCCESS;
-    if (__builtin_expect(util_config.race, 0))
+    if (__builtin_expect(rma_race_sites, 0))
         rma_race_request_done(*request_p, call);
     rma_req_free(*request_p);
     *request_p = ORMA_REQUEST_NULL;

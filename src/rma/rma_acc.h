@@ -209,7 +209,7 @@ static inline int rma_acc_try(struct rma_win *win, int target, int64_t disp, con
                               size_t count, int typeid_, int op, int *status_p)
 {
     if ((unsigned)op >= ORMA_OP_COUNT || op == ORMA_NO_OP || (unsigned)typeid_ >= ORMA_TYPEID_COUNT || !origin ||
-        __builtin_expect(util_config.race, 0)) /* every access through the checked path (rma_race.h) */
+        __builtin_expect(win->race != NULL, 0)) /* every access through the checked path (rma_race.h) */
         return 0;
     const struct rma_acc_plan *plan = rma_acc_plan(op, typeid_);
     size_t len, off;

@@ -187,7 +187,7 @@ static inline int rma_target_open_fast(struct rma_win *win, int target)
 static inline struct rma_target *rma_try_target(struct rma_win *win, int target, int64_t disp, size_t len,
                                                 size_t *off_p, int *next_p)
 {
-    if (__builtin_expect(!len || util_config.race, 0) || /* race: every access checked (rma_race.h) */
+    if (__builtin_expect(!len || win->race, 0) || /* race: every access checked (rma_race.h) */
         rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];

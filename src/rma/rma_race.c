@@ -20,6 +20,7 @@
 
 _Thread_local const void *rma_race_cur;
 _Thread_local const void *rma_race_face;
+int rma_race_sites;
 
 enum { RMA_RACE_FENCE = 1, RMA_RACE_PSCW, RMA_RACE_PASSIVE };
 
@@ -27,6 +28,13 @@ enum { RMA_RACE_FENCE = 1, RMA_RACE_PSCW, RMA_RACE_PASSIVE };
 #define RMA_RACE_BLKS 65536u     /* runs of non-contiguous target layouts, together */
 #define RMA_RACE_LAYOUT 4096u    /* runs of one layout at most (more: not checked, said once) */
 #define RMA_RACE_PSCW_RANKS 1024 /* PSCW epochs are numbered for the first ranks only */
+/* The index: a record is found through the 4 KB pages it reaches (at most
+ * RMA_RACE_SPAN of them; longer ones are on the wide list, which every
+ * check walks), so that an epoch of many small accesses checks each
+ * against its neighbours only. */
+#define RMA_RACE_BUCKETS 4096u
+#define RMA_RACE_PAGE 12
+#define RMA_RACE_SPAN 4u
 
 struct rma_race_blk {
     uint64_t lo, hi;
@@ -64,6 +72,15 @@ struct rma_race_table {
      * owner is the owner's k-th post to it (it cannot be two ahead) */
     uint32_t posts_to[RMA_RACE_PSCW_RANKS];
     uint32_t exposure_of[RMA_RACE_PSCW_RANKS][4];
+    /* the index: heads valid when their stamp is the table's (a reset
+     * only moves the stamp), chains of (record, next) links */
+    uint32_t stamp, nlinks;
+    struct rma_race_head {
+        uint32_t stamp, first; /* first: 1 + a link, or 0 */
+    } heads[RMA_RACE_BUCKETS + 1]; /* the last: the wide list */
+    struct rma_race_link {
+        uint32_t rec, next;
+    } links[RMA_RACE_RECS * RMA_RACE_SPAN];
     struct rma_race_rec recs[RMA_RACE_RECS];
     struct rma_race_blk blks[RMA_RACE_BLKS];
 };
@@ -158,6 +175,7 @@ int rma_race_open(struct rma_win *win)
     }
     rw->own_seq = seq;
     win->race = rw;
+    rma_race_sites = 1;
     atomic_store_explicit(&win->my_ctl->race_seq, seq, memory_order_release);
     return ORMA_SUCCESS;
 }
@@ -488,31 +506,108 @@ static void rma_race_mode(struct rma_win *win, int target, struct rma_race_rec *
     }
 }
 
-/* Check r (just filled in at index at) against the table: the first
- * conflict reported. */
-static void rma_race_check(struct rma_win *win, int target, struct rma_race_table *tb, uint32_t at)
+/* The buckets of r: its pages', or only the wide list's (returns 0). */
+static uint32_t rma_race_buckets(const struct rma_race_rec *r, uint32_t *b)
 {
-    struct rma_race_rec *r = &tb->recs[at];
-    for (uint32_t i = 0; i < tb->n; i++) {
-        struct rma_race_rec *o = &tb->recs[i];
-        if (i == at || !rma_race_concurrent(o, r))
-            continue;
-        const char *kind = rma_race_clash(o, r);
-        uint64_t lo, hi;
-        if (!kind || !rma_race_overlap(tb, o, r, &lo, &hi))
-            continue;
-        if (o->reported && r->reported)
-            continue;
-        o->reported = r->reported = 1;
-        rma_race_report_pair(win, target, kind, o, r, lo, hi);
-        return;
-    }
+    uint64_t p0 = r->lo >> RMA_RACE_PAGE, p1 = (r->hi - 1) >> RMA_RACE_PAGE;
+    if (p1 - p0 >= RMA_RACE_SPAN)
+        return 0;
+    uint32_t n = 0;
+    for (uint64_t p = p0; p <= p1; p++)
+        b[n++] = (uint32_t)((p * 0x9E3779B1u) >> 4) % RMA_RACE_BUCKETS;
+    return n;
 }
 
-/* Room for one record and nblk runs: the dead ones dropped when short. */
-static int rma_race_room(struct rma_race_table *tb, uint32_t nblk)
+static void rma_race_link(struct rma_race_table *tb, uint32_t bucket, uint32_t rec)
 {
-    if (tb->n < RMA_RACE_RECS && tb->nblk + nblk <= RMA_RACE_BLKS)
+    struct rma_race_head *h = &tb->heads[bucket];
+    if (h->stamp != tb->stamp) {
+        h->stamp = tb->stamp;
+        h->first = 0;
+    }
+    tb->links[tb->nlinks] = (struct rma_race_link){rec, h->first};
+    h->first = ++tb->nlinks;
+}
+
+static void rma_race_index(struct rma_race_table *tb, uint32_t rec)
+{
+    uint32_t b[RMA_RACE_SPAN], n = rma_race_buckets(&tb->recs[rec], b);
+    if (!n)
+        rma_race_link(tb, RMA_RACE_BUCKETS, rec);
+    for (uint32_t i = 0; i < n; i++)
+        rma_race_link(tb, b[i], rec);
+}
+
+/* Empty, or the records there reindexed (after a compaction). */
+static void rma_race_reindex(struct rma_race_table *tb)
+{
+    tb->stamp++;
+    tb->nlinks = 0;
+    for (uint32_t i = 0; i < tb->n; i++)
+        rma_race_index(tb, i);
+}
+
+/* The records that may overlap r, each once at least: those in its
+ * buckets and on the wide list, or all (a wide r).  Calls fn until it
+ * returns nonzero. */
+static int rma_race_near(struct rma_race_table *tb, const struct rma_race_rec *r,
+                         int (*fn)(struct rma_race_table *, uint32_t, void *), void *ctx)
+{
+    uint32_t b[RMA_RACE_SPAN + 1], n = rma_race_buckets(r, b);
+    if (!n) {
+        for (uint32_t i = 0; i < tb->n; i++)
+            if (fn(tb, i, ctx))
+                return 1;
+        return 0;
+    }
+    b[n++] = RMA_RACE_BUCKETS;
+    for (uint32_t k = 0; k < n; k++) {
+        const struct rma_race_head *h = &tb->heads[b[k]];
+        if (h->stamp != tb->stamp)
+            continue;
+        for (uint32_t l = h->first; l; l = tb->links[l - 1].next)
+            if (fn(tb, tb->links[l - 1].rec, ctx))
+                return 1;
+    }
+    return 0;
+}
+
+struct rma_race_probe {
+    struct rma_win *win;
+    int target;
+    uint32_t at;
+};
+
+/* Whether record i of the table conflicts with the probe's: reported. */
+static int rma_race_probe_one(struct rma_race_table *tb, uint32_t i, void *ctx)
+{
+    struct rma_race_probe *pr = ctx;
+    struct rma_race_rec *r = &tb->recs[pr->at], *o = &tb->recs[i];
+    if (i == pr->at || !rma_race_concurrent(o, r))
+        return 0;
+    const char *kind = rma_race_clash(o, r);
+    uint64_t lo, hi;
+    if (!kind || !rma_race_overlap(tb, o, r, &lo, &hi) || (o->reported && r->reported))
+        return 0;
+    o->reported = r->reported = 1;
+    rma_race_report_pair(pr->win, pr->target, kind, o, r, lo, hi);
+    return 1;
+}
+
+/* Check the record at index at against the table: the first conflict
+ * reported. */
+static void rma_race_check(struct rma_win *win, int target, struct rma_race_table *tb, uint32_t at)
+{
+    struct rma_race_probe pr = {win, target, at};
+    rma_race_near(tb, &tb->recs[at], rma_race_probe_one, &pr);
+}
+
+
+/* Room for one record and nblk runs: the dead ones dropped when short,
+ * or when asked (a new fence epoch: the last one's may all be dead). */
+static int rma_race_room(struct rma_race_table *tb, uint32_t nblk, int compact)
+{
+    if (!compact && tb->n < RMA_RACE_RECS && tb->nblk + nblk <= RMA_RACE_BLKS)
         return 1;
     uint32_t m = 0, b = 0;
     for (uint32_t i = 0; i < tb->n; i++) {
@@ -528,6 +623,7 @@ static int rma_race_room(struct rma_race_table *tb, uint32_t nblk)
     }
     tb->n = m;
     tb->nblk = b;
+    rma_race_reindex(tb);
     return tb->n < RMA_RACE_RECS && tb->nblk + nblk <= RMA_RACE_BLKS;
 }
 
@@ -603,7 +699,10 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
     struct rma_race_table *tb = rma_race_table_of(win, target);
     if (!tb || !rma_race_lock(win, tb))
         return;
-    if (!rma_race_room(tb, nblk)) {
+    int newgen = r.mode == RMA_RACE_FENCE && rma_race_before(tb->fence_max, r.gen);
+    if (newgen)
+        tb->fence_max = r.gen;
+    if (!rma_race_room(tb, nblk, newgen)) {
         if (!tb->full++)
             util_warn("ORMA_CHECK=race: window %u: rank %d's access table is full (%u accesses of one epoch); "
                       "further ones are not checked", win->id, target, RMA_RACE_RECS);
@@ -616,14 +715,13 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         memcpy(&tb->blks[tb->nblk], rw->scratch, nblk * sizeof *rw->scratch);
         tb->nblk += nblk;
     }
-    if (r.mode == RMA_RACE_FENCE && rma_race_before(tb->fence_max, r.gen))
-        tb->fence_max = r.gen;
     if (r.mode == RMA_RACE_PSCW && win->rank < RMA_RACE_PSCW_RANKS && tb->posts_to[win->rank] == r.gen) {
         r.pending = 0; /* posted already: its exposure epoch is known */
         r.gen = tb->exposure_of[win->rank][r.gen & 3];
     }
     uint32_t at = tb->n++;
     tb->recs[at] = r;
+    rma_race_index(tb, at);
     if (!r.pending)
         rma_race_check(win, target, tb, at);
     rma_race_unlock(tb);
@@ -785,8 +883,10 @@ static void rma_race_retire(struct rma_win *win, int target, int fetch_only)
             r->live = 0;
         live += !rma_race_dead(tb, r);
     }
-    if (!live)
+    if (!live) {
         tb->n = tb->nblk = 0;
+        rma_race_reindex(tb);
+    }
     rma_race_unlock(tb);
 }
 

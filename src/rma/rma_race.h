@@ -67,6 +67,9 @@ struct rma_race_access {
 /* The call site reported for the calls of this thread: the public entry
  * sets it (API_RACE_ENTER), a face first (api_race_site). */
 extern _Thread_local const void *rma_race_cur;
+/* Calls say where they were made: ORMA_CHECK=race, or some window checked
+ * (info orma_check_race=true) was made. */
+extern int rma_race_sites;
 extern _Thread_local const void *rma_race_face;
 static inline void rma_race_enter(const void *ra)
 {

@@ -112,6 +112,8 @@ struct rma_win_hints {
     uint8_t unlock_local;  /* orma_unlock_local=true (xport_net.h) */
     uint8_t noncontig;     /* alloc_shared_noncontig=true: shared windows, given back by get_info */
     uint32_t notify_num;   /* orma_notify_num: this rank's own (not packed: ranks differ) */
+    uint8_t check_race;    /* orma_check_race=true: this window's accesses are checked as under
+                              ORMA_CHECK=race (rma_race.h); this rank's own */
 };
 
 struct rma_win {

@@ -489,7 +489,7 @@ int rma_win_create(const struct rma_team *team, int flavor, void *base, size_t s
         win->my_hw_threads = rma_ctl_hw_threads(win->ctl, win->my_ctl);
         status = rma_notify_alloc(win, hints->notify_num);
     }
-    if (!status && util_config.race)
+    if (!status && (util_config.race || hints->check_race))
         status = rma_race_open(win);
     if (!status) {
         status = rma_win_register(win, &handle);
