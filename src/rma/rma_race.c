@@ -3,6 +3,7 @@
 #include "rma_race.h"
 #include "rma_ctl.h"
 #include "rma_heap.h"
+#include "rma_mt.h"
 #include "boot_job.h"
 #include "boot_peer.h"
 #include "dtype_iter.h"
@@ -831,11 +832,24 @@ void rma_race_request(struct rma_win *win, orma_request req)
 static const char *rma_race_req_call;
 static orma_request rma_race_req_done;
 
+static void rma_race_req_each_(struct rma_win *win);
+
+/* Every window's, under its lock when threads may use it (rma_mt.h): a
+ * request completes outside the window's calls. */
 static void rma_race_req_each(struct rma_win *win)
 {
-    struct rma_race_win *rw = win->race;
-    if (!rw)
+    if (!win->race)
         return;
+    if (rma_threads)
+        rma_mt_lock(win);
+    rma_race_req_each_(win);
+    if (rma_threads)
+        rma_mt_unlock(win);
+}
+
+static void rma_race_req_each_(struct rma_win *win)
+{
+    struct rma_race_win *rw = win->race;
     if (rw->nbufs)
         rma_race_bufs_check(win, -1, rma_race_req_done, rma_race_req_call);
     /* a get's request completes it at the target too: retired */
@@ -1054,10 +1068,21 @@ static const void *rma_race_free_base;
 static size_t rma_race_free_size;
 static const char *rma_race_free_call;
 
+static void rma_race_free_each_(struct rma_win *win);
+
 static void rma_race_free_each(struct rma_win *win)
 {
     if (!win->race)
         return;
+    if (rma_threads)
+        rma_mt_lock(win);
+    rma_race_free_each_(win);
+    if (rma_threads)
+        rma_mt_unlock(win);
+}
+
+static void rma_race_free_each_(struct rma_win *win)
+{
     uint64_t lo = (uint64_t)(uintptr_t)rma_race_free_base, hi = lo + rma_race_free_size;
     if (win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
         rma_race_detaching(win, rma_race_free_base, rma_race_free_size, rma_race_free_call);
