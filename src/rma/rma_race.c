@@ -110,14 +110,7 @@ struct rma_race_win {
     struct rma_race_map *maps; /* per target */
     struct rma_race_buf *bufs;
     size_t nbufs, cap;
-    uint8_t just_added; /* the last access recorded added the last of bufs */
     uint32_t seq;       /* our accesses so far */
-    /* the last access recorded, if it fetches and lives (passive): a
-     * request for it completes it whole (rget, rget_accumulate) */
-    int last_target;
-    uint32_t last_seq;
-    int rec_target;     /* the last access recorded, whatever it was */
-    uint32_t rec_seq;
     struct rma_race_fetch {
         orma_request req;
         int target;
@@ -128,6 +121,17 @@ struct rma_race_win {
 };
 
 /* The calls a record names, by number: the same in every process. */
+/* The last access this thread recorded (its call's request, or its
+ * notification, completes it): under threads, other threads record theirs
+ * between this thread's access and its request. */
+static _Thread_local struct {
+    const struct rma_win *win; /* NULL: none since */
+    int target;
+    uint32_t seq;
+    uint8_t buf;   /* its origin buffer is in bufs (by seq) */
+    uint8_t fetch; /* it fetches, in a passive epoch: a request for it completes it whole */
+} rma_race_last;
+
 static const char *const rma_race_calls[] = {
     "an operation",       "orma_put",           "orma_get",           "orma_accumulate",
     "orma_get_accumulate", "orma_fetch_and_op", "orma_compare_and_swap", "orma_rput",
@@ -247,8 +251,8 @@ static int rma_race_lock(struct rma_win *win, struct rma_race_table *tb)
         if (!start)
             start = util_time_ns();
         else if (util_time_ns() - start > 2000000000ull) {
-            static int said;
-            if (!said++)
+            static _Atomic int said;
+            if (!atomic_fetch_add_explicit(&said, 1, memory_order_relaxed))
                 util_warn("ORMA_CHECK=race: window %u: rank %d's access table stayed locked by rank %u for 2 s; "
                           "accesses not checked", win->id, win->rank, free_ - 1);
             return 0;
@@ -649,22 +653,19 @@ static void rma_race_buf_add(struct rma_win *win, int target, const struct rma_r
 void rma_race_record(struct rma_win *win, int target, const struct rma_race_access *a)
 {
     struct rma_race_win *rw = win->race;
-    if (rw)
-        rw->rec_target = rw->last_target = -1;
+    rma_race_last.win = NULL;
     if (!rw || target < 0 || !a->len)
         return;
     struct rma_race_rec r = {.origin = win->rank, .kind = (uint8_t)a->kind, .op = (uint8_t)a->op,
                              .typeid_ = (uint16_t)a->typeid_, .call = rma_race_call_id(a->call),
                              .site = rma_race_site_id(rma_race_cur), .seq = ++rw->seq,
                              .fetch = a->fetch != 0};
-    rw->last_target = -1;
-    rw->rec_target = -1;
     uint32_t nblk = 0;
     if (a->ttype && (!a->ttype->contiguous || !a->ttype->predefined)) { /* derived: its runs, wherever its lower bound */
         nblk = rma_race_layout(rw, a->offset, a->ttype, a->tcount);
         if (!nblk) {
-            static int said;
-            if (!said++)
+            static _Atomic int said;
+            if (!atomic_fetch_add_explicit(&said, 1, memory_order_relaxed))
                 util_warn("ORMA_CHECK=race: %s to rank %d: a target layout of more than %u runs is not checked",
                           a->call, target, RMA_RACE_LAYOUT);
             return;
@@ -687,16 +688,14 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         r.hashed = 1;
     }
     rma_race_mode(win, target, &r);
-    rw->rec_target = target;
-    rw->rec_seq = r.seq;
-    if (r.mode == RMA_RACE_PASSIVE && a->fetch) {
-        rw->last_target = target;
-        rw->last_seq = r.seq;
-    }
     size_t had = rw->nbufs;
     if (data && a->otype->contiguous)
         rma_race_buf_add(win, target, a, &r);
-    rw->just_added = rw->nbufs > had;
+    rma_race_last.win = win;
+    rma_race_last.target = target;
+    rma_race_last.seq = r.seq;
+    rma_race_last.buf = rw->nbufs > had;
+    rma_race_last.fetch = r.mode == RMA_RACE_PASSIVE && a->fetch;
     struct rma_race_table *tb = rma_race_table_of(win, target);
     if (!tb || !rma_race_lock(win, tb))
         return;
@@ -747,20 +746,30 @@ void rma_race_outside(struct rma_win *win, int target, const struct rma_race_acc
                     win->id, target, bytes, epoch, op, win->rank, site, util_last_error());
 }
 
+/* Our origin buffer of access seq, or NULL. */
+static struct rma_race_buf *rma_race_buf_of(struct rma_race_win *rw, uint32_t seq)
+{
+    for (size_t i = rw->nbufs; i-- > 0;)
+        if (rw->bufs[i].seq == seq)
+            return &rw->bufs[i];
+    return NULL;
+}
+
 void rma_race_notified(struct rma_win *win, int target)
 {
     struct rma_race_win *rw = win->race;
-    if (!rw || rw->rec_target != target)
+    if (!rw || rma_race_last.win != win || rma_race_last.target != target)
         return;
-    rw->rec_target = -1;
-    if (rw->just_added && rw->nbufs) /* and its origin buffer, once a reply says the counter rose */
-        rw->nbufs--;
-    rw->just_added = 0;
+    uint32_t seq = rma_race_last.seq;
+    rma_race_last.win = NULL;
+    struct rma_race_buf *b = rma_race_buf_of(rw, seq);
+    if (b) /* and its origin buffer, once a reply says the counter rose */
+        *b = rw->bufs[--rw->nbufs];
     struct rma_race_table *tb = rma_race_table_of(win, target);
     if (!tb || !rma_race_lock(win, tb))
         return;
     for (uint32_t j = tb->n; j-- > 0;)
-        if (tb->recs[j].origin == win->rank && tb->recs[j].seq == rw->rec_seq) {
+        if (tb->recs[j].origin == win->rank && tb->recs[j].seq == seq) {
             tb->recs[j].done = 1;
             tb->recs[j].hashed = 0;
             break;
@@ -813,9 +822,13 @@ void rma_race_request(struct rma_win *win, orma_request req)
     struct rma_race_win *rw = win->race;
     if (!rw)
         return;
-    if (rw->just_added && rw->nbufs)
-        rw->bufs[rw->nbufs - 1].req = req;
-    if (rw->last_target >= 0) {
+    if (rma_race_last.win != win)
+        return;
+    rma_race_last.win = NULL;
+    struct rma_race_buf *b = rma_race_last.buf ? rma_race_buf_of(rw, rma_race_last.seq) : NULL;
+    if (b)
+        b->req = req;
+    if (rma_race_last.fetch) {
         if (rw->nfetches == rw->fetch_cap) {
             size_t cap = rw->fetch_cap ? 2 * rw->fetch_cap : 8;
             struct rma_race_fetch *f = realloc(rw->fetches, cap * sizeof *f);
@@ -824,13 +837,12 @@ void rma_race_request(struct rma_win *win, orma_request req)
             rw->fetches = f;
             rw->fetch_cap = cap;
         }
-        rw->fetches[rw->nfetches++] = (struct rma_race_fetch){req, rw->last_target, rw->last_seq};
-        rw->last_target = -1;
+        rw->fetches[rw->nfetches++] = (struct rma_race_fetch){req, rma_race_last.target, rma_race_last.seq};
     }
 }
 
-static const char *rma_race_req_call;
-static orma_request rma_race_req_done;
+static _Thread_local const char *rma_race_req_call; /* rma_win_foreach passes no context */
+static _Thread_local orma_request rma_race_req_done;
 
 static void rma_race_req_each_(struct rma_win *win);
 
@@ -1087,9 +1099,9 @@ static void rma_race_epoch_now(struct rma_win *win, char *buf, size_t len)
         snprintf(buf, len, "passive epoch (lock)");
 }
 
-static const void *rma_race_free_base;
-static size_t rma_race_free_size;
-static const char *rma_race_free_call;
+static _Thread_local const void *rma_race_free_base;
+static _Thread_local size_t rma_race_free_size;
+static _Thread_local const char *rma_race_free_call;
 
 static void rma_race_free_each_(struct rma_win *win);
 
