@@ -5,11 +5,10 @@
  * Every series runs twice over, on two sets of windows made side by side:
  * one with info orma_check_race=true at its creation (checked, backend
  * "orma-race"), one without (unchecked, backend "orma").  A point (part,
- * size, mode) has a calibration -- the unchecked side finds the batch
- * length that lasts ghost_batch_seconds(), the checked side runs one
- * uncounted batch of it -- then rounds: in a round each side runs one
- * batch of that length, unchecked first in even rounds and checked first
- * in odd ones.  The ratio checked / unchecked is taken per round, of two
+ * size, mode) has a calibration -- each side finds the batch length that
+ * lasts ghost_batch_seconds() -- then rounds: in a round each side runs
+ * one batch of its length, unchecked first in even rounds and checked
+ * first in odd ones.  The ratio checked / unchecked is taken per round, of two
  * batches milliseconds apart, and the summary gives the median (min-max)
  * of the rounds' ratios.
  *

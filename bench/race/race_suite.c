@@ -161,15 +161,20 @@ static int race_point_run(const bench_ctx *ctx, const race_plan *p, race_sides *
     }
     race_batch b[RACE_NSIDES] = {{sd, RACE_OFF, pt->mode, 0}, {sd, RACE_ON, pt->mode, 0}};
     int ghost = pt->part == RACE_GHOST;
-    double last;
-    long iters = bench_iters_calibrate(race_batch_fn, &b[RACE_OFF], batch, ghost ? GHOST_WARMUP_STEPS : PP_WARMUP,
-                                       ghost ? GHOST_MIN_STEPS : PP_CALIB, ghost ? GHOST_MAX_ITERS : BENCH_MAX_REPS,
-                                       ghost_batch_seconds(o), &last);
-    race_batch_fn(&b[RACE_ON], iters, (*batch)++); /* the checked side's warm-up */
+    /* Each side its own batch length, of about the same time: a checked
+     * step may cost a hundred unchecked ones, and batches as long as the
+     * unchecked side's count would take the run hours. */
+    long iters[RACE_NSIDES];
+    for (int k = 0; k < RACE_NSIDES; k++) {
+        double last;
+        iters[k] = bench_iters_calibrate(race_batch_fn, &b[k], batch, ghost ? GHOST_WARMUP_STEPS : PP_WARMUP,
+                                         ghost ? GHOST_MIN_STEPS : PP_CALIB,
+                                         ghost ? GHOST_MAX_ITERS : BENCH_MAX_REPS, ghost_batch_seconds(o), &last);
+    }
     for (int r = 0; r < p->rounds; r++)
         for (int j = 0; j < RACE_NSIDES; j++) {
             int k = (j + r) % RACE_NSIDES; /* even rounds: unchecked first */
-            race_batch_fn(&b[k], iters, (*batch)++);
+            race_batch_fn(&b[k], iters[k], (*batch)++);
             samples[k * p->rounds + r] = b[k].us;
         }
     int ok = 1;
@@ -305,9 +310,10 @@ int bench_race_run(const bench_ctx *ctx_in)
         bench_note("race: ORMA_CHECK=%s checks every window: the unchecked side is checked too, its ratios say "
                    "nothing", env);
     bench_note("race: every point's series run on two sets of allocate windows side by side, %s (info "
-               "orma_check_race=true) and %s (none); %d rounds per point after a calibration, each a batch of "
-               "either, unchecked first in even rounds; rows: min/median/max over the rounds",
-               race_side_backends[RACE_ON], race_side_backends[RACE_OFF], p.rounds);
+               "orma_check_race=true) and %s (none); each side's batch lasts ~%.0f us; %d rounds per point, each "
+               "a batch of either side, unchecked first in even rounds; rows: min/median/max over the rounds",
+               race_side_backends[RACE_ON], race_side_backends[RACE_OFF], ghost_batch_seconds(&opts) * 1e6,
+               p.rounds);
     bench_note("race: a report of the checker (a line 'orma race: ...' on stderr) on these programs, which are "
                "correct, is a bug of the checker");
     double *samples = bench_xmalloc((size_t)(p.npts ? p.npts : 1) * RACE_NSIDES * (size_t)p.rounds * sizeof *samples);
