@@ -455,7 +455,8 @@ int orma_win_get_disp_unit(orma_win win, int *disp_unit_p);
 int orma_win_get_flavor(orma_win win, orma_win_flavor *flavor_p);
 
 /* Window info keys understood at creation (MPI's names and values; every
- * rank must give the same value, orma_notify_num excepted):
+ * rank must give the same value, orma_notify_num and orma_check_race
+ * excepted):
  *   accumulate_ordering  "rar,raw,war,waw" (default) or a subset, or "none":
  *                        which orderings of same-origin accumulates to one
  *                        location orma must keep (on one machine orma
@@ -486,6 +487,10 @@ int orma_win_get_flavor(orma_win win, orma_win_flavor *flavor_p);
  *                        its own: this rank's notification counters ("Notified
  *                        access" below).  A request, not a hint: any other
  *                        value fails creation with ORMA_ERR_INFO
+ *   orma_check_race      "false" (default) or "true", each rank its own:
+ *                        check this window's accesses as ORMA_CHECK=race
+ *                        checks every window ("Checking one-sided bugs"
+ *                        below); the other windows run unchecked
  *   alloc_shared_noncontig  "false" (default) or "true", shared windows: the
  *                        user's promise not to rely on the ranks' parts being
  *                        contiguous (orma makes them contiguous either way)
@@ -680,6 +685,61 @@ int orma_test(orma_request *request_p, int *flag_p);
  * skipped).  Every valid request is completed and freed even when another is
  * not valid; the first error is returned. */
 int orma_waitall(size_t count, orma_request *requests);
+
+/* ------------------------------------------------------------------------ */
+/* Checking one-sided bugs (ORMA_CHECK=race)                                 */
+/* ------------------------------------------------------------------------ */
+/* With ORMA_CHECK=race (or all: with ORMA_CHECK=1's checks too) in the
+ * environment, or for one window with the info key orma_check_race=true,
+ * orma reports the one-sided bugs that MPI leaves undefined and MPI
+ * libraries do not detect (MPI-4.1 12.7), one line each on the reporting
+ * rank's stderr, beginning "orma race: ":
+ *
+ *   orma race: <kind>: window W, target rank T, bytes [lo, hi) of the window
+ *       (dynamic windows: of address space, in hex), <epoch>: <call> from
+ *       rank A at <site>; <call> from rank B at <site>
+ *
+ * <epoch> is "fence epoch N", "exposure epoch N (post/start)" or "passive
+ * epoch (lock)"; a <site> is the caller's function+offset and, with debug
+ * information, file:line (read with addr2line when the report is made).
+ * The kinds:
+ *   overlapping puts, put and get overlap, put and accumulate overlap, get
+ *       and accumulate overlap -- two accesses that MPI does not order
+ *       (different origins, or one origin: MPI orders only its
+ *       accumulates), reaching a byte in common;
+ *   accumulates with different ops / with different types -- on the same
+ *       bytes (ORMA_NO_OP goes with any op);
+ *   access outside the window -- beyond the target's window or attached
+ *       regions (the call also returns ORMA_ERR_RANGE);
+ *   origin buffer changed before completion -- a put's or accumulate's
+ *       origin bytes differ (by content) at the flush, unlock, fence,
+ *       complete or request completion that completes it;
+ *   memory detached while exposed, memory freed while exposed --
+ *       orma_win_detach of a region that an open epoch's access reaches,
+ *       orma_free_mem of memory a window or such an access still uses;
+ *   local store during exposure -- put data no longer in place when the
+ *       fence or wait closing its epoch checks it, with no access of the
+ *       epoch writing over it: a store of the target (or of a rank sharing
+ *       its memory) did.  Stores before the put landed, and loads, are not
+ *       seen.
+ *
+ * Which accesses MPI leaves unordered: those of one fence epoch; those of
+ * one exposure epoch of the target (PSCW); in passive epochs, those live at
+ * the same time -- an access lives from its call until its origin's flush
+ * or unlock of the target completes it (a get: also flush_local and its
+ * request's completion), and an exclusive lock orders its accesses with
+ * every other origin's.  A notified access (orma_put_notify and kin) is
+ * complete once its counter is raised.  So a passive-epoch conflict is
+ * found only when both accesses are live together: orma sees no other
+ * synchronization (messages of the host MPI, say) that would order them.
+ *
+ * ORMA_CHECK_ABORT=1 ends the job at the first report (exit status 1,
+ * nothing left in /dev/shm); by default the job goes on.  Through
+ * liborma-mpi, MPI programs are checked unmodified, their MPI calls named
+ * as orma's and their sites their own (LD_PRELOAD plus ORMA_CHECK=race).
+ * Accesses to ranks on other nodes are not checked; accesses are checked
+ * over the net transport on one node.  Costs: every access takes the
+ * checked path and a lock on its target's table; see orma-bench race. */
 
 /* ------------------------------------------------------------------------ */
 /* Notified access                                                           */

@@ -228,6 +228,27 @@ int rma_win_attach(struct rma_win *win, void *base, size_t size)
     return ORMA_SUCCESS;
 }
 
+int rma_dyn_attached(struct rma_win *win, uint64_t lo, uint64_t hi, uint64_t *base_p, uint64_t *size_p)
+{
+    struct rma_dyn_own *own = atomic_load_explicit(&win->dyn_own, memory_order_relaxed);
+    struct rma_region *regs = own ? own->table.base : NULL;
+    uint32_t n = regs ? atomic_load_explicit(&win->my_ctl->nregions, memory_order_relaxed) : 0;
+    /* sorted and disjoint: the last region beginning before hi, if any,
+     * is the only one that can reach lo */
+    uint32_t at = regs ? rma_regions_lower(regs, n, hi) : 0;
+    for (uint32_t i = at; i-- > 0;) {
+        uint64_t b = rma_region_base(&regs[i]), s = atomic_load_explicit(&regs[i].size, memory_order_relaxed);
+        if (!s)
+            continue;
+        if (b + s <= lo)
+            return 0;
+        *base_p = b;
+        *size_p = s;
+        return 1;
+    }
+    return 0;
+}
+
 int rma_win_detach(struct rma_win *win, const void *base)
 {
     struct rma_ctl_rank *c = win->my_ctl;

@@ -3,6 +3,7 @@
 #include "rma_race.h"
 #include "rma_ctl.h"
 #include "rma_heap.h"
+#include "rma_mt.h"
 #include "boot_job.h"
 #include "boot_peer.h"
 #include "dtype_iter.h"
@@ -659,7 +660,7 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
     rw->last_target = -1;
     rw->rec_target = -1;
     uint32_t nblk = 0;
-    if (a->ttype && !a->ttype->contiguous) {
+    if (a->ttype && (!a->ttype->contiguous || !a->ttype->predefined)) { /* derived: its runs, wherever its lower bound */
         nblk = rma_race_layout(rw, a->offset, a->ttype, a->tcount);
         if (!nblk) {
             static int said;
@@ -831,11 +832,24 @@ void rma_race_request(struct rma_win *win, orma_request req)
 static const char *rma_race_req_call;
 static orma_request rma_race_req_done;
 
+static void rma_race_req_each_(struct rma_win *win);
+
+/* Every window's, under its lock when threads may use it (rma_mt.h): a
+ * request completes outside the window's calls. */
 static void rma_race_req_each(struct rma_win *win)
 {
-    struct rma_race_win *rw = win->race;
-    if (!rw)
+    if (!win->race)
         return;
+    if (rma_threads)
+        rma_mt_lock(win);
+    rma_race_req_each_(win);
+    if (rma_threads)
+        rma_mt_unlock(win);
+}
+
+static void rma_race_req_each_(struct rma_win *win)
+{
+    struct rma_race_win *rw = win->race;
     if (rw->nbufs)
         rma_race_bufs_check(win, -1, rma_race_req_done, rma_race_req_call);
     /* a get's request completes it at the target too: retired */
@@ -1014,13 +1028,15 @@ void rma_race_wait_closed(struct rma_win *win)
 
 /* ---- memory leaving ---- */
 
-void rma_race_detaching(struct rma_win *win, const void *base, size_t size, const char *call)
+/* 1 when reported. */
+static int rma_race_leaving(struct rma_win *win, const void *base, size_t size, const char *call)
 {
+    int found = 0;
     if (!win->race || !size)
-        return;
+        return 0;
     struct rma_race_table *tb = win->race->own.base;
     if (!rma_race_lock(win, tb))
-        return;
+        return 0;
     uint64_t blo = (uint64_t)(uintptr_t)base, bhi = blo + size;
     struct rma_race_rec span = {.lo = blo, .hi = bhi};
     int access = RMA_EPOCH_ACCESS(RMA_LD(win->epoch_state));
@@ -1045,33 +1061,80 @@ void rma_race_detaching(struct rma_win *win, const void *base, size_t size, cons
         rma_race_report("memory %s while exposed: window %u, target rank %d, %s, %s: %s; %s from rank %d at %s",
                         strcmp(call, "orma_win_detach") ? "freed" : "detached", win->id, win->rank, bytes, epoch,
                         side, call, win->rank, site);
+        found = 1;
         break;
     }
     rma_race_unlock(tb);
+    return found;
+}
+
+void rma_race_detaching(struct rma_win *win, const void *base, size_t size, const char *call)
+{
+    rma_race_leaving(win, base, size, call);
+}
+
+/* The epoch in which our memory is exposed now: the open fence or exposure
+ * epoch, else passive epochs (any origin may lock us at any time). */
+static void rma_race_epoch_now(struct rma_win *win, char *buf, size_t len)
+{
+    int state = RMA_LD(win->epoch_state), acc = RMA_EPOCH_ACCESS(state);
+    const struct rma_race_table *tb = win->race->own.base;
+    if (acc == RMA_ACC_FENCE || acc == RMA_ACC_FENCE_MAYBE)
+        snprintf(buf, len, "fence epoch %u", win->fence_epoch);
+    else if (RMA_EPOCH_EXPOSURE(state) != RMA_EXP_NONE)
+        snprintf(buf, len, "exposure epoch %u (post/start)", tb->exposure);
+    else
+        snprintf(buf, len, "passive epoch (lock)");
 }
 
 static const void *rma_race_free_base;
 static size_t rma_race_free_size;
 static const char *rma_race_free_call;
 
+static void rma_race_free_each_(struct rma_win *win);
+
 static void rma_race_free_each(struct rma_win *win)
 {
     if (!win->race)
         return;
+    if (rma_threads)
+        rma_mt_lock(win);
+    rma_race_free_each_(win);
+    if (rma_threads)
+        rma_mt_unlock(win);
+}
+
+static void rma_race_free_each_(struct rma_win *win)
+{
     uint64_t lo = (uint64_t)(uintptr_t)rma_race_free_base, hi = lo + rma_race_free_size;
     if (win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
-        rma_race_detaching(win, rma_race_free_base, rma_race_free_size, rma_race_free_call);
+        /* an access still reaching it; else its region still attached */
+        uint64_t b, s;
+        if (rma_race_leaving(win, rma_race_free_base, rma_race_free_size, rma_race_free_call) ||
+            !rma_dyn_attached(win, lo, hi, &b, &s))
+            return;
+        char site[384], epoch[64];
+        rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+        rma_race_epoch_now(win, epoch, sizeof epoch);
+        uint64_t olo = b > lo ? b : lo, ohi = b + s < hi ? b + s : hi;
+        rma_race_report("memory freed while exposed: window %u, target rank %d, bytes [0x%llx, 0x%llx) of address "
+                        "space, %s: orma_win_attach from rank %d attached [0x%llx, +%llu); %s from rank %d at %s "
+                        "frees it before orma_win_detach", win->id, win->rank, (unsigned long long)olo,
+                        (unsigned long long)ohi, epoch, win->rank, (unsigned long long)b, (unsigned long long)s,
+                        rma_race_free_call, win->rank, site);
         return;
     }
     uint64_t wlo = (uint64_t)(uintptr_t)win->base, whi = wlo + win->size;
     if (win->flavor != ORMA_WIN_FLAVOR_CREATE || !win->size || hi <= wlo || whi <= lo)
         return;
-    char site[384];
+    char site[384], epoch[64];
     rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
-    rma_race_report("memory freed while exposed: window %u, target rank %d, bytes [0, %zu) of the window, "
-                    "its whole life: orma_win_create from rank %d exposes %p; %s from rank %d at %s frees it "
-                    "before orma_win_free", win->id, win->rank, win->size, win->rank, win->base,
-                    rma_race_free_call, win->rank, site);
+    rma_race_epoch_now(win, epoch, sizeof epoch);
+    uint64_t olo = lo > wlo ? lo - wlo : 0, ohi = (hi < whi ? hi : whi) - wlo;
+    rma_race_report("memory freed while exposed: window %u, target rank %d, bytes [%llu, %llu) of the window, %s: "
+                    "orma_win_create from rank %d exposed %p; %s from rank %d at %s frees it before orma_win_free",
+                    win->id, win->rank, (unsigned long long)olo, (unsigned long long)ohi, epoch, win->rank,
+                    win->base, rma_race_free_call, win->rank, site);
 }
 
 void rma_race_freeing(const void *base, size_t size, const char *call)

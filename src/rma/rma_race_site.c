@@ -79,8 +79,17 @@ static void rma_site_fill(struct rma_site *s, const void *ra)
     }
 }
 
+static _Thread_local const void *rma_site_last_ra;
+static _Thread_local uint32_t rma_site_last_id = UINT32_MAX;
+static uint32_t rma_site_era; /* tables given back so far: a thread's last id then stale */
+static _Thread_local uint32_t rma_site_last_era;
+
 uint32_t rma_race_site_id(const void *ra)
 {
+    /* a loop's calls: the same site again, without the lock */
+    if (ra == rma_site_last_ra && rma_site_last_id != UINT32_MAX &&
+        rma_site_last_era == __atomic_load_n(&rma_site_era, __ATOMIC_ACQUIRE))
+        return rma_site_last_id;
     pthread_mutex_lock(&rma_site_mu);
     uint32_t id = UINT32_MAX;
     if (!rma_site_tab) {
@@ -111,6 +120,9 @@ uint32_t rma_race_site_id(const void *ra)
             break;
         }
     }
+    rma_site_last_ra = ra;
+    rma_site_last_id = id;
+    rma_site_last_era = rma_site_era;
     pthread_mutex_unlock(&rma_site_mu);
     return id;
 }
@@ -123,6 +135,7 @@ void rma_race_site_release(void)
         shm_seg_unmap(&rma_site_seg);
         rma_site_tab = NULL;
         memset(rma_site_slots, 0, sizeof rma_site_slots);
+        __atomic_add_fetch(&rma_site_era, 1, __ATOMIC_RELEASE);
     }
     for (size_t i = 0; i < rma_site_npeers; i++)
         shm_seg_unmap(&rma_site_peers[i].seg);

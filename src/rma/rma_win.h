@@ -237,6 +237,9 @@ int rma_win_barrier(struct rma_win *win);
 /* Dynamic windows */
 int rma_win_attach(struct rma_win *win, void *base, size_t size);
 int rma_win_detach(struct rma_win *win, const void *base);
+/* Dynamic windows: a region of ours (of some bytes) overlapping [lo, hi),
+ * its base and size; 0 if none. */
+int rma_dyn_attached(struct rma_win *win, uint64_t lo, uint64_t hi, uint64_t *base_p, uint64_t *size_p);
 /* Our adopted regions back to private memory and our region table gone
  * (window teardown), then the tables of the others mapped here. */
 void rma_dyn_release(struct rma_win *win);

@@ -296,12 +296,20 @@ static void xport_net_typed(struct xport_net *n, int src, const struct xport_net
         xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0);
 }
 
-/* A get's reply: the bytes at at, or (XPORT_NET_F_COPY) a copy of them. */
+/* A get's reply: the bytes at at, or a copy of them -- XPORT_NET_F_COPY, or
+ * a get src makes holding a lock here.  A reply from the window reads it
+ * when it is sent (xport_net_progress, after the handlers) or, a large one,
+ * until its send completes; but the lock goes as soon as the release is
+ * handled -- this very request's, often -- and the next holder's requests,
+ * handled meanwhile (xport_net_locks, or a handler run by a send), would
+ * change the bytes under the reply: a get of an exclusive epoch would
+ * return another origin's put. */
 static void xport_net_get_reply(struct xport_net *n, int src, const struct xport_net_req *q, const char *at)
 {
     size_t len = (size_t)q->len;
     void *copy = NULL;
-    if ((q->flags & XPORT_NET_F_COPY) && !(copy = malloc(len ? len : 1))) {
+    int locked = n->peer[src].lock_state == XPORT_NET_HELD;
+    if (((q->flags & XPORT_NET_F_COPY) || locked) && !(copy = malloc(len ? len : 1))) {
         util_error(ORMA_ERR_NOMEM, "window %u: no memory to copy %zu bytes for rank %d's get", n->host.id, len, src);
         xport_net_fail(n, src, ORMA_ERR_NOMEM);
         xport_net_respond(n, src, XPORT_NET_REPLY, q->token, NULL, 0, NULL, 0); /* it waits for one */

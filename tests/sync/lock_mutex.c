@@ -17,10 +17,20 @@
  * the first operation).  On a shared window every rank updates the owner's
  * counters with loads and stores through orma_win_shared_query, so only
  * the lock orders them.  All bytes around the counters must keep their
- * background, at the owner and at every other rank. */
+ * background, at the owner and at every other rank.
+ *
+ * Then (putget_run) every rank, PG_ROUNDS times, locks the owner's window
+ * exclusively, puts a value of its own (this rank's, this round's) into the
+ * same 8 bytes, flushes, waits a little holding the lock, gets the 8 bytes
+ * back and unlocks: they must be its own, whatever the others do -- no
+ * other holder's put comes between.  Every third epoch first gets other
+ * bytes.  Over the net transport the get's reply left the target after the
+ * lock was already released with it (the release rides on the get), and
+ * the next holder's put, handled meanwhile, changed the bytes it was read
+ * from. */
 #include "sync_test.h"
 
-enum { ROUNDS = 300, WSIZE = 256, OFF_A = 40, OFF_B = 168 };
+enum { ROUNDS = 300, WSIZE = 256, OFF_A = 40, OFF_B = 168, PG_ROUNDS = 200, OFF_PG = 96 };
 
 static int rank, nranks;
 
@@ -128,6 +138,44 @@ static void mutex_run(int kind, int owner)
     st_win_close(&w);
 }
 
+static void putget_run(int kind, int owner)
+{
+    struct st_win w;
+    st_win_open(&w, kind, WSIZE);
+    rt_fill_bg(w.mem, WSIZE);
+    CHECK_OK(orma_barrier());
+    int bad = 0;
+    for (int i = 0; i < PG_ROUNDS; i++) {
+        uint64_t mine = ((uint64_t)(rank + 1) << 32) | (uint64_t)i, back = 0, other = 0;
+        CHECK_OK(orma_win_lock(ORMA_LOCK_EXCLUSIVE, owner, 0, w.win));
+        if (i % 3 == 2)
+            CHECK_OK(orma_get(&other, 8, ORMA_BYTE, owner, st_disp(&w, owner, OFF_A), 8, ORMA_BYTE, w.win));
+        CHECK_OK(orma_put(&mine, 8, ORMA_BYTE, owner, st_disp(&w, owner, OFF_PG), 8, ORMA_BYTE, w.win));
+        CHECK_OK(orma_win_flush(owner, w.win));
+        for (volatile int spin = 0; spin < 20000; spin++)
+            ; /* the others' lock requests arrive meanwhile */
+        CHECK_OK(orma_get(&back, 8, ORMA_BYTE, owner, st_disp(&w, owner, OFF_PG), 8, ORMA_BYTE, w.win));
+        CHECK_OK(orma_win_unlock(owner, w.win));
+        if (back != mine && !bad++)
+            fprintf(stderr, "rank %d: %s, owner %d, round %d: put 0x%llx under the exclusive lock, got back "
+                    "0x%llx\n", rank, st_kind_names[kind], owner, i, (unsigned long long)mine,
+                    (unsigned long long)back);
+    }
+    if (bad) {
+        fprintf(stderr, "rank %d: %s, owner %d: %d of %d exclusive epochs saw another's put\n", rank,
+                st_kind_names[kind], owner, bad, PG_ROUNDS);
+        exit(1);
+    }
+    CHECK_OK(orma_barrier());
+    if (rank == owner) {
+        RT_EXPECT_BG(w.mem, 0, OFF_PG, "below the put-get bytes");
+        RT_EXPECT_BG(w.mem, OFF_PG + 8, WSIZE, "above the put-get bytes");
+    } else {
+        RT_EXPECT_BG(w.mem, 0, WSIZE, "window of a rank that is not the owner");
+    }
+    st_win_close(&w);
+}
+
 int main(int argc, char **argv)
 {
     static const int kinds[] = {ST_ALLOCATE, ST_CREATE_MALLOC, ST_CREATE_ALLOCMEM, ST_SHARED};
@@ -137,6 +185,9 @@ int main(int argc, char **argv)
         mutex_run(kinds[k], 0);
         if (nranks > 1)
             mutex_run(kinds[k], nranks - 1);
+        putget_run(kinds[k], 0);
+        if (nranks > 1)
+            putget_run(kinds[k], nranks - 1);
     }
     CHECK_OK(orma_finalize());
     return 0;
