@@ -46,6 +46,8 @@ step 2 dynamic --backends orma,mpi-rma,orma-mpi
 step 2 mt --backends orma,mpi-rma,orma-mpi
 step 2 notify --backends "$backends"
 step 4 notify --backends "$backends"
+step 2 race
+step 4 race
 step 2 sync
 step 4 sync
 step 2 overlap

@@ -16,6 +16,7 @@
 #include "nt_suite.h"
 #include "overlap.h"
 #include "pingpong.h"
+#include "race.h"
 #include "sync_suite.h"
 
 static const bench_suite suites[] = {
@@ -75,6 +76,11 @@ static const bench_suite suites[] = {
     {"notify",
      "notified put: 8-byte one-way vs the cache line, a pipeline, ghost exchange; vs flag and MPI, 2 or P ranks",
      bench_notify_run, 1},
+    /* The race checker's cost: ghost and pingpong on windows checked
+     * (orma_check_race) and not, paired in one job. */
+    {"race",
+     "race checker's cost: ghost and pingpong on checked vs unchecked windows, paired rounds, 16 B-64 KB, 2 or P ranks",
+     bench_race_run, 0},
 };
 
 int bench_suite_threads(const char *name)

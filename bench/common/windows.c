@@ -14,7 +14,7 @@ const char *const bench_window_kinds[] = {
 
 /* bench_window_open, with stack's memory (NULL for the other kinds). */
 static int window_open(bench_ctl *ctl, const char *kind, size_t size,
-                       void *stack, bench_window *w)
+                       void *stack, orma_info info, bench_window *w)
 {
     int nranks = orma_size();
     void *base = NULL;
@@ -22,17 +22,17 @@ static int window_open(bench_ctl *ctl, const char *kind, size_t size,
     w->kind = kind;
     w->size = size;
     if (strcmp(kind, "allocate") == 0) {
-        BENCH_CHECK(orma_win_allocate(size, 1, ORMA_INFO_NULL, &base, &w->win));
+        BENCH_CHECK(orma_win_allocate(size, 1, info, &base, &w->win));
     } else if (strcmp(kind, "shared") == 0) {
-        BENCH_CHECK(orma_win_allocate_shared(size, 1, ORMA_INFO_NULL, &base,
+        BENCH_CHECK(orma_win_allocate_shared(size, 1, info, &base,
                                              &w->win));
     } else if (strcmp(kind, "create") == 0 ||
                strcmp(kind, "create_fit") == 0) {
         base = w->own = bench_xmalloc(size);
-        BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
+        BENCH_CHECK(orma_win_create(base, size, 1, info, &w->win));
     } else if (strcmp(kind, "stack") == 0 && stack != NULL) {
         base = stack; /* w->own stays NULL: the caller's frame holds it */
-        BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
+        BENCH_CHECK(orma_win_create(base, size, 1, info, &w->win));
     } else if (strcmp(kind, "create_private") == 0) {
         /* Shared anonymous memory is never adopted (shm_adopt.h): the
          * window stays private at every size, reached by system calls. */
@@ -41,17 +41,17 @@ static int window_open(bench_ctl *ctl, const char *kind, size_t size,
         if (base == MAP_FAILED)
             return -1;
         w->own = base;
-        BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
+        BENCH_CHECK(orma_win_create(base, size, 1, info, &w->win));
     } else if (strcmp(kind, "create_allocmem") == 0) {
         BENCH_CHECK(orma_alloc_mem(size, ORMA_INFO_NULL, &base));
         w->own = base;
-        BENCH_CHECK(orma_win_create(base, size, 1, ORMA_INFO_NULL, &w->win));
+        BENCH_CHECK(orma_win_create(base, size, 1, info, &w->win));
     } else if (strcmp(kind, "dynamic") == 0) {
-        BENCH_CHECK(orma_win_create_dynamic(ORMA_INFO_NULL, &w->win));
+        BENCH_CHECK(orma_win_create_dynamic(info, &w->win));
         base = w->own = bench_xmalloc(size);
         BENCH_CHECK(orma_win_attach(w->win, base, size));
     } else if (strcmp(kind, "dynamic_allocmem") == 0) {
-        BENCH_CHECK(orma_win_create_dynamic(ORMA_INFO_NULL, &w->win));
+        BENCH_CHECK(orma_win_create_dynamic(info, &w->win));
         BENCH_CHECK(orma_alloc_mem(size, ORMA_INFO_NULL, &base));
         w->own = base;
         BENCH_CHECK(orma_win_attach(w->win, base, size));
@@ -75,7 +75,13 @@ static int window_open(bench_ctl *ctl, const char *kind, size_t size,
 int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
                       bench_window *w)
 {
-    return window_open(ctl, kind, size, NULL, w);
+    return window_open(ctl, kind, size, NULL, ORMA_INFO_NULL, w);
+}
+
+int bench_window_open_info(bench_ctl *ctl, const char *kind, size_t size,
+                           orma_info info, bench_window *w)
+{
+    return window_open(ctl, kind, size, NULL, info, w);
 }
 
 /* bench_window_run's window, for bench_window_live. */
@@ -89,7 +95,7 @@ typedef struct run_window {
 static int run_open(void *self, void *stack)
 {
     run_window *r = self;
-    return window_open(r->ctl, r->kind, r->size, stack, r->w);
+    return window_open(r->ctl, r->kind, r->size, stack, ORMA_INFO_NULL, r->w);
 }
 
 static void run_close(void *self)

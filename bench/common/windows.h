@@ -49,6 +49,11 @@ typedef struct bench_window {
 int bench_window_open(bench_ctl *ctl, const char *kind, size_t size,
                       bench_window *w);
 
+/* bench_window_open with info at the window's creation (the race suite's
+ * orma_check_race); ORMA_INFO_NULL: bench_window_open. */
+int bench_window_open_info(bench_ctl *ctl, const char *kind, size_t size,
+                           orma_info info, bench_window *w);
+
 /* Collective: fn(arg) with *w opened before (any kind, stack too: then
  * inside the frame that holds its memory) and closed after.  Returns what
  * fn returns, or -1 for an unknown kind (fn not called). */

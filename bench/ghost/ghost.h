@@ -24,6 +24,10 @@ int ghost_orma_run(const bench_ctx *ctx);
  * verified on every rank (rank 0 says which did not). */
 typedef struct ghost_orma ghost_orma;
 ghost_orma *ghost_orma_open(const bench_ctx *ctx, size_t max);
+/* ghost_orma_open with both windows checked for races when race is
+ * non-zero (info orma_check_race=true at their creation: the race
+ * suite). */
+ghost_orma *ghost_orma_open_race(const bench_ctx *ctx, size_t max, int race);
 void ghost_orma_close(ghost_orma *s);
 void ghost_orma_begin(ghost_orma *s, size_t n);
 double ghost_orma_batch(ghost_orma *s, ghost_sync m, long iters, uint64_t batch);

@@ -236,13 +236,25 @@ int ghost_orma_ok(ghost_orma *s, ghost_sync m)
 
 ghost_orma *ghost_orma_open(const bench_ctx *ctx, size_t max)
 {
+    return ghost_orma_open_race(ctx, max, 0);
+}
+
+ghost_orma *ghost_orma_open_race(const bench_ctx *ctx, size_t max, int race)
+{
     go_state *s = bench_xmalloc(sizeof *s);
     memset(s, 0, sizeof *s);
     s->ctx = ctx;
     ghost_grid_init(ctx->size, ctx->rank, &s->g);
     s->send = bench_xmalloc(ghost_send_size(max));
     s->scratch = bench_xmalloc(max);
-    BENCH_CHECK(bench_window_open(ctx->ctl, "allocate", ghost_area_size(max), &s->w));
+    orma_info rinfo = ORMA_INFO_NULL;
+    if (race) {
+        BENCH_CHECK(orma_info_create(&rinfo));
+        BENCH_CHECK(orma_info_set(rinfo, "orma_check_race", "true"));
+    }
+    BENCH_CHECK(bench_window_open_info(ctx->ctl, "allocate", ghost_area_size(max), rinfo, &s->w));
+    if (race)
+        BENCH_CHECK(orma_info_free(&rinfo));
     orma_group all;
     BENCH_CHECK(orma_win_get_group(s->w.win, &all));
     BENCH_CHECK(orma_group_incl(all, s->g.ndistinct, s->g.distinct, &s->nbrs));
@@ -251,6 +263,8 @@ ghost_orma *ghost_orma_open(const bench_ctx *ctx, size_t max)
     orma_info info;
     BENCH_CHECK(orma_info_create(&info));
     BENCH_CHECK(orma_info_set(info, "orma_notify_num", "2"));
+    if (race)
+        BENCH_CHECK(orma_info_set(info, "orma_check_race", "true"));
     BENCH_CHECK(orma_win_allocate(2 * ghost_area_size(max), 1, info, (void **)&s->nbase, &s->nwin));
     BENCH_CHECK(orma_info_free(&info));
     BENCH_CHECK(orma_win_lock_all(0, s->nwin));

@@ -32,6 +32,7 @@ import suite_mult  # noqa: E402
 import suite_notify  # noqa: E402
 import suite_others  # noqa: E402
 import suite_pingpong  # noqa: E402
+import suite_race  # noqa: E402
 import suite_rdx  # noqa: E402
 import plotenv  # noqa: E402
 
@@ -63,6 +64,7 @@ SUITES = {
     "dynamic": suite_dynamic.blocks,
     "mt": suite_mt.blocks,
     "notify": suite_notify.blocks,
+    "race": suite_race.blocks,
 }
 
 
