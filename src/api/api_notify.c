@@ -77,8 +77,6 @@ static int api_notify_copy(const char *call, int put, void *origin, size_t ocoun
     win->notify_issuing = 0;
     if (status || target == ORMA_PROC_NULL)
         return status;
-    if (__builtin_expect(win->race != NULL, 0))
-        rma_race_notified(win, target);
     return rma_notify_issue(win, target, h, id, nop, value);
 }
 
@@ -121,8 +119,6 @@ int orma_accumulate_notify(const void *origin, size_t origin_count, orma_type or
     win->notify_issuing = 0;
     if (status || target == ORMA_PROC_NULL)
         return status;
-    if (__builtin_expect(win->race != NULL, 0))
-        rma_race_notified(win, target);
     return rma_notify_issue(win, target, h, id, nop, value);
 }
 

@@ -29,6 +29,11 @@ enum { RMA_RACE_FENCE = 1, RMA_RACE_PSCW, RMA_RACE_PASSIVE };
 #define RMA_RACE_BLKS 65536u     /* runs of non-contiguous target layouts, together */
 #define RMA_RACE_LAYOUT 4096u    /* runs of one layout at most (more: not checked, said once) */
 #define RMA_RACE_PSCW_RANKS 1024 /* PSCW epochs are numbered for the first ranks only */
+/* The dead are dropped once the table holds twice as many records as
+ * lived after the last drop, and this many more: every walk of it stays
+ * proportional to the accesses that can still meet (amortized: a drop
+ * costs the records added since the last). */
+#define RMA_RACE_COMPACT 32u
 /* The index: a record is found through the 4 KB pages it reaches (at most
  * RMA_RACE_SPAN of them; longer ones are on the wide list, which every
  * check walks), so that an epoch of many small accesses checks each
@@ -67,7 +72,8 @@ struct rma_race_table {
     uint32_t fence_checked; /* the last fence epoch whose put data the owner checked */
     uint32_t exposure;     /* the owner's posts so far: its exposure epoch */
     uint32_t full;         /* a record did not fit: said once */
-    char pad[RMA_LINE - 28];
+    uint32_t compact_at;   /* n at which the dead are dropped next (0: RMA_RACE_COMPACT) */
+    char pad[RMA_LINE - 32];
     /* PSCW: the owner's posts to each origin so far, and the exposure
      * epochs the last of them opened: an origin's k-th access epoch to the
      * owner is the owner's k-th post to it (it cannot be two ahead) */
@@ -471,20 +477,21 @@ static uint32_t rma_race_layout(struct rma_race_win *rw, size_t offset, orma_typ
     return n;
 }
 
-/* The hash of the data an access carries, in the order it lands. */
-static uint64_t rma_race_data_hash(const void *origin, orma_type otype, size_t ocount, size_t bytes)
+/* Bytes compared by content (origin buffers, put data): all of them up to
+ * RMA_RACE_HASH_ALL, else four samples of 256 bytes spread over them (start,
+ * thirds, end) -- so that checking a large transfer costs a fraction of
+ * the transfer, at the price of missing changes between the samples. */
+#define RMA_RACE_HASH_ALL 1024u
+#define RMA_RACE_SAMPLE 256u
+static uint64_t rma_race_hash(const void *p, size_t n)
 {
-    if (otype->contiguous)
-        return util_hash(origin, bytes);
-    struct dtype_iter it;
-    dtype_iter_init(&it, otype, ocount);
-    ptrdiff_t off;
-    size_t len;
-    uint64_t h = 0x27D4EB2F165667C5ull;
-    /* runs hashed in turn: only compared with the same runs' hash, so the
-     * target side hashes single-run puts alone (rma_race_put_landed) */
-    while (dtype_iter_next(&it, SIZE_MAX, &off, &len))
-        h = util_hash_more(h, (const char *)origin + off, len);
+    if (n <= RMA_RACE_HASH_ALL)
+        return util_hash(p, n);
+    const char *b = p;
+    size_t at[4] = {0, (n / 3) & ~(size_t)7, (2 * n / 3) & ~(size_t)7, n - RMA_RACE_SAMPLE};
+    uint64_t h = 0x27D4EB2F165667C5ull ^ n;
+    for (int i = 0; i < 4; i++)
+        h = util_hash_more(h, b + at[i], RMA_RACE_SAMPLE);
     return h;
 }
 
@@ -599,6 +606,22 @@ static int rma_race_probe_one(struct rma_race_table *tb, uint32_t i, void *ctx)
     return 1;
 }
 
+struct rma_race_twin {
+    const struct rma_race_rec *r;
+    uint32_t at;
+};
+
+/* Whether record i is a dead one of one run covering exactly r's bytes. */
+static int rma_race_twin_one(struct rma_race_table *tb, uint32_t i, void *ctx)
+{
+    struct rma_race_twin *tw = ctx;
+    const struct rma_race_rec *o = &tb->recs[i];
+    if (o->nblk || o->lo != tw->r->lo || o->hi != tw->r->hi || !rma_race_dead(tb, o))
+        return 0;
+    tw->at = i;
+    return 1;
+}
+
 /* Check the record at index at against the table: the first conflict
  * reported. */
 static void rma_race_check(struct rma_win *win, int target, struct rma_race_table *tb, uint32_t at)
@@ -609,10 +632,12 @@ static void rma_race_check(struct rma_win *win, int target, struct rma_race_tabl
 
 
 /* Room for one record and nblk runs: the dead ones dropped when short,
- * or when asked (a new fence epoch: the last one's may all be dead). */
+ * when the table has grown (compact_at), or when asked (a new fence
+ * epoch: the last one's may all be dead). */
 static int rma_race_room(struct rma_race_table *tb, uint32_t nblk, int compact)
 {
-    if (!compact && tb->n < RMA_RACE_RECS && tb->nblk + nblk <= RMA_RACE_BLKS)
+    if (!compact && tb->n < RMA_RACE_RECS && tb->nblk + nblk <= RMA_RACE_BLKS &&
+        tb->n < (tb->compact_at ? tb->compact_at : RMA_RACE_COMPACT))
         return 1;
     uint32_t m = 0, b = 0;
     for (uint32_t i = 0; i < tb->n; i++) {
@@ -628,6 +653,7 @@ static int rma_race_room(struct rma_race_table *tb, uint32_t nblk, int compact)
     }
     tb->n = m;
     tb->nblk = b;
+    tb->compact_at = 2 * m + RMA_RACE_COMPACT;
     rma_race_reindex(tb);
     return tb->n < RMA_RACE_RECS && tb->nblk + nblk <= RMA_RACE_BLKS;
 }
@@ -646,7 +672,8 @@ static void rma_race_buf_add(struct rma_win *win, int target, const struct rma_r
     }
     size_t bytes = a->ocount * a->otype->size;
     rw->bufs[rw->nbufs++] = (struct rma_race_buf){
-        .p = a->origin, .len = bytes, .hash = util_hash(a->origin, bytes), .lo = r->lo, .hi = r->hi,
+        .p = a->origin, .len = bytes, .hash = r->hashed && bytes == r->hi - r->lo ? r->hash : rma_race_hash(a->origin, bytes),
+        .lo = r->lo, .hi = r->hi,
         .call = a->call, .site = r->site, .gen = r->gen, .seq = r->seq, .target = target, .mode = r->mode};
 }
 
@@ -684,12 +711,12 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
      * that the target's check could not tell a later epoch's) */
     if (data && a->kind == RMA_RACE_PUT && !nblk && a->otype->contiguous && (!a->ttype || a->ttype->contiguous) &&
         win->flavor != ORMA_WIN_FLAVOR_DYNAMIC) {
-        r.hash = rma_race_data_hash(a->origin, a->otype, a->ocount, a->len);
+        r.hash = rma_race_hash(a->origin, a->len);
         r.hashed = 1;
     }
     rma_race_mode(win, target, &r);
     size_t had = rw->nbufs;
-    if (data && a->otype->contiguous)
+    if (data && a->otype->contiguous && !win->notify_issuing) /* notified: free once its counter rose */
         rma_race_buf_add(win, target, a, &r);
     rma_race_last.win = win;
     rma_race_last.target = target;
@@ -719,11 +746,24 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         r.pending = 0; /* posted already: its exposure epoch is known */
         r.gen = tb->exposure_of[win->rank][r.gen & 3];
     }
-    uint32_t at = tb->n++;
-    tb->recs[at] = r;
-    rma_race_index(tb, at);
+    /* an iteration's access to the same bytes as the last: the dead
+     * record's slot taken over, under the same index entries */
+    struct rma_race_twin tw = {.r = &r, .at = UINT32_MAX};
+    uint32_t at;
+    if (!nblk && (rma_race_near(tb, &r, rma_race_twin_one, &tw), tw.at != UINT32_MAX)) {
+        at = tw.at;
+        tb->recs[at] = r;
+    } else {
+        at = tb->n++;
+        tb->recs[at] = r;
+        rma_race_index(tb, at);
+    }
     if (!r.pending)
         rma_race_check(win, target, tb, at);
+    if (win->notify_issuing) { /* notified: complete once its counter is raised, right after */
+        tb->recs[at].done = 1;
+        tb->recs[at].hashed = 0;
+    }
     rma_race_unlock(tb);
 }
 
@@ -755,27 +795,6 @@ static struct rma_race_buf *rma_race_buf_of(struct rma_race_win *rw, uint32_t se
     return NULL;
 }
 
-void rma_race_notified(struct rma_win *win, int target)
-{
-    struct rma_race_win *rw = win->race;
-    if (!rw || rma_race_last.win != win || rma_race_last.target != target)
-        return;
-    uint32_t seq = rma_race_last.seq;
-    rma_race_last.win = NULL;
-    struct rma_race_buf *b = rma_race_buf_of(rw, seq);
-    if (b) /* and its origin buffer, once a reply says the counter rose */
-        *b = rw->bufs[--rw->nbufs];
-    struct rma_race_table *tb = rma_race_table_of(win, target);
-    if (!tb || !rma_race_lock(win, tb))
-        return;
-    for (uint32_t j = tb->n; j-- > 0;)
-        if (tb->recs[j].origin == win->rank && tb->recs[j].seq == seq) {
-            tb->recs[j].done = 1;
-            tb->recs[j].hashed = 0;
-            break;
-        }
-    rma_race_unlock(tb);
-}
 
 /* ---- origin buffers ---- */
 
@@ -790,7 +809,7 @@ static void rma_race_bufs_check(struct rma_win *win, int target, orma_request re
             rw->bufs[m++] = *b;
             continue;
         }
-        if (util_hash(b->p, b->len) == b->hash)
+        if (rma_race_hash(b->p, b->len) == b->hash)
             continue;
         /* its data may land as changed (sent later, over the net transport
          * or from a queue): not the target's doing */
@@ -911,7 +930,10 @@ static void rma_race_retire(struct rma_win *win, int target, int fetch_only)
     }
     if (!live) {
         tb->n = tb->nblk = 0;
+        tb->compact_at = 0;
         rma_race_reindex(tb);
+    } else if (tb->n >= 2 * live + RMA_RACE_COMPACT) {
+        rma_race_room(tb, 0, 1);
     }
     rma_race_unlock(tb);
 }
@@ -995,34 +1017,52 @@ static void rma_race_landed(struct rma_win *win, int mode, uint32_t gen, const c
         rma_race_unlock(tb);
         return;
     }
-    for (uint32_t i = 0; i < tb->n; i++) {
-        struct rma_race_rec *r = &tb->recs[i];
-        if (r->mode != mode || r->gen != gen || r->pending || !r->hashed || r->reported)
-            continue;
-        const void *p = rma_race_mine(win, r->lo, r->hi);
-        if (!p || util_hash(p, r->hi - r->lo) == r->hash)
-            continue;
-        int later = 0; /* an access of the next epoch may already have landed */
-        for (uint32_t j = 0; j < tb->n && !later; j++) {
-            struct rma_race_rec *o = &tb->recs[j];
-            uint64_t lo, hi;
-            later = o->mode == mode && o->gen != gen && o->kind != RMA_RACE_GET && rma_race_overlap(tb, o, r, &lo, &hi);
-        }
-        if (later)
-            continue;
-        r->reported = 1;
-        char side[512], site[384], bytes[96], epoch[64];
-        rma_race_side(win, r, side, sizeof side);
-        rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
-        rma_race_bytes(win, r->lo, r->hi, bytes, sizeof bytes);
-        rma_race_epoch_text(r, epoch, sizeof epoch);
-        rma_race_report("local store during exposure: window %u, target rank %d, %s, %s: %s; a load/store by a "
-                        "process mapping the window changed its data before %s from rank %d at %s",
-                        win->id, win->rank, bytes, epoch, side, call, win->rank, site);
+    /* the epoch's hashed puts, taken out: hashed without the lock, which
+     * the next epoch's origins want */
+    struct rma_race_rec few[16];
+    struct rma_race_rec *cand = tb->n <= 16 ? few : malloc(tb->n * sizeof *cand);
+    uint32_t nc = 0;
+    for (uint32_t i = 0; cand && i < tb->n; i++) {
+        const struct rma_race_rec *r = &tb->recs[i];
+        if (r->mode == mode && r->gen == gen && !r->pending && r->hashed && !r->reported)
+            cand[nc++] = *r;
     }
     if (mode == RMA_RACE_FENCE)
         tb->fence_checked = gen;
     rma_race_unlock(tb);
+    for (uint32_t c = 0; c < nc; c++) {
+        const struct rma_race_rec *k = &cand[c];
+        const void *p = rma_race_mine(win, k->lo, k->hi);
+        if (!p || rma_race_hash(p, k->hi - k->lo) == k->hash || !rma_race_lock(win, tb))
+            continue;
+        /* changed: unless an access of the next epoch landed there already
+         * (recorded before its data was written) */
+        struct rma_race_rec *r = NULL;
+        int later = 0;
+        for (uint32_t j = 0; j < tb->n; j++) {
+            struct rma_race_rec *o = &tb->recs[j];
+            uint64_t lo, hi;
+            if (o->origin == k->origin && o->seq == k->seq)
+                r = o;
+            else if (o->mode == mode && o->gen != gen && o->kind != RMA_RACE_GET && rma_race_overlap(tb, o, k, &lo, &hi))
+                later = 1;
+        }
+        if (!later && (!r || !r->reported)) {
+            if (r)
+                r->reported = 1;
+            char side[512], site[384], bytes[96], epoch[64];
+            rma_race_side(win, k, side, sizeof side);
+            rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+            rma_race_bytes(win, k->lo, k->hi, bytes, sizeof bytes);
+            rma_race_epoch_text(k, epoch, sizeof epoch);
+            rma_race_report("local store during exposure: window %u, target rank %d, %s, %s: %s; a load/store by a "
+                            "process mapping the window changed its data before %s from rank %d at %s",
+                            win->id, win->rank, bytes, epoch, side, call, win->rank, site);
+        }
+        rma_race_unlock(tb);
+    }
+    if (cand != few)
+        free(cand);
 }
 
 void rma_race_fence_closed(struct rma_win *win, uint32_t gen)

@@ -22,6 +22,11 @@
  * finds a conflict reports it, once, naming both ranks, both calls, the
  * bytes and the epoch, and where each call was made (rma_race_site.c).
  *
+ * A notified access (win->notify_issuing) is checked as it is recorded,
+ * then complete: its target may wait for the counter and reuse the bytes,
+ * and its origin reuse its buffer after a reply, with no synchronization
+ * orma sees.
+ *
  * Besides: accesses outside the target's window or attached regions (the
  * call's ORMA_ERR_RANGE, reported as well); origin buffers of puts and
  * accumulates changed before the operation completed (hashed at the call,
@@ -87,11 +92,6 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
 /* An access refused as outside the target's memory: reported too, with
  * the reason the call returned. */
 void rma_race_outside(struct rma_win *win, int target, const struct rma_race_access *a);
-/* The access just recorded to target was notified (orma_put_notify and
- * kin): complete, for the checks, once its counter is raised -- its target
- * may wait for the counter and then reuse the bytes, and its origin reuse
- * them after a reply, with no synchronization orma sees. */
-void rma_race_notified(struct rma_win *win, int target);
 /* A request-based access just issued completes with req. */
 void rma_race_request(struct rma_win *win, orma_request req);
 void rma_race_request_done(orma_request req, const char *call);
