@@ -483,7 +483,7 @@ static uint32_t rma_race_layout(struct rma_race_win *rw, size_t offset, orma_typ
  * the transfer, at the price of missing changes between the samples. */
 #define RMA_RACE_HASH_ALL 1024u
 #define RMA_RACE_SAMPLE 256u
-static uint64_t rma_race_hash(const void *p, size_t n)
+static UTIL_HASH_NOSAN uint64_t rma_race_hash(const void *p, size_t n)
 {
     if (n <= RMA_RACE_HASH_ALL)
         return util_hash(p, n);
