@@ -385,6 +385,23 @@ static void rma_race_epoch_text(const struct rma_race_rec *r, char *buf, size_t 
         snprintf(buf, len, "passive epoch (lock)");
 }
 
+/* The epoch of an origin's access seen from the origin: a PSCW access not
+ * yet numbered by its target's post is in "an access epoch". */
+static void rma_race_origin_epoch_text(int mode, uint32_t gen, char *buf, size_t len)
+{
+    struct rma_race_rec r = {.mode = (uint8_t)mode, .gen = gen};
+    if (mode == RMA_RACE_PSCW)
+        snprintf(buf, len, "access epoch (post/start)");
+    else
+        rma_race_epoch_text(&r, buf, len);
+}
+
+/* Where this thread's current call was made, as reports name it. */
+static void rma_race_my_site(char *buf, size_t len)
+{
+    rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), buf, len);
+}
+
 static void rma_race_op_text(int call, int kind, int op, int typeid_, char *buf, size_t len)
 {
     const char *name = rma_race_calls[(unsigned)call < RMA_RACE_NCALLS ? call : 0];
@@ -513,7 +530,6 @@ static void rma_race_mode(struct rma_win *win, int target, struct rma_race_rec *
         r->live = 1;
         r->excl = RMA_EPOCH_ACCESS(RMA_LD(win->epoch_state)) == RMA_ACC_LOCK &&
                   win->targets[target].lock_type == ORMA_LOCK_EXCLUSIVE;
-        win->race->maps[target].live = 1;
         break;
     }
 }
@@ -715,6 +731,8 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         r.hashed = 1;
     }
     rma_race_mode(win, target, &r);
+    if (r.mode == RMA_RACE_PASSIVE)
+        rw->maps[target].live = 1; /* a flush or unlock of target retires it */
     size_t had = rw->nbufs;
     if (data && a->otype->contiguous && !win->notify_issuing) /* notified: free once its counter rose */
         rma_race_buf_add(win, target, a, &r);
@@ -773,15 +791,12 @@ void rma_race_outside(struct rma_win *win, int target, const struct rma_race_acc
         return;
     char op[96], site[384], bytes[96];
     rma_race_op_text(rma_race_call_id(a->call), a->kind, a->op, a->typeid_, op, sizeof op);
-    rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+    rma_race_my_site(site, sizeof site);
     rma_race_bytes(win, a->offset, a->offset + a->len, bytes, sizeof bytes);
     struct rma_race_rec r = {0};
     rma_race_mode(win, target, &r);
     char epoch[64];
-    if (r.mode == RMA_RACE_PSCW)
-        snprintf(epoch, sizeof epoch, "access epoch (post/start)");
-    else
-        rma_race_epoch_text(&r, epoch, sizeof epoch);
+    rma_race_origin_epoch_text(r.mode, r.gen, epoch, sizeof epoch);
     rma_race_report("access outside the window: window %u, target rank %d, %s, %s: %s from rank %d at %s; %s",
                     win->id, target, bytes, epoch, op, win->rank, site, util_last_error());
 }
@@ -822,13 +837,9 @@ static void rma_race_bufs_check(struct rma_win *win, int target, orma_request re
         }
         char site[384], now[384], bytes[96], epoch[64];
         rma_race_site_text(boot_job.token, boot_job.rank, b->site, site, sizeof site);
-        rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), now, sizeof now);
+        rma_race_my_site(now, sizeof now);
         rma_race_bytes(win, b->lo, b->hi, bytes, sizeof bytes);
-        struct rma_race_rec r = {.mode = (uint8_t)b->mode, .gen = b->gen};
-        if (b->mode == RMA_RACE_PSCW)
-            snprintf(epoch, sizeof epoch, "access epoch (post/start)");
-        else
-            rma_race_epoch_text(&r, epoch, sizeof epoch);
+        rma_race_origin_epoch_text(b->mode, b->gen, epoch, sizeof epoch);
         rma_race_report("origin buffer changed before completion: window %u, target rank %d, %s, %s: %s from rank "
                         "%d at %s; %s from rank %d at %s",
                         win->id, b->target, bytes, epoch, b->call, win->rank, site, call, win->rank, now);
@@ -1052,7 +1063,7 @@ static void rma_race_landed(struct rma_win *win, int mode, uint32_t gen, const c
                 r->reported = 1;
             char side[512], site[384], bytes[96], epoch[64];
             rma_race_side(win, k, side, sizeof side);
-            rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+            rma_race_my_site(site, sizeof site);
             rma_race_bytes(win, k->lo, k->hi, bytes, sizeof bytes);
             rma_race_epoch_text(k, epoch, sizeof epoch);
             rma_race_report("local store during exposure: window %u, target rank %d, %s, %s: %s; a load/store by a "
@@ -1107,7 +1118,7 @@ static int rma_race_leaving(struct rma_win *win, const void *base, size_t size, 
         r->reported = 1;
         char side[512], site[384], bytes[96], epoch[64];
         rma_race_side(win, r, side, sizeof side);
-        rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+        rma_race_my_site(site, sizeof site);
         rma_race_bytes(win, lo, hi, bytes, sizeof bytes);
         rma_race_epoch_text(r, epoch, sizeof epoch);
         rma_race_report("memory %s while exposed: window %u, target rank %d, %s, %s: %s; %s from rank %d at %s",
@@ -1166,7 +1177,7 @@ static void rma_race_free_each_(struct rma_win *win)
             !rma_dyn_attached(win, lo, hi, &b, &s))
             return;
         char site[384], epoch[64];
-        rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+        rma_race_my_site(site, sizeof site);
         rma_race_epoch_now(win, epoch, sizeof epoch);
         uint64_t olo = b > lo ? b : lo, ohi = b + s < hi ? b + s : hi;
         rma_race_report("memory freed while exposed: window %u, target rank %d, bytes [0x%llx, 0x%llx) of address "
@@ -1180,7 +1191,7 @@ static void rma_race_free_each_(struct rma_win *win)
     if (win->flavor != ORMA_WIN_FLAVOR_CREATE || !win->size || hi <= wlo || whi <= lo)
         return;
     char site[384], epoch[64];
-    rma_race_site_text(boot_job.token, boot_job.rank, rma_race_site_id(rma_race_cur), site, sizeof site);
+    rma_race_my_site(site, sizeof site);
     rma_race_epoch_now(win, epoch, sizeof epoch);
     uint64_t olo = lo > wlo ? lo - wlo : 0, ohi = (hi < whi ? hi : whi) - wlo;
     rma_race_report("memory freed while exposed: window %u, target rank %d, bytes [%llu, %llu) of the window, %s: "
