@@ -39,6 +39,11 @@ enum { RMA_RACE_FENCE = 1, RMA_RACE_PSCW, RMA_RACE_PASSIVE };
  * check walks), so that an epoch of many small accesses checks each
  * against its neighbours only. */
 #define RMA_RACE_BUCKETS 4096u
+/* A table of fewer records than this is walked whole, unindexed: an
+ * epoch of a few accesses per target (a halo exchange) then touches the
+ * table's first line and its records' only, which the origins writing
+ * into it move between their caches at every access. */
+#define RMA_RACE_INDEX_AT 64u
 #define RMA_RACE_PAGE 12
 #define RMA_RACE_SPAN 4u
 
@@ -73,7 +78,8 @@ struct rma_race_table {
     uint32_t exposure;     /* the owner's posts so far: its exposure epoch */
     uint32_t full;         /* a record did not fit: said once */
     uint32_t compact_at;   /* n at which the dead are dropped next (0: RMA_RACE_COMPACT) */
-    char pad[RMA_LINE - 32];
+    uint32_t indexed;      /* the index below is kept (RMA_RACE_INDEX_AT) */
+    char pad[RMA_LINE - 36];
     /* PSCW: the owner's posts to each origin so far, and the exposure
      * epochs the last of them opened: an origin's k-th access epoch to the
      * owner is the owner's k-th post to it (it cannot be two ahead) */
@@ -559,6 +565,8 @@ static void rma_race_link(struct rma_race_table *tb, uint32_t bucket, uint32_t r
 
 static void rma_race_index(struct rma_race_table *tb, uint32_t rec)
 {
+    if (!tb->indexed)
+        return;
     uint32_t b[RMA_RACE_SPAN], n = rma_race_buckets(&tb->recs[rec], b);
     if (!n)
         rma_race_link(tb, RMA_RACE_BUCKETS, rec);
@@ -566,9 +574,13 @@ static void rma_race_index(struct rma_race_table *tb, uint32_t rec)
         rma_race_link(tb, b[i], rec);
 }
 
-/* Empty, or the records there reindexed (after a compaction). */
+/* Empty, or the records there reindexed (after a compaction): indexed
+ * when there are many. */
 static void rma_race_reindex(struct rma_race_table *tb)
 {
+    tb->indexed = tb->n >= RMA_RACE_INDEX_AT / 2;
+    if (!tb->indexed)
+        return;
     tb->stamp++;
     tb->nlinks = 0;
     for (uint32_t i = 0; i < tb->n; i++)
@@ -581,7 +593,7 @@ static void rma_race_reindex(struct rma_race_table *tb)
 static int rma_race_near(struct rma_race_table *tb, const struct rma_race_rec *r,
                          int (*fn)(struct rma_race_table *, uint32_t, void *), void *ctx)
 {
-    uint32_t b[RMA_RACE_SPAN + 1], n = rma_race_buckets(r, b);
+    uint32_t b[RMA_RACE_SPAN + 1], n = tb->indexed ? rma_race_buckets(r, b) : 0;
     if (!n) {
         for (uint32_t i = 0; i < tb->n; i++)
             if (fn(tb, i, ctx))
@@ -603,15 +615,33 @@ static int rma_race_near(struct rma_race_table *tb, const struct rma_race_rec *r
 struct rma_race_probe {
     struct rma_win *win;
     int target;
-    uint32_t at;
+    struct rma_race_rec *r; /* checked against the others */
+    uint32_t at;            /* its index, or UINT32_MAX: not in the table yet */
+    int want_twin;          /* a dead twin of r looked for, */
+    uint32_t twin;          /* found at this index (UINT32_MAX: not yet) */
+    int found;              /* a conflict reported: no further one */
 };
 
-/* Whether record i of the table conflicts with the probe's: reported. */
+static int rma_race_twin(const struct rma_race_table *tb, const struct rma_race_rec *o, const struct rma_race_rec *r)
+{
+    return !o->nblk && o->lo == r->lo && o->hi == r->hi && rma_race_dead(tb, o);
+}
+
+/* Whether record i of the table conflicts with the probe's record
+ * (reported), and whether it is a dead twin of it (when one is looked
+ * for: a record of one run covering exactly its bytes, whose slot an
+ * iteration's access to the same bytes as the last takes over). */
 static int rma_race_probe_one(struct rma_race_table *tb, uint32_t i, void *ctx)
 {
     struct rma_race_probe *pr = ctx;
-    struct rma_race_rec *r = &tb->recs[pr->at], *o = &tb->recs[i];
-    if (i == pr->at || !rma_race_concurrent(o, r))
+    struct rma_race_rec *r = pr->r, *o = &tb->recs[i];
+    if (i == pr->at)
+        return 0;
+    if (pr->want_twin && pr->twin == UINT32_MAX && rma_race_twin(tb, o, r)) {
+        pr->twin = i;
+        return pr->found;
+    }
+    if (pr->found || r->pending || !rma_race_concurrent(o, r))
         return 0;
     const char *kind = rma_race_clash(o, r);
     uint64_t lo, hi;
@@ -619,31 +649,16 @@ static int rma_race_probe_one(struct rma_race_table *tb, uint32_t i, void *ctx)
         return 0;
     o->reported = r->reported = 1;
     rma_race_report_pair(pr->win, pr->target, kind, o, r, lo, hi);
-    return 1;
-}
-
-struct rma_race_twin {
-    const struct rma_race_rec *r;
-    uint32_t at;
-};
-
-/* Whether record i is a dead one of one run covering exactly r's bytes. */
-static int rma_race_twin_one(struct rma_race_table *tb, uint32_t i, void *ctx)
-{
-    struct rma_race_twin *tw = ctx;
-    const struct rma_race_rec *o = &tb->recs[i];
-    if (o->nblk || o->lo != tw->r->lo || o->hi != tw->r->hi || !rma_race_dead(tb, o))
-        return 0;
-    tw->at = i;
-    return 1;
+    pr->found = 1;
+    return !pr->want_twin || pr->twin != UINT32_MAX;
 }
 
 /* Check the record at index at against the table: the first conflict
  * reported. */
 static void rma_race_check(struct rma_win *win, int target, struct rma_race_table *tb, uint32_t at)
 {
-    struct rma_race_probe pr = {win, target, at};
-    rma_race_near(tb, &tb->recs[at], rma_race_probe_one, &pr);
+    struct rma_race_probe pr = {win, target, &tb->recs[at], at, 0, UINT32_MAX, 0};
+    rma_race_near(tb, pr.r, rma_race_probe_one, &pr);
 }
 
 
@@ -764,20 +779,23 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         r.pending = 0; /* posted already: its exposure epoch is known */
         r.gen = tb->exposure_of[win->rank][r.gen & 3];
     }
-    /* an iteration's access to the same bytes as the last: the dead
-     * record's slot taken over, under the same index entries */
-    struct rma_race_twin tw = {.r = &r, .at = UINT32_MAX};
+    /* checked (once numbered), and an iteration's access to the same
+     * bytes as the last put in the dead record's slot, under the same
+     * index entries: one walk */
+    struct rma_race_probe pr = {win, target, &r, UINT32_MAX, !nblk, UINT32_MAX, 0};
+    rma_race_near(tb, &r, rma_race_probe_one, &pr);
     uint32_t at;
-    if (!nblk && (rma_race_near(tb, &r, rma_race_twin_one, &tw), tw.at != UINT32_MAX)) {
-        at = tw.at;
+    if (pr.twin != UINT32_MAX) {
+        at = pr.twin;
         tb->recs[at] = r;
     } else {
         at = tb->n++;
         tb->recs[at] = r;
-        rma_race_index(tb, at);
+        if (!tb->indexed && tb->n >= RMA_RACE_INDEX_AT)
+            rma_race_reindex(tb);
+        else
+            rma_race_index(tb, at);
     }
-    if (!r.pending)
-        rma_race_check(win, target, tb, at);
     if (win->notify_issuing) { /* notified: complete once its counter is raised, right after */
         tb->recs[at].done = 1;
         tb->recs[at].hashed = 0;
@@ -942,7 +960,7 @@ static void rma_race_retire(struct rma_win *win, int target, int fetch_only)
     if (!live) {
         tb->n = tb->nblk = 0;
         tb->compact_at = 0;
-        rma_race_reindex(tb);
+        tb->indexed = 0;
     } else if (tb->n >= 2 * live + RMA_RACE_COMPACT) {
         rma_race_room(tb, 0, 1);
     }
