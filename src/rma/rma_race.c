@@ -278,6 +278,13 @@ static void rma_race_unlock(struct rma_race_table *tb)
     atomic_store_explicit(&tb->lock, 0, memory_order_release);
 }
 
+/* n is written under the lock, and read without it by a notified access
+ * that finds the table empty (rma_race_record). */
+static void rma_race_set_n(struct rma_race_table *tb, uint32_t n)
+{
+    __atomic_store_n(&tb->n, n, __ATOMIC_RELEASE);
+}
+
 static int rma_race_before(uint32_t a, uint32_t b)
 {
     return (int32_t)(a - b) < 0;
@@ -682,7 +689,7 @@ static int rma_race_room(struct rma_race_table *tb, uint32_t nblk, int compact)
         }
         tb->recs[m++] = r;
     }
-    tb->n = m;
+    rma_race_set_n(tb, m);
     tb->nblk = b;
     tb->compact_at = 2 * m + RMA_RACE_COMPACT;
     rma_race_reindex(tb);
@@ -706,6 +713,35 @@ static void rma_race_buf_add(struct rma_win *win, int target, const struct rma_r
         .p = a->origin, .len = bytes, .hash = r->hashed && bytes == r->hi - r->lo ? r->hash : rma_race_hash(a->origin, bytes),
         .lo = r->lo, .hi = r->hi,
         .call = a->call, .site = r->site, .gen = r->gen, .seq = r->seq, .target = target, .mode = r->mode};
+}
+
+/* A notified access: complete once its counter is raised, right after, so
+ * checked against the table's accesses and not kept (a done record meets
+ * no later access).  A table found empty without its lock is as one found
+ * empty under it by an access that took the lock first: an origin writing
+ * there meanwhile would not have met it either.  In a notify pipeline the
+ * tables stay empty, and their first line in every cache that reads it. */
+static void rma_race_notified(struct rma_win *win, int target, struct rma_race_table *tb, struct rma_race_rec *r,
+                              uint32_t nblk)
+{
+    if (!__atomic_load_n(&tb->n, __ATOMIC_ACQUIRE) || !rma_race_lock(win, tb))
+        return;
+    if (nblk) { /* its runs, after the table's, while the lock is held */
+        if (tb->nblk + nblk > RMA_RACE_BLKS) {
+            rma_race_unlock(tb);
+            return;
+        }
+        r->blk = tb->nblk;
+        r->nblk = nblk;
+        memcpy(&tb->blks[tb->nblk], win->race->scratch, nblk * sizeof *win->race->scratch);
+    }
+    if (r->mode == RMA_RACE_PSCW && win->rank < RMA_RACE_PSCW_RANKS && tb->posts_to[win->rank] == r->gen) {
+        r->pending = 0;
+        r->gen = tb->exposure_of[win->rank][r->gen & 3];
+    }
+    struct rma_race_probe pr = {win, target, r, UINT32_MAX, 0, UINT32_MAX, 0};
+    rma_race_near(tb, r, rma_race_probe_one, &pr);
+    rma_race_unlock(tb);
 }
 
 void rma_race_record(struct rma_win *win, int target, const struct rma_race_access *a)
@@ -741,7 +777,7 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
      * windows, whose accesses are recorded after their data landed, so
      * that the target's check could not tell a later epoch's) */
     if (data && a->kind == RMA_RACE_PUT && !nblk && a->otype->contiguous && (!a->ttype || a->ttype->contiguous) &&
-        win->flavor != ORMA_WIN_FLAVOR_DYNAMIC) {
+        win->flavor != ORMA_WIN_FLAVOR_DYNAMIC && !win->notify_issuing) {
         r.hash = rma_race_hash(a->origin, a->len);
         r.hashed = 1;
     }
@@ -757,7 +793,13 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
     rma_race_last.buf = rw->nbufs > had;
     rma_race_last.fetch = r.mode == RMA_RACE_PASSIVE && a->fetch;
     struct rma_race_table *tb = rma_race_table_of(win, target);
-    if (!tb || !rma_race_lock(win, tb))
+    if (!tb)
+        return;
+    if (win->notify_issuing) {
+        rma_race_notified(win, target, tb, &r, nblk);
+        return;
+    }
+    if (!rma_race_lock(win, tb))
         return;
     int newgen = r.mode == RMA_RACE_FENCE && rma_race_before(tb->fence_max, r.gen);
     if (newgen)
@@ -789,16 +831,13 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         at = pr.twin;
         tb->recs[at] = r;
     } else {
-        at = tb->n++;
+        at = tb->n;
+        rma_race_set_n(tb, at + 1);
         tb->recs[at] = r;
         if (!tb->indexed && tb->n >= RMA_RACE_INDEX_AT)
             rma_race_reindex(tb);
         else
             rma_race_index(tb, at);
-    }
-    if (win->notify_issuing) { /* notified: complete once its counter is raised, right after */
-        tb->recs[at].done = 1;
-        tb->recs[at].hashed = 0;
     }
     rma_race_unlock(tb);
 }
@@ -958,7 +997,8 @@ static void rma_race_retire(struct rma_win *win, int target, int fetch_only)
         live += !rma_race_dead(tb, r);
     }
     if (!live) {
-        tb->n = tb->nblk = 0;
+        rma_race_set_n(tb, 0);
+        tb->nblk = 0;
         tb->compact_at = 0;
         tb->indexed = 0;
     } else if (tb->n >= 2 * live + RMA_RACE_COMPACT) {
