@@ -130,6 +130,7 @@ struct rma_race_win {
     } *fetches;
     size_t nfetches, fetch_cap;
     struct rma_race_blk *scratch; /* a layout's runs, sorted */
+    uint32_t content[64];         /* accesses with data, per call site (its id mod 64) */
 };
 
 /* The calls a record names, by number: the same in every process. */
@@ -525,6 +526,28 @@ static UTIL_HASH_NOSAN uint64_t rma_race_hash(const void *p, size_t n)
     return h;
 }
 
+/* Whether the data of an access from site is checked by content: its
+ * origin buffer at completion, and the put data at its target's close of
+ * the epoch.  Those of the first RMA_RACE_CONTENT_ALL accesses of each call
+ * site, then of one in RMA_RACE_CONTENT_EVERY, chosen at random.  Reading
+ * the data costs about a copy of it at each end, and reading put data at
+ * the target moves the lines the origin wrote into its cache, which the
+ * origin's next put moves back: a program that does not read its window
+ * until later never pays that.  Checked at every access, a halo exchange
+ * step of 1-4 KB messages took 3-6x its unchecked time on shared memory.
+ * A change that hits a buffer once in a long run may go unseen; one made
+ * at every iteration of a loop, or in its first ones, does not.  The
+ * checks of the accesses' bytes against each other are not sampled.
+ * (Adaptive sampling after LiteRace, Marino et al., PLDI 2009, which
+ * samples code the more rarely the hotter it runs.) */
+#define RMA_RACE_CONTENT_ALL 32u
+#define RMA_RACE_CONTENT_EVERY 16u
+static int rma_race_content(struct rma_race_win *rw, uint32_t site)
+{
+    uint32_t k = rw->content[site % 64]++;
+    return k < RMA_RACE_CONTENT_ALL || util_hash_mix(0x5EEDull ^ site, k) % RMA_RACE_CONTENT_EVERY == 0;
+}
+
 static void rma_race_mode(struct rma_win *win, int target, struct rma_race_rec *r)
 {
     switch (RMA_EPOCH_ACCESS(RMA_LD(win->epoch_state))) {
@@ -772,12 +795,12 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         r.lo = a->offset;
         r.hi = a->offset + a->len;
     }
-    int data = a->origin && a->otype && a->kind != RMA_RACE_GET;
+    int data = a->origin && a->otype && a->kind != RMA_RACE_GET && !win->notify_issuing && rma_race_content(rw, r.site);
     /* data hashed as it lands: one run, from one run (not in dynamic
      * windows, whose accesses are recorded after their data landed, so
      * that the target's check could not tell a later epoch's) */
     if (data && a->kind == RMA_RACE_PUT && !nblk && a->otype->contiguous && (!a->ttype || a->ttype->contiguous) &&
-        win->flavor != ORMA_WIN_FLAVOR_DYNAMIC && !win->notify_issuing) {
+        win->flavor != ORMA_WIN_FLAVOR_DYNAMIC) {
         r.hash = rma_race_hash(a->origin, a->len);
         r.hashed = 1;
     }
@@ -785,7 +808,7 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
     if (r.mode == RMA_RACE_PASSIVE)
         rw->maps[target].live = 1; /* a flush or unlock of target retires it */
     size_t had = rw->nbufs;
-    if (data && a->otype->contiguous && !win->notify_issuing) /* notified: free once its counter rose */
+    if (data && a->otype->contiguous) /* not notified ones: free once their counter rose */
         rma_race_buf_add(win, target, a, &r);
     rma_race_last.win = win;
     rma_race_last.target = target;
