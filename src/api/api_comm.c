@@ -30,19 +30,28 @@ static inline int api_copy_check(const char *call, int passive_only, const void 
     return api_rma_access(call, *win_p, target, target_disp, len, passive_only, offset_p, next_p);
 }
 
-/* The common case whole (rma_copy_try): the same predefined type and count
- * on both sides, not request-based.  1 when issued, its status in
- * *status_p; 0: the checked path. */
-static inline int api_copy_try(int put, int passive_only, const void *origin, size_t origin_count,
-                               orma_type origin_type, int target, orma_aint target_disp, size_t target_count,
-                               orma_type target_type, orma_win handle, int *status_p)
+/* The common case whole (rma_copy_try, or rma_copy_try_race in a window
+ * the race checker checks): the same predefined type and count on both
+ * sides, not request-based.  1 when issued, its status in *status_p; 0:
+ * the checked path. */
+static inline int api_copy_try(const char *call, int put, int passive_only, const void *origin,
+                               size_t origin_count, orma_type origin_type, int target, orma_aint target_disp,
+                               size_t target_count, orma_type target_type, orma_win handle, int *status_p)
 {
     if (passive_only || origin_type != target_type || origin_count != target_count || api_state != 1 ||
         !dtype_is_valid(origin_type) || origin_count > SIZE_MAX / origin_type->extent)
         return 0;
     struct rma_win *win = rma_win_lookup(handle);
-    return win && rma_copy_try(win, put, target, target_disp, (void *)origin, origin_count * origin_type->extent,
-                               status_p);
+    if (!win)
+        return 0;
+    size_t len = origin_count * origin_type->extent;
+    if (__builtin_expect(win->race != NULL, 0)) {
+        struct rma_race_access ra = {.call = call, .kind = put ? RMA_RACE_PUT : RMA_RACE_GET, .len = len,
+                                     .origin = put ? origin : NULL, .otype = origin_type, .ocount = origin_count,
+                                     .fetch = !put};
+        return rma_copy_try_race(win, put, target, target_disp, (void *)origin, len, &ra, status_p);
+    }
+    return rma_copy_try(win, put, target, target_disp, (void *)origin, len, status_p);
 }
 
 /* A put (put != 0) or get: the fast path whole, else every check, then the
@@ -53,7 +62,7 @@ static inline __attribute__((always_inline)) int api_copy(const char *call, int 
                                                           orma_type target_type, orma_win handle)
 {
     int status;
-    if (api_copy_try(put, passive_only, origin, origin_count, origin_type, target, target_disp, target_count,
+    if (api_copy_try(call, put, passive_only, origin, origin_count, origin_type, target, target_disp, target_count,
                      target_type, handle, &status))
         return status;
     RMA_MT_GUARD(handle);

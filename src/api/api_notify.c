@@ -33,7 +33,7 @@ static int api_notify_plain(orma_type a, orma_type b)
  * on both sides, a single-threaded program, a target mapped here and open,
  * whose counters are mapped here already: the copy, then the raise.  1
  * when issued, its status in *status_p; 0: the checked path. */
-static inline int api_notify_try(int put, void *origin, size_t ocount, orma_type otype, int target,
+static inline int api_notify_try(const char *call, int put, void *origin, size_t ocount, orma_type otype, int target,
                                  orma_aint target_disp, size_t tcount, orma_type ttype, orma_win handle, int id,
                                  int nop, uint64_t value, int *status_p)
 {
@@ -47,7 +47,15 @@ static inline int api_notify_try(int put, void *origin, size_t ocount, orma_type
     if (!h || (uint64_t)id >= h->n)
         return 0;
     win->notify_issuing = 1;
-    int issued = rma_copy_try(win, put, target, target_disp, origin, ocount * otype->extent, status_p);
+    size_t len = ocount * otype->extent;
+    int issued;
+    if (__builtin_expect(win->race != NULL, 0)) {
+        struct rma_race_access ra = {.call = call, .kind = put ? RMA_RACE_PUT : RMA_RACE_GET, .len = len,
+                                     .origin = put ? origin : NULL, .otype = otype, .ocount = ocount, .fetch = !put};
+        issued = rma_copy_try_race(win, put, target, target_disp, origin, len, &ra, status_p);
+    } else {
+        issued = rma_copy_try(win, put, target, target_disp, origin, len, status_p);
+    }
     win->notify_issuing = 0;
     if (issued && *status_p == ORMA_SUCCESS)
         rma_notify_apply(h, (uint32_t)id, nop, value);
@@ -59,7 +67,7 @@ static int api_notify_copy(const char *call, int put, void *origin, size_t ocoun
                            uint64_t value)
 {
     int status;
-    if (api_notify_try(put, origin, ocount, otype, target, target_disp, tcount, ttype, handle, id, nop, value,
+    if (api_notify_try(call, put, origin, ocount, otype, target, target_disp, tcount, ttype, handle, id, nop, value,
                        &status))
         return status;
     RMA_MT_GUARD(handle);

@@ -184,16 +184,23 @@ static inline int rma_target_open_fast(struct rma_win *win, int target)
  * cold, 130 ns of a 1.25 us put on private memory): they try rma_copy_try
  * or rma_acc_try first and take their checked path (src/api), which also
  * finds every error, when it says no. */
-static inline struct rma_target *rma_try_target(struct rma_win *win, int target, int64_t disp, size_t len,
-                                                size_t *off_p, int *next_p)
+static inline struct rma_target *rma_try_target_any(struct rma_win *win, int target, int64_t disp, size_t len,
+                                                    size_t *off_p, int *next_p)
 {
-    if (__builtin_expect(!len || win->race, 0) || /* race: every access checked (rma_race.h) */
-        rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
+    if (__builtin_expect(!len, 0) || rma_access_legal(win, target, disp, 0, len, 0, NULL, off_p, next_p))
         return NULL;
     struct rma_target *t = &win->targets[target];
     if ((!t->direct && (t->net || t->xp == &xport_none)) || RMA_LD(t->queued) || !rma_target_open_fast(win, target))
         return NULL;
     return t;
+}
+
+static inline struct rma_target *rma_try_target(struct rma_win *win, int target, int64_t disp, size_t len,
+                                                size_t *off_p, int *next_p)
+{
+    if (__builtin_expect(win->race != NULL, 0)) /* race: every access checked (rma_race.h) */
+        return NULL;
+    return rma_try_target_any(win, target, disp, len, off_p, next_p);
 }
 
 /* Where those bytes are mapped here, or NULL: reached by system calls, a
@@ -238,6 +245,29 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
     char *p = rma_try_mapped(t, off, len);
     if (__builtin_expect(!p, 0))
         return rma_copy_far(win, put, target, off, origin, len, next, status_p);
+    rma_copy_here(p, put, origin, len, status_p);
+    rma_epoch_set(win, next);
+    return 1;
+}
+
+/* rma_copy_try in a window ORMA_CHECK=race checks, for the api's calls,
+ * which describe the access in a: recorded (a->offset set) before the
+ * copy, when the access is the common case, mapped here, and the program
+ * single-threaded (the record's state is the window's, which threads take
+ * turns at on the checked path).  The api's checked path records an
+ * access the same way, at 3-4 times the cost of this one's in a halo
+ * exchange of small messages. */
+static inline int rma_copy_try_race(struct rma_win *win, int put, int target, int64_t disp, void *origin, size_t len,
+                                    struct rma_race_access *a, int *status_p)
+{
+    size_t off;
+    int next;
+    struct rma_target *t = origin && !rma_threads ? rma_try_target_any(win, target, disp, len, &off, &next) : NULL;
+    char *p = t ? rma_try_mapped(t, off, len) : NULL;
+    if (!p)
+        return 0;
+    a->offset = off;
+    rma_race_record(win, target, a);
     rma_copy_here(p, put, origin, len, status_p);
     rma_epoch_set(win, next);
     return 1;

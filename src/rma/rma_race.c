@@ -153,16 +153,21 @@ static const char *const rma_race_calls[] = {
     "orma_rget_typed",    "orma_raccumulate_typed", "orma_rget_accumulate_typed", "orma_put_notify",
     "orma_get_notify",    "orma_accumulate_notify"};
 #define RMA_RACE_NCALLS (sizeof rma_race_calls / sizeof rma_race_calls[0])
-static _Thread_local const char *rma_race_seen[RMA_RACE_NCALLS];
+/* The string each number was last seen as (the callers' own constants):
+ * shared by the threads, whose stores of the same value may race (hence
+ * atomics), and not thread-local -- every access of a thread-local here
+ * is a call into the dynamic linker, which made this scan 70% of an
+ * access's record. */
+static const char *_Atomic rma_race_seen[RMA_RACE_NCALLS];
 
 static uint16_t rma_race_call_id(const char *call)
 {
     for (unsigned i = 1; i < RMA_RACE_NCALLS; i++)
-        if (rma_race_seen[i] == call)
+        if (atomic_load_explicit(&rma_race_seen[i], memory_order_relaxed) == call)
             return (uint16_t)i;
     for (unsigned i = 1; i < RMA_RACE_NCALLS; i++)
         if (!strcmp(rma_race_calls[i], call)) {
-            rma_race_seen[i] = call;
+            atomic_store_explicit(&rma_race_seen[i], call, memory_order_relaxed);
             return (uint16_t)i;
         }
     return 0;
