@@ -68,18 +68,22 @@ struct rma_race_rec {
                           its target may wait for before touching the bytes */
     uint32_t seq;     /* the origin's count of its accesses */
 };
+_Static_assert(sizeof(struct rma_race_rec) == 64, "a record fills a cache line");
 
 struct rma_race_table {
     _Atomic uint32_t lock; /* 0, or the holder's window rank + 1 */
     uint32_t n;            /* records in use */
     uint32_t nblk;         /* runs in use */
     uint32_t fence_max;    /* the newest fence epoch recorded */
-    uint32_t fence_checked; /* the last fence epoch whose put data the owner checked */
+    uint32_t fence_checked; /* the last fence epoch whose put data the owner checked
+                              (atomic: the owner may store it without the lock) */
     uint32_t exposure;     /* the owner's posts so far: its exposure epoch */
     uint32_t full;         /* a record did not fit: said once */
     uint32_t compact_at;   /* n at which the dead are dropped next (0: RMA_RACE_COMPACT) */
     uint32_t indexed;      /* the index below is kept (RMA_RACE_INDEX_AT) */
-    char pad[RMA_LINE - 36];
+    uint32_t hashed_n;     /* records with put data hashed, recorded or numbered so far (atomic:
+                              the owner reads it without the lock, rma_race_landed) */
+    char pad[RMA_LINE - 40];
     /* PSCW: the owner's posts to each origin so far, and the exposure
      * epochs the last of them opened: an origin's k-th access epoch to the
      * owner is the owner's k-th post to it (it cannot be two ahead) */
@@ -94,7 +98,7 @@ struct rma_race_table {
     struct rma_race_link {
         uint32_t rec, next;
     } links[RMA_RACE_RECS * RMA_RACE_SPAN];
-    struct rma_race_rec recs[RMA_RACE_RECS];
+    _Alignas(64) struct rma_race_rec recs[RMA_RACE_RECS]; /* a line each */
     struct rma_race_blk blks[RMA_RACE_BLKS];
 };
 
@@ -131,6 +135,7 @@ struct rma_race_win {
     size_t nfetches, fetch_cap;
     struct rma_race_blk *scratch; /* a layout's runs, sorted */
     uint32_t content[64];         /* accesses with data, per call site (its id mod 64) */
+    uint32_t landed_seen;         /* our table's hashed_n at the last check of put data */
 };
 
 /* The calls a record names, by number: the same in every process. */
@@ -303,7 +308,8 @@ static int rma_race_dead(const struct rma_race_table *tb, const struct rma_race_
         return 1;
     switch (r->mode) {
     case RMA_RACE_FENCE:
-        return rma_race_before(r->gen, tb->fence_max) && !rma_race_before(tb->fence_checked, r->gen);
+        return rma_race_before(r->gen, tb->fence_max) &&
+               !rma_race_before(__atomic_load_n(&tb->fence_checked, __ATOMIC_RELAXED), r->gen);
     case RMA_RACE_PSCW:
         return !r->pending && rma_race_before(r->gen, tb->exposure);
     default:
@@ -854,6 +860,8 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
      * index entries: one walk */
     struct rma_race_probe pr = {win, target, &r, UINT32_MAX, !nblk, UINT32_MAX, 0};
     rma_race_near(tb, &r, rma_race_probe_one, &pr);
+    if (r.hashed)
+        __atomic_store_n(&tb->hashed_n, tb->hashed_n + 1, __ATOMIC_RELEASE);
     uint32_t at;
     if (pr.twin != UINT32_MAX) {
         at = pr.twin;
@@ -1087,6 +1095,8 @@ void rma_race_posting(struct rma_win *win, const int *ranks, int n)
             if (r->mode == RMA_RACE_PSCW && r->pending && r->origin == o && r->gen == k) {
                 r->pending = 0;
                 r->gen = e;
+                if (r->hashed) /* (the close of its epoch checks it) */
+                    __atomic_store_n(&tb->hashed_n, tb->hashed_n + 1, __ATOMIC_RELEASE);
                 rma_race_check(win, win->rank, tb, j);
             }
         }
@@ -1108,12 +1118,20 @@ static const void *rma_race_mine(struct rma_win *win, uint64_t lo, uint64_t hi)
 static void rma_race_landed(struct rma_win *win, int mode, uint32_t gen, const char *call)
 {
     struct rma_race_table *tb = win->race->own.base;
+    /* no put data hashed since the last check: nothing to check, and the
+     * table's lock, which the origins of the next epoch want, left alone */
+    if (__atomic_load_n(&tb->hashed_n, __ATOMIC_ACQUIRE) == win->race->landed_seen) {
+        if (mode == RMA_RACE_FENCE)
+            __atomic_store_n(&tb->fence_checked, gen, __ATOMIC_RELAXED);
+        return;
+    }
     if (!rma_race_lock(win, tb))
         return;
     if (mode == RMA_RACE_FENCE && tb->fence_checked == gen) { /* no epoch since the last check */
         rma_race_unlock(tb);
         return;
     }
+    win->race->landed_seen = tb->hashed_n;
     /* the epoch's hashed puts, taken out: hashed without the lock, which
      * the next epoch's origins want */
     struct rma_race_rec few[16];
@@ -1125,7 +1143,7 @@ static void rma_race_landed(struct rma_win *win, int mode, uint32_t gen, const c
             cand[nc++] = *r;
     }
     if (mode == RMA_RACE_FENCE)
-        tb->fence_checked = gen;
+        __atomic_store_n(&tb->fence_checked, gen, __ATOMIC_RELAXED);
     rma_race_unlock(tb);
     for (uint32_t c = 0; c < nc; c++) {
         const struct rma_race_rec *k = &cand[c];
