@@ -83,7 +83,9 @@ struct rma_race_table {
     uint32_t indexed;      /* the index below is kept (RMA_RACE_INDEX_AT) */
     uint32_t hashed_n;     /* records with put data hashed, recorded or numbered so far (atomic:
                               the owner reads it without the lock, rma_race_landed) */
-    char pad[RMA_LINE - 40];
+    uint32_t exposure_done; /* the last exposure epoch the owner's wait closed (atomic, as
+                               fence_checked) */
+    char pad[RMA_LINE - 44];
     /* PSCW: the owner's posts to each origin so far, and the exposure
      * epochs the last of them opened: an origin's k-th access epoch to the
      * owner is the owner's k-th post to it (it cannot be two ahead) */
@@ -202,6 +204,7 @@ int rma_race_open(struct rma_win *win)
         return status;
     }
     rw->own_seq = seq;
+    ((struct rma_race_table *)rw->own.base)->fence_checked = UINT32_MAX;
     win->race = rw;
     rma_race_sites = 1;
     atomic_store_explicit(&win->my_ctl->race_seq, seq, memory_order_release);
@@ -307,11 +310,13 @@ static int rma_race_dead(const struct rma_race_table *tb, const struct rma_race_
     if (r->done)
         return 1;
     switch (r->mode) {
+    /* an epoch the owner closed: every access of it was recorded before
+     * (fence_checked starts at -1: none) */
     case RMA_RACE_FENCE:
-        return rma_race_before(r->gen, tb->fence_max) &&
-               !rma_race_before(__atomic_load_n(&tb->fence_checked, __ATOMIC_RELAXED), r->gen);
+        return !rma_race_before(__atomic_load_n(&tb->fence_checked, __ATOMIC_RELAXED), r->gen);
     case RMA_RACE_PSCW:
-        return !r->pending && rma_race_before(r->gen, tb->exposure);
+        return !r->pending && (rma_race_before(r->gen, tb->exposure) ||
+                               r->gen == __atomic_load_n(&tb->exposure_done, __ATOMIC_RELAXED));
     default:
         return !r->live;
     }
@@ -660,6 +665,7 @@ struct rma_race_probe {
     uint32_t at;            /* its index, or UINT32_MAX: not in the table yet */
     int want_twin;          /* a dead twin of r looked for, */
     uint32_t twin;          /* found at this index (UINT32_MAX: not yet) */
+    uint32_t spare;         /* unindexed: the first dead record met, any (UINT32_MAX: none) */
     int found;              /* a conflict reported: no further one */
 };
 
@@ -678,9 +684,15 @@ static int rma_race_probe_one(struct rma_race_table *tb, uint32_t i, void *ctx)
     struct rma_race_rec *r = pr->r, *o = &tb->recs[i];
     if (i == pr->at)
         return 0;
-    if (pr->want_twin && pr->twin == UINT32_MAX && rma_race_twin(tb, o, r)) {
-        pr->twin = i;
-        return pr->found;
+    if (pr->want_twin && pr->twin == UINT32_MAX) {
+        if (rma_race_twin(tb, o, r)) {
+            pr->twin = i;
+            return pr->found;
+        }
+        if (pr->spare == UINT32_MAX && !tb->indexed && rma_race_dead(tb, o)) {
+            pr->spare = i;
+            return 0;
+        }
     }
     if (pr->found || r->pending || !rma_race_concurrent(o, r))
         return 0;
@@ -698,7 +710,7 @@ static int rma_race_probe_one(struct rma_race_table *tb, uint32_t i, void *ctx)
  * reported. */
 static void rma_race_check(struct rma_win *win, int target, struct rma_race_table *tb, uint32_t at)
 {
-    struct rma_race_probe pr = {win, target, &tb->recs[at], at, 0, UINT32_MAX, 0};
+    struct rma_race_probe pr = {win, target, &tb->recs[at], at, 0, UINT32_MAX, UINT32_MAX, 0};
     rma_race_near(tb, pr.r, rma_race_probe_one, &pr);
 }
 
@@ -773,7 +785,7 @@ static void rma_race_notified(struct rma_win *win, int target, struct rma_race_t
         r->pending = 0;
         r->gen = tb->exposure_of[win->rank][r->gen & 3];
     }
-    struct rma_race_probe pr = {win, target, r, UINT32_MAX, 0, UINT32_MAX, 0};
+    struct rma_race_probe pr = {win, target, r, UINT32_MAX, 0, UINT32_MAX, UINT32_MAX, 0};
     rma_race_near(tb, r, rma_race_probe_one, &pr);
     rma_race_unlock(tb);
 }
@@ -858,8 +870,11 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
     /* checked (once numbered), and an iteration's access to the same
      * bytes as the last put in the dead record's slot, under the same
      * index entries: one walk */
-    struct rma_race_probe pr = {win, target, &r, UINT32_MAX, !nblk, UINT32_MAX, 0};
+    struct rma_race_probe pr = {win, target, &r, UINT32_MAX, !nblk, UINT32_MAX, UINT32_MAX, 0};
     rma_race_near(tb, &r, rma_race_probe_one, &pr);
+    if (pr.twin == UINT32_MAX) /* unindexed, any dead record's slot will do: the walks stay as short as
+                                  the accesses that can still meet */
+        pr.twin = pr.spare;
     if (r.hashed)
         __atomic_store_n(&tb->hashed_n, tb->hashed_n + 1, __ATOMIC_RELEASE);
     uint32_t at;
@@ -1121,8 +1136,7 @@ static void rma_race_landed(struct rma_win *win, int mode, uint32_t gen, const c
     /* no put data hashed since the last check: nothing to check, and the
      * table's lock, which the origins of the next epoch want, left alone */
     if (__atomic_load_n(&tb->hashed_n, __ATOMIC_ACQUIRE) == win->race->landed_seen) {
-        if (mode == RMA_RACE_FENCE)
-            __atomic_store_n(&tb->fence_checked, gen, __ATOMIC_RELAXED);
+        __atomic_store_n(mode == RMA_RACE_FENCE ? &tb->fence_checked : &tb->exposure_done, gen, __ATOMIC_RELAXED);
         return;
     }
     if (!rma_race_lock(win, tb))
@@ -1131,7 +1145,7 @@ static void rma_race_landed(struct rma_win *win, int mode, uint32_t gen, const c
         rma_race_unlock(tb);
         return;
     }
-    win->race->landed_seen = tb->hashed_n;
+    uint32_t seen = tb->hashed_n;
     /* the epoch's hashed puts, taken out: hashed without the lock, which
      * the next epoch's origins want */
     struct rma_race_rec few[16];
@@ -1141,9 +1155,11 @@ static void rma_race_landed(struct rma_win *win, int mode, uint32_t gen, const c
         const struct rma_race_rec *r = &tb->recs[i];
         if (r->mode == mode && r->gen == gen && !r->pending && r->hashed && !r->reported)
             cand[nc++] = *r;
+        else if (r->hashed && !rma_race_dead(tb, r) && (r->mode != mode || r->gen != gen))
+            seen = win->race->landed_seen; /* one of a later epoch (its origin there already): checked then */
     }
-    if (mode == RMA_RACE_FENCE)
-        __atomic_store_n(&tb->fence_checked, gen, __ATOMIC_RELAXED);
+    win->race->landed_seen = seen;
+    __atomic_store_n(mode == RMA_RACE_FENCE ? &tb->fence_checked : &tb->exposure_done, gen, __ATOMIC_RELAXED);
     rma_race_unlock(tb);
     for (uint32_t c = 0; c < nc; c++) {
         const struct rma_race_rec *k = &cand[c];
