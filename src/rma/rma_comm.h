@@ -254,9 +254,9 @@ static inline int rma_copy_try(struct rma_win *win, int put, int target, int64_t
  * which describe the access in a: recorded (a->offset set) before the
  * copy, when the access is the common case, mapped here, and the program
  * single-threaded (the record's state is the window's, which threads take
- * turns at on the checked path).  The api's checked path records an
- * access the same way, at 3-4 times the cost of this one's in a halo
- * exchange of small messages. */
+ * turns at on the checked path).  The api's checked path records every
+ * other access the same way, after checks that this one's common case
+ * does not need. */
 static inline int rma_copy_try_race(struct rma_win *win, int put, int target, int64_t disp, void *origin, size_t len,
                                     struct rma_race_access *a, int *status_p)
 {

@@ -35,7 +35,10 @@
  * still reach it; and at the close of a fence or exposure epoch, put data
  * no longer in place although no access of the epoch wrote over it: a
  * load or store of a process mapping the window did (what orma can see of
- * the target's own accesses).
+ * the target's own accesses).  The two checks by content look at the data
+ * of every access of a call site's first 32, then of one in 16 chosen at
+ * random (rma_race_content); the checks of accesses against each other
+ * look at every one.
  *
  * Off (the default), every hook is one predictable branch; the fast paths
  * (rma_try_target, rma_flush_try, rma_unlock_try, the notify and
