@@ -42,22 +42,29 @@ static inline int api_race(struct rma_win *win, int target, orma_aint target_dis
          * (api_race_after), so that a refused access is not recorded */
         if (win->flavor != ORMA_WIN_FLAVOR_DYNAMIC)
             rma_race_record(win, target, a);
+        else
+            win->race_outside = 0; /* what this access's transfer finds */
     } else if (status == ORMA_ERR_RANGE) {
         a->offset = api_race_at(win, target, target_disp);
-        rma_race_outside(win, target, a);
+        rma_race_outside(win, target, a, NULL);
     }
     return status;
 }
 
 /* The transfer's status: in dynamic windows, the access recorded now, or
- * reported when the bytes lie in no attached region. */
+ * reported when the bytes lie in no attached region (refused under
+ * ORMA_CHECK=1, carried out as the unchecked program's otherwise). */
 static inline int api_race_after(struct rma_win *win, int target, int status, struct rma_race_access *a)
 {
     if (__builtin_expect(win && win->race, 0) && win->flavor == ORMA_WIN_FLAVOR_DYNAMIC) {
-        if (status == ORMA_SUCCESS)
+        if (status == ORMA_SUCCESS && win->race_outside)
+            rma_race_outside(win, target, a, "its bytes are not all inside one region attached to the window "
+                                             "(MPI-4.1 12.2.4); carried out as without the check");
+        else if (status == ORMA_SUCCESS)
             rma_race_record(win, target, a);
         else if (status == ORMA_ERR_RANGE)
-            rma_race_outside(win, target, a);
+            rma_race_outside(win, target, a, NULL);
+        win->race_outside = 0;
     }
     return status;
 }

@@ -10,7 +10,7 @@ static int api_req_finish(const char *call, int op_status, orma_win win, orma_re
     RMA_MT_GUARD(win);
     struct rma_win *w = op_status ? NULL : rma_win_lookup(win);
     if (w && (w->net || w->ngathered || w->nboxed)) /* and gathered or boxed gets (rma_gather.h, rma_box.h) */
-        op_status = rma_flush(w, -1, 1);
+        op_status = rma_flush_ops(w, -1, 1);
     if (op_status)
         return op_status;
     int status = rma_req_create(ORMA_SUCCESS, request_p);

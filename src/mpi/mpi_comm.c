@@ -30,8 +30,24 @@ static int mpi_side(struct mpi_win *w, const char *call, MPI_Count count, MPI_Da
     return 0;
 }
 
+/* A request-based operation's orma request, complete when made: freed now,
+ * or, when the race checker looks (kept not NULL), kept for the host
+ * request to end at the program's MPI_Wait or MPI_Test (mpi_greq_free),
+ * so that its origin buffer is checked there, and at the flushes before. */
+static int mpi_req_done(orma_request req, orma_request *kept)
+{
+    if (kept && __builtin_expect(rma_race_sites, 0)) {
+        *kept = req;
+        return ORMA_SUCCESS;
+    }
+    if (__builtin_expect(util_config.race, 0)) /* the wait is the program's call too */
+        api_race_site(rma_race_cur);
+    return orma_wait(&req);
+}
+
 int mpi_put_get(const char *call, int put, int passive, const int *notify, void *origin, MPI_Count ocount,
-                MPI_Datatype otype, int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, struct mpi_win *w)
+                MPI_Datatype otype, int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, struct mpi_win *w,
+                orma_request *kept)
 {
     target = mpi_rank(target);
     orma_type ot = NULL, tt = NULL, bottom = NULL;
@@ -55,11 +71,8 @@ int mpi_put_get(const char *call, int put, int passive, const int *notify, void 
     else
         status = put ? orma_put_typed(origin, oc, ot, target, disp, tc, tt, w->win)
                      : orma_get_typed(origin, oc, ot, target, disp, tc, tt, w->win);
-    if (!status && req != ORMA_REQUEST_NULL) {
-        if (__builtin_expect(util_config.race, 0)) /* the wait is the program's call too */
-            api_race_site(rma_race_cur);
-        status = orma_wait(&req);
-    }
+    if (!status && req != ORMA_REQUEST_NULL)
+        status = mpi_req_done(req, kept);
 out:
     if (bottom)
         orma_type_free(&bottom);
@@ -99,7 +112,7 @@ int PMPI_Put(const void *origin_addr, int origin_count, MPI_Datatype origin_data
         return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Put");
     return mpi_put_get("MPI_Put", 1, 0, NULL, (void *)origin_addr, origin_count, origin_datatype, target_rank,
-                       target_disp, target_count, target_datatype, w);
+                       target_disp, target_count, target_datatype, w, NULL);
 }
 
 int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank, MPI_Aint target_disp,
@@ -112,14 +125,14 @@ int PMPI_Get(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, 
         return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Get");
     return mpi_put_get("MPI_Get", 0, 0, NULL, origin_addr, origin_count, origin_datatype, target_rank,
-                       target_disp, target_count, target_datatype, w);
+                       target_disp, target_count, target_datatype, w, NULL);
 }
 
 /* accumulate and (fetch) get_accumulate: its result buffer may be NULL
  * where it holds no data, or MPI_BOTTOM with absolute addresses. */
 static int mpi_acc(const char *call, int passive, int fetch, const void *origin, MPI_Count ocount,
                    MPI_Datatype otype, void *result, MPI_Count rcount, MPI_Datatype rtype, int target, MPI_Aint disp,
-                   MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, struct mpi_win *w)
+                   MPI_Count tcount, MPI_Datatype ttype, MPI_Op op, struct mpi_win *w, orma_request *kept)
 {
     target = mpi_rank(target);
     int oop = mpi_op(op);
@@ -166,11 +179,8 @@ static int mpi_acc(const char *call, int passive, int fetch, const void *origin,
         status = fetch ? orma_get_accumulate_typed(obuf, oc, ot, result, rc_, rt, target, disp, tc, tt,
                                                    (orma_op)oop, w->win)
                        : orma_accumulate_typed(obuf, oc, ot, target, disp, tc, tt, (orma_op)oop, w->win);
-    if (!status && req != ORMA_REQUEST_NULL) {
-        if (__builtin_expect(util_config.race, 0)) /* the wait is the program's call too */
-            api_race_site(rma_race_cur);
-        status = orma_wait(&req);
-    }
+    if (!status && req != ORMA_REQUEST_NULL)
+        status = mpi_req_done(req, kept);
 out:
     if (obottom)
         orma_type_free(&obottom);
@@ -207,7 +217,7 @@ int PMPI_Accumulate(const void *origin_addr, int origin_count, MPI_Datatype orig
         return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Accumulate");
     return mpi_acc("MPI_Accumulate", 0, 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                   target_rank, target_disp, target_count, target_datatype, op, w);
+                   target_rank, target_disp, target_count, target_datatype, op, w, NULL);
 }
 
 int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype origin_datatype, void *result_addr,
@@ -222,7 +232,7 @@ int PMPI_Get_accumulate(const void *origin_addr, int origin_count, MPI_Datatype 
         return rc;
     MPI_WIN_OR_ERR(w, win, "MPI_Get_accumulate");
     return mpi_acc("MPI_Get_accumulate", 0, 1, origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                   result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);
+                   result_datatype, target_rank, target_disp, target_count, target_datatype, op, w, NULL);
 }
 
 int PMPI_Fetch_and_op(const void *origin_addr, void *result_addr, MPI_Datatype datatype, int target_rank,
@@ -259,7 +269,9 @@ int PMPI_Compare_and_swap(const void *origin_addr, const void *compare_addr, voi
                                                                           w->win));
 }
 
-/* Generalized requests, complete from the start. */
+/* Generalized requests, complete from the start (orma's are: a
+ * request-based operation completes locally as it is issued).  extra: the
+ * orma request kept for the race checker (mpi_req_done), or NULL. */
 static int mpi_greq_query(void *extra, MPI_Status *status)
 {
     (void)extra;
@@ -272,7 +284,11 @@ static int mpi_greq_query(void *extra, MPI_Status *status)
 
 static int mpi_greq_free(void *extra)
 {
-    (void)extra;
+    if (extra) { /* the program's MPI_Wait, MPI_Test or MPI_Request_free, inside the host */
+        orma_request req = (orma_request)(uintptr_t)extra;
+        MPI_RACE_SITE();
+        orma_wait(&req);
+    }
     return MPI_SUCCESS;
 }
 
@@ -283,13 +299,17 @@ static int mpi_greq_cancel(void *extra, int complete)
     return MPI_SUCCESS;
 }
 
-static int mpi_request(struct mpi_win *w, const char *call, int rc, MPI_Request *request)
+static int mpi_request(struct mpi_win *w, const char *call, int rc, orma_request kept, MPI_Request *request)
 {
     if (rc)
         return rc;
-    if (PMPI_Grequest_start(mpi_greq_query, mpi_greq_free, mpi_greq_cancel, NULL, request) != MPI_SUCCESS ||
-        PMPI_Grequest_complete(*request) != MPI_SUCCESS)
+    if (PMPI_Grequest_start(mpi_greq_query, mpi_greq_free, mpi_greq_cancel, (void *)(uintptr_t)kept, request) !=
+            MPI_SUCCESS ||
+        PMPI_Grequest_complete(*request) != MPI_SUCCESS) {
+        if (kept)
+            orma_wait(&kept);
         return mpi_win_error_msg(w, call, MPI_ERR_INTERN, "the host refused a generalized request");
+    }
     return MPI_SUCCESS;
 }
 
@@ -301,9 +321,9 @@ static int mpi_rput_get(const char *call, int put, void *origin, MPI_Count ocoun
     MPI_WIN_OR_ERR(w, win, call);
     if (!request)
         return mpi_win_error_msg(w, call, MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, call,
-                       mpi_put_get(call, put, 1, NULL, origin, ocount, otype, target, disp, tcount, ttype, w),
-                       request);
+    orma_request kept = ORMA_REQUEST_NULL;
+    int rc = mpi_put_get(call, put, 1, NULL, origin, ocount, otype, target, disp, tcount, ttype, w, &kept);
+    return mpi_request(w, call, rc, kept, request);
 }
 
 static int mpi_racc(const char *call, int fetch, const void *origin, MPI_Count ocount, MPI_Datatype otype,
@@ -313,10 +333,10 @@ static int mpi_racc(const char *call, int fetch, const void *origin, MPI_Count o
     MPI_WIN_OR_ERR(w, win, call);
     if (!request)
         return mpi_win_error_msg(w, call, MPI_ERR_REQUEST, "a NULL request pointer");
-    return mpi_request(w, call,
-                       mpi_acc(call, 1, fetch, origin, ocount, otype, result, rcount, rtype, target, disp, tcount,
-                               ttype, op, w),
-                       request);
+    orma_request kept = ORMA_REQUEST_NULL;
+    int rc = mpi_acc(call, 1, fetch, origin, ocount, otype, result, rcount, rtype, target, disp, tcount, ttype, op,
+                     w, &kept);
+    return mpi_request(w, call, rc, kept, request);
 }
 
 /* The request-based calls with counts of type count_t, named with suffix
@@ -384,7 +404,7 @@ int PMPI_Put_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype ori
     MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Put_c");
     return mpi_put_get("MPI_Put_c", 1, 0, NULL, (void *)origin_addr, origin_count, origin_datatype, target_rank,
-                       target_disp, target_count, target_datatype, w);
+                       target_disp, target_count, target_datatype, w, NULL);
 }
 
 int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -393,7 +413,7 @@ int PMPI_Get_c(void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_da
     MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Get_c");
     return mpi_put_get("MPI_Get_c", 0, 0, NULL, origin_addr, origin_count, origin_datatype, target_rank,
-                       target_disp, target_count, target_datatype, w);
+                       target_disp, target_count, target_datatype, w, NULL);
 }
 
 int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -403,7 +423,7 @@ int PMPI_Accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datat
     MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Accumulate_c");
     return mpi_acc("MPI_Accumulate_c", 0, 0, origin_addr, origin_count, origin_datatype, NULL, 0, MPI_DATATYPE_NULL,
-                   target_rank, target_disp, target_count, target_datatype, op, w);
+                   target_rank, target_disp, target_count, target_datatype, op, w, NULL);
 }
 
 int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_Datatype origin_datatype,
@@ -414,7 +434,7 @@ int PMPI_Get_accumulate_c(const void *origin_addr, MPI_Count origin_count, MPI_D
     MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPI_Get_accumulate_c");
     return mpi_acc("MPI_Get_accumulate_c", 0, 1, origin_addr, origin_count, origin_datatype, result_addr, result_count,
-                   result_datatype, target_rank, target_disp, target_count, target_datatype, op, w);
+                   result_datatype, target_rank, target_disp, target_count, target_datatype, op, w, NULL);
 }
 
 MPI_REQUEST_CALLS(_c, MPI_Count)

@@ -84,7 +84,7 @@ int PMPIX_Put_notify(const void *origin_addr, int origin_count, MPI_Datatype ori
     MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPIX_Put_notify");
     return mpi_put_get("MPIX_Put_notify", 1, 0, &notification_idx, (void *)origin_addr, origin_count,
-                       origin_datatype, target_rank, target_disp, target_count, target_datatype, w);
+                       origin_datatype, target_rank, target_disp, target_count, target_datatype, w, NULL);
 }
 
 int PMPIX_Get_notify(void *origin_addr, int origin_count, MPI_Datatype origin_datatype, int target_rank,
@@ -94,7 +94,7 @@ int PMPIX_Get_notify(void *origin_addr, int origin_count, MPI_Datatype origin_da
     MPI_RACE_SITE();
     MPI_WIN_OR_ERR(w, win, "MPIX_Get_notify");
     return mpi_put_get("MPIX_Get_notify", 0, 0, &notification_idx, origin_addr, origin_count, origin_datatype,
-                       target_rank, target_disp, target_count, target_datatype, w);
+                       target_rank, target_disp, target_count, target_datatype, w, NULL);
 }
 
 int PMPIX_Win_get_notify(MPI_Win win, int notification_idx, MPI_Count *value)

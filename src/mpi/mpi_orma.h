@@ -227,9 +227,12 @@ static inline int mpi_win_status(struct mpi_win *w, const char *call, int status
 /* A put (1) or get (0) on w, counts and datatypes as MPI's, raised on w as
  * MPI_Put's errors are: by the request-based rules (passive: a passive
  * epoch), or notified (notify: raising the target's counter *notify,
- * mpi_notify.c), or plain.  The MPI status (mpi_comm.c). */
+ * mpi_notify.c), or plain.  The MPI status (mpi_comm.c).  kept: where a
+ * request-based operation's orma request is kept for its MPI request
+ * (mpi_comm.c), or NULL. */
 int mpi_put_get(const char *call, int put, int passive, const int *notify, void *origin, MPI_Count ocount,
-                MPI_Datatype otype, int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, struct mpi_win *w);
+                MPI_Datatype otype, int target, MPI_Aint disp, MPI_Count tcount, MPI_Datatype ttype, struct mpi_win *w,
+                orma_request *kept);
 
 /* MPI_Init's part of the notified calls: MPI_ERR_INVALID_NOTIFICATION
  * (orma_mpix_err_invalid_notification) added to the host's error classes,

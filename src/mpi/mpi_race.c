@@ -8,7 +8,11 @@
  * wrapper's, and the site the program's call one frame or more up: the
  * stack is walked (glibc's backtrace, from the unwind tables) past every
  * frame in the host's libraries, whose file names begin with "libmpi"
- * (libmpi, libmpi_mpifh, libmpi_usempif08, libmpich, libmpichfort, ...).
+ * (libmpi, libmpi_mpifh, libmpi_usempif08, libmpich, libmpichfort, ...),
+ * and past liborma-mpi's own: its MPI_Wait, which tests the host's
+ * request while orma makes progress, is the frame above a request's end
+ * (mpi_comm.c, mpi_greq_free), and its Fortran bindings above the C
+ * calls they make.
  * Only under ORMA_CHECK=race, and the stack only when the caller is in
  * such a library; the last caller found outside them is remembered per
  * thread, so that a program's repeated call costs no lookup. */
@@ -28,7 +32,7 @@ static int mpi_race_in_host(const void *ra)
         return 0;
     const char *base = strrchr(info.dli_fname, '/');
     base = base ? base + 1 : info.dli_fname;
-    return !strncmp(base, "libmpi", 6);
+    return !strncmp(base, "libmpi", 6) || !strncmp(base, "liborma-mpi", 11);
 }
 
 __attribute__((noinline)) const void *mpi_race_caller(const void *ra)

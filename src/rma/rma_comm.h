@@ -322,5 +322,9 @@ int rma_unlock_all(struct rma_win *win);
 /* target < 0: every target; local: flush_local (complete at the origin
  * only) */
 int rma_flush(struct rma_win *win, int target, int local);
+/* The same, not the program's call: the race checker does not count it
+ * as one (a request-based operation completed as it is issued, the
+ * program's wait of it is its completion, api_req.c). */
+int rma_flush_ops(struct rma_win *win, int target, int local);
 
 #endif

@@ -474,6 +474,8 @@ int rma_dyn_resolve(struct rma_win *win, int target, uint64_t addr, size_t len, 
     if (status)
         return status;
     where->outside = fit == RMA_DYN_OUTSIDE;
+    if (where->outside && win->race)
+        win->race_outside = 1; /* reported once the access is done (api_race_after) */
     if (where->outside && util_config.check)
         return util_error(ORMA_ERR_RANGE, "access of %zu bytes at address 0x%llx of rank %d is not inside a region "
                           "attached to the dynamic window (MPI-4.1 12.2.4: only attached memory may be accessed; "

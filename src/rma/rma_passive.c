@@ -207,6 +207,16 @@ int rma_unlock_all(struct rma_win *win)
 
 int rma_flush(struct rma_win *win, int target, int local)
 {
+    int status = rma_flush_ops(win, target, local);
+    if (__builtin_expect(win->race != NULL, 0))
+        rma_race_flushed(win, target, local,
+                         local ? (target < 0 ? "orma_win_flush_local_all" : "orma_win_flush_local")
+                               : (target < 0 ? "orma_win_flush_all" : "orma_win_flush"));
+    return status;
+}
+
+int rma_flush_ops(struct rma_win *win, int target, int local)
+{
     int status = win->nboxed ? rma_box_sync(win, target, local) : ORMA_SUCCESS;
     int rc = win->ngathered ? rma_gather_sync(win, target, local) : ORMA_SUCCESS;
     if (!status)
@@ -214,9 +224,5 @@ int rma_flush(struct rma_win *win, int target, int local)
     atomic_thread_fence(memory_order_seq_cst);
     rc = win->net ? xport_net_flush(win->net, target, local) : ORMA_SUCCESS;
     rma_box_serve(win);
-    if (__builtin_expect(win->race != NULL, 0))
-        rma_race_flushed(win, target, local,
-                         local ? (target < 0 ? "orma_win_flush_local_all" : "orma_win_flush_local")
-                               : (target < 0 ? "orma_win_flush_all" : "orma_win_flush"));
     return status ? status : rc;
 }

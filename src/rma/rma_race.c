@@ -893,7 +893,7 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
     rma_race_unlock(tb);
 }
 
-void rma_race_outside(struct rma_win *win, int target, const struct rma_race_access *a)
+void rma_race_outside(struct rma_win *win, int target, const struct rma_race_access *a, const char *why)
 {
     if (!win->race || target < 0)
         return;
@@ -906,7 +906,7 @@ void rma_race_outside(struct rma_win *win, int target, const struct rma_race_acc
     char epoch[64];
     rma_race_origin_epoch_text(r.mode, r.gen, epoch, sizeof epoch);
     rma_race_report("access outside the window: window %u, target rank %d, %s, %s: %s from rank %d at %s; %s",
-                    win->id, target, bytes, epoch, op, win->rank, site, util_last_error());
+                    win->id, target, bytes, epoch, op, win->rank, site, why ? why : util_last_error());
 }
 
 /* Our origin buffer of access seq, or NULL. */

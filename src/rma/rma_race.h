@@ -93,8 +93,8 @@ void rma_race_release(struct rma_win *win);
 /* An access issued (after its checks passed). */
 void rma_race_record(struct rma_win *win, int target, const struct rma_race_access *a);
 /* An access refused as outside the target's memory: reported too, with
- * the reason the call returned. */
-void rma_race_outside(struct rma_win *win, int target, const struct rma_race_access *a);
+ * the reason the call returned (why NULL), or why. */
+void rma_race_outside(struct rma_win *win, int target, const struct rma_race_access *a, const char *why);
 /* A request-based access just issued completes with req. */
 void rma_race_request(struct rma_win *win, orma_request req);
 void rma_race_request_done(orma_request req, const char *call);

@@ -157,6 +157,8 @@ struct rma_win {
     struct shm_seg notify_seg; /* our notification counters (rma_notify.h), or none */
     struct rma_notify_head *_Atomic notify; /* ... their header, or NULL */
     uint8_t notify_issuing;   /* a notified operation's data goes now (rma_notify.h) */
+    uint8_t race_outside;     /* ORMA_CHECK=race: the dynamic window's access just carried out
+                                 reached past its attached regions (rma_dynamic.c) */
     struct rma_race_win *race; /* ORMA_CHECK=race: our table and our accesses (rma_race.c), or NULL */
     char *acc_buf;            /* accumulates in chunks (rma_acc.c), or NULL */
     struct xport_net *net;      /* targets over the net transport (xport_net.h), or NULL */

@@ -22,6 +22,8 @@
  *                   MPI_Win_flush
  *   outside         rank 0 puts 8 bytes at 12 of T's 16-byte window (MPI_Win_create
  *                   over malloc'd memory, MPI_ERRORS_RETURN on it)
+ *   rput_changed    rank 0 puts 4 ints to T with MPI_Rput and writes its origin buffer
+ *                   before MPI_Wait (the request is liborma-mpi's, found at the wait)
  * The ranks past the second take part in the windows' creation and
  * synchronization only. */
 #include "mpi_test.h"
@@ -34,6 +36,7 @@ void bug_acc_ops(void);
 void bug_put_get(void);
 void bug_origin_changed(void);
 void bug_outside(void);
+void bug_rput_changed(void);
 
 /* An allocated window of n ints per rank, zeroed, and its memory. */
 static MPI_Win ints_window(int n, int **base_p)
@@ -123,12 +126,28 @@ NOINLINE void bug_outside(void)
     free(mem);
 }
 
+NOINLINE void bug_rput_changed(void)
+{
+    int *base, src[4] = {11, 12, 13, 14}, t = size - 1;
+    MPI_Win win = ints_window(4, &base);
+    if (rank == 0) {
+        MPI_Request req;
+        MPI_Win_lock(MPI_LOCK_SHARED, t, 0, win);
+        MPI_Rput(src, 4, MPI_INT, t, 0, 4, MPI_INT, win, &req); /* race: rput_changed */
+        *(volatile int *)&src[2] = 99; /* before the request completed */
+        MPI_Wait(&req, MPI_STATUS_IGNORE); /* race: rput_changed */
+        MPI_Win_unlock(t, win);
+    }
+    MPI_Barrier(MPI_COMM_WORLD);
+    MPI_Win_free(&win);
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
 } cases[] = {
     {"fence_puts", bug_fence_puts}, {"acc_ops", bug_acc_ops},   {"put_get", bug_put_get},
-    {"origin_changed", bug_origin_changed}, {"outside", bug_outside},
+    {"origin_changed", bug_origin_changed}, {"outside", bug_outside}, {"rput_changed", bug_rput_changed},
 };
 
 int main(int argc, char **argv)
