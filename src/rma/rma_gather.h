@@ -73,8 +73,12 @@ struct rma_gather {
 static inline int rma_gather_takes(const struct rma_win *win, const struct rma_target *t, size_t len)
 {
     /* every access epoch: each completes them when it closes or flushes;
-     * a notified operation's data goes now (rma_notify.h) */
-    return util_config.gather && !win->notify_issuing && t->xp && t->xp->get_pieces && (len <= RMA_GATHER_COPY || t->lo == t->hi);
+     * a notified operation's data goes now (rma_notify.h), and every
+     * operation of a window the race checker checks, so that its data is
+     * in place before the target's own stores of the epoch, as on memory
+     * mapped here (rma_race.h: the check of put data at the close) */
+    return util_config.gather && !win->notify_issuing && !win->race && t->xp && t->xp->get_pieces &&
+           (len <= RMA_GATHER_COPY || t->lo == t->hi);
 }
 
 /* Whether t has operations pending. */

@@ -24,6 +24,10 @@
  *                   over malloc'd memory, MPI_ERRORS_RETURN on it)
  *   rput_changed    rank 0 puts 4 ints to T with MPI_Rput and writes its origin buffer
  *                   before MPI_Wait (the request is liborma-mpi's, found at the wait)
+ *   private_store   rank 0 puts 2 ints to T's window over 64 malloc'd bytes
+ *                   (MPI_Win_create: private memory, whose small puts orma otherwise
+ *                   gathers until the closing fence, after the store), a barrier, then
+ *                   T stores into one of them before the closing MPI_Win_fence
  * The ranks past the second take part in the windows' creation and
  * synchronization only. */
 #include "mpi_test.h"
@@ -37,6 +41,7 @@ void bug_put_get(void);
 void bug_origin_changed(void);
 void bug_outside(void);
 void bug_rput_changed(void);
+void bug_private_store(void);
 
 /* An allocated window of n ints per rank, zeroed, and its memory. */
 static MPI_Win ints_window(int n, int **base_p)
@@ -142,12 +147,30 @@ NOINLINE void bug_rput_changed(void)
     MPI_Win_free(&win);
 }
 
+NOINLINE void bug_private_store(void)
+{
+    int *mem = calloc(16, sizeof(int)), src[2] = {21, 22}, t = size - 1;
+    MPI_Win win;
+    if (!mem || MPI_Win_create(mem, 16 * sizeof(int), sizeof(int), MPI_INFO_NULL, MPI_COMM_WORLD, &win) != MPI_SUCCESS)
+        fail("MPI_Win_create");
+    MPI_Win_fence(0, win);
+    if (rank == 0)
+        MPI_Put(src, 2, MPI_INT, t, 4, 2, MPI_INT, win); /* race: private_store */
+    MPI_Barrier(MPI_COMM_WORLD); /* the put is issued */
+    if (rank == t)
+        *(volatile int *)&mem[5] = 7; /* a store into the put's bytes, inside the epoch */
+    MPI_Win_fence(0, win); /* race: private_store */
+    MPI_Win_free(&win);
+    free(mem);
+}
+
 static const struct {
     const char *name;
     void (*run)(void);
 } cases[] = {
     {"fence_puts", bug_fence_puts}, {"acc_ops", bug_acc_ops},   {"put_get", bug_put_get},
     {"origin_changed", bug_origin_changed}, {"outside", bug_outside}, {"rput_changed", bug_rput_changed},
+    {"private_store", bug_private_store},
 };
 
 int main(int argc, char **argv)

@@ -69,6 +69,9 @@ put_get)
 origin_changed)
     want="origin buffer changed before completion: window [0-9]+, target rank $t, bytes \[[0-9]+, [0-9]+\) of the window, $passive: orma_put[a-z_]* from rank 0 at $(site_of MPI_Put); orma_win_flush from rank 0 at $(site_of MPI_Win_flush)"
     also="" ;;
+private_store)
+    want="local store during exposure: window [0-9]+, target rank $t, bytes \[16, 24\) of the window, $fence: orma_put[a-z_]* from rank 0 at $(site_of MPI_Put); a load/store by a process mapping the window changed its data before orma_win_fence from rank $t at $(site_of MPI_Win_fence)"
+    also="" ;;
 rput_changed)
     want="origin buffer changed before completion: window [0-9]+, target rank $t, bytes \[[0-9]+, [0-9]+\) of the window, $passive: orma_rput[a-z_]* from rank 0 at $(site_of MPI_Rput); orma_wait from rank 0 at $(site_of MPI_Wait)"
     also="" ;;
