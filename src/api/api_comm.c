@@ -42,16 +42,7 @@ static inline int api_copy_try(const char *call, int put, int passive_only, cons
         !dtype_is_valid(origin_type) || origin_count > SIZE_MAX / origin_type->extent)
         return 0;
     struct rma_win *win = rma_win_lookup(handle);
-    if (!win)
-        return 0;
-    size_t len = origin_count * origin_type->extent;
-    if (__builtin_expect(win->race != NULL, 0)) {
-        struct rma_race_access ra = {.call = call, .kind = put ? RMA_RACE_PUT : RMA_RACE_GET, .len = len,
-                                     .origin = put ? origin : NULL, .otype = origin_type, .ocount = origin_count,
-                                     .fetch = !put};
-        return rma_copy_try_race(win, put, target, target_disp, (void *)origin, len, &ra, status_p);
-    }
-    return rma_copy_try(win, put, target, target_disp, (void *)origin, len, status_p);
+    return win && api_copy_try_win(call, put, win, target, target_disp, origin, origin_count, origin_type, status_p);
 }
 
 /* A put (put != 0) or get: the fast path whole, else every check, then the

@@ -47,15 +47,7 @@ static inline int api_notify_try(const char *call, int put, void *origin, size_t
     if (!h || (uint64_t)id >= h->n)
         return 0;
     win->notify_issuing = 1;
-    size_t len = ocount * otype->extent;
-    int issued;
-    if (__builtin_expect(win->race != NULL, 0)) {
-        struct rma_race_access ra = {.call = call, .kind = put ? RMA_RACE_PUT : RMA_RACE_GET, .len = len,
-                                     .origin = put ? origin : NULL, .otype = otype, .ocount = ocount, .fetch = !put};
-        issued = rma_copy_try_race(win, put, target, target_disp, origin, len, &ra, status_p);
-    } else {
-        issued = rma_copy_try(win, put, target, target_disp, origin, len, status_p);
-    }
+    int issued = api_copy_try_win(call, put, win, target, target_disp, origin, ocount, otype, status_p);
     win->notify_issuing = 0;
     if (issued && *status_p == ORMA_SUCCESS)
         rma_notify_apply(h, (uint32_t)id, nop, value);

@@ -118,6 +118,24 @@ static inline int api_rma_span(const char *call, size_t count, orma_type type, s
     origin, origin_count, origin_type, result, result_count, result_type, target, target_disp, target_count, \
         target_type, op, win
 
+/* A contiguous put or get of count elements of the predefined type on both
+ * sides, whole, on win's inline path: rma_copy_try, or rma_copy_try_race
+ * (the access recorded first) in a window the race checker checks.  1
+ * when issued, its status in *status_p; 0: the checked path.  For
+ * api_copy_try and api_notify_try. */
+static inline int api_copy_try_win(const char *call, int put, struct rma_win *win, int target,
+                                   orma_aint target_disp, const void *origin, size_t count, orma_type type,
+                                   int *status_p)
+{
+    size_t len = count * type->extent;
+    if (__builtin_expect(win->race != NULL, 0)) {
+        struct rma_race_access ra = {.call = call, .kind = put ? RMA_RACE_PUT : RMA_RACE_GET, .len = len,
+                                     .origin = put ? origin : NULL, .otype = type, .ocount = count, .fetch = !put};
+        return rma_copy_try_race(win, put, target, target_disp, (void *)origin, len, &ra, status_p);
+    }
+    return rma_copy_try(win, put, target, target_disp, (void *)origin, len, status_p);
+}
+
 /* The entry points behind orma_put ... orma_get_accumulate, shared with the
  * request-based variants. */
 int api_put(const char *call, int passive_only, const void *origin, size_t origin_count, orma_type origin_type,

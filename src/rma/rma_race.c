@@ -761,6 +761,16 @@ static void rma_race_buf_add(struct rma_win *win, int target, const struct rma_r
         .call = a->call, .site = r->site, .gen = r->gen, .seq = r->seq, .target = target, .mode = r->mode};
 }
 
+/* A PSCW access of ours to tb's owner, numbered with its exposure epoch
+ * when the owner has posted it already (else its post numbers it). */
+static void rma_race_number(const struct rma_win *win, const struct rma_race_table *tb, struct rma_race_rec *r)
+{
+    if (r->mode == RMA_RACE_PSCW && win->rank < RMA_RACE_PSCW_RANKS && tb->posts_to[win->rank] == r->gen) {
+        r->pending = 0;
+        r->gen = tb->exposure_of[win->rank][r->gen & 3];
+    }
+}
+
 /* A notified access: complete once its counter is raised, right after, so
  * checked against the table's accesses and not kept (a done record meets
  * no later access).  A table found empty without its lock is as one found
@@ -781,10 +791,7 @@ static void rma_race_notified(struct rma_win *win, int target, struct rma_race_t
         r->nblk = nblk;
         memcpy(&tb->blks[tb->nblk], win->race->scratch, nblk * sizeof *win->race->scratch);
     }
-    if (r->mode == RMA_RACE_PSCW && win->rank < RMA_RACE_PSCW_RANKS && tb->posts_to[win->rank] == r->gen) {
-        r->pending = 0;
-        r->gen = tb->exposure_of[win->rank][r->gen & 3];
-    }
+    rma_race_number(win, tb, r);
     struct rma_race_probe pr = {win, target, r, UINT32_MAX, 0, UINT32_MAX, UINT32_MAX, 0};
     rma_race_near(tb, r, rma_race_probe_one, &pr);
     rma_race_unlock(tb);
@@ -863,10 +870,7 @@ void rma_race_record(struct rma_win *win, int target, const struct rma_race_acce
         memcpy(&tb->blks[tb->nblk], rw->scratch, nblk * sizeof *rw->scratch);
         tb->nblk += nblk;
     }
-    if (r.mode == RMA_RACE_PSCW && win->rank < RMA_RACE_PSCW_RANKS && tb->posts_to[win->rank] == r.gen) {
-        r.pending = 0; /* posted already: its exposure epoch is known */
-        r.gen = tb->exposure_of[win->rank][r.gen & 3];
-    }
+    rma_race_number(win, tb, &r);
     /* checked (once numbered), and an iteration's access to the same
      * bytes as the last put in the dead record's slot, under the same
      * index entries: one walk */
